@@ -1,0 +1,82 @@
+"""Tiles and their notation: ``R7``, ``K13``, ``J`` (the joker).
+
+Parsing here is purely about notation; whether a tile exists in a rule set's box is
+:meth:`rummikub.rules.Rules.tile_problem`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rummikub.errors import NotationError
+
+_TILE = re.compile(r"([A-Za-z])(\d{1,2})")
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A numbered tile (``color`` letter and ``number``) or the joker (``Tile("J", 0)``)."""
+
+    color: str
+    number: int
+
+    @property
+    def is_joker(self) -> bool:
+        return self.number == 0
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read one tile, case-insensitively.
+
+        >>> Tile.parse("r7")
+        Tile.parse('R7')
+        >>> Tile.parse("j").is_joker
+        True
+        """
+        word = text.strip()
+        if word.upper() == "J":
+            return JOKER
+        match = _TILE.fullmatch(word)
+        if match is None:
+            raise NotationError(
+                f"invalid tile {text!r}: expected a color letter and a number (e.g. R7) or J"
+            )
+        color, number = match.group(1).upper(), int(match.group(2))
+        if color == "J":
+            raise NotationError(f"invalid tile {text!r}: J is the joker and takes no number")
+        if number == 0:
+            raise NotationError(f"invalid tile {text!r}: numbers start at 1")
+        return cls(color, number)
+
+    def __str__(self) -> str:
+        return "J" if self.is_joker else f"{self.color}{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+
+JOKER = Tile("J", 0)
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """Read tiles separated by spaces or commas.
+
+    >>> [str(t) for t in parse_tiles("R4, k7 J")]
+    ['R4', 'K7', 'J']
+    """
+    words = [w for w in _SEPARATORS.split(text.strip()) if w]
+    return tuple(Tile.parse(w) for w in words)
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Tiles as notation, separated by spaces."""
+    return " ".join(str(t) for t in tiles)
+
+
+def count_tiles(tiles: Iterable[Tile]) -> Counter[Tile]:
+    """Tiles as a multiset."""
+    return Counter(tiles)
