@@ -153,7 +153,8 @@ class Meld:
     def joker_tiles(self) -> tuple[Tile, ...]:
         """For a run, the tiles its jokers stand for, in order."""
         assert self.kind == "run"
-        return tuple(r for t, r in zip(self.tiles, self.represents(), strict=False) if t.is_joker and r)
+        pairs = zip(self.tiles, self.represents(), strict=True)
+        return tuple(r for t, r in pairs if t.is_joker and r)
 
     def missing_colors(self, rules: Rules = STANDARD) -> tuple[str, ...]:
         """For a group, the colors of the box missing from its numbered tiles."""
