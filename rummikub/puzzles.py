@@ -1,0 +1,526 @@
+"""Puzzle files: a position, maybe a proposed move and a known answer, in TOML or JSON.
+
+The keys are those of INTERFACE.md. Every problem in a file is reported at once, in one
+:class:`~rummikub.errors.PuzzleError`, each naming the key or index and quoting the text,
+so that a file can be fixed in one pass:
+
+>>> try:
+...     loads('rack = "Q5"\\ntable = ["R5 R6 R8"]', "p.toml")
+... except PuzzleError as error:
+...     print(error)
+p.toml: rack "Q5": invalid tile 'Q5': unknown color 'Q' (expected one of K, R, B, O)
+p.toml: table[0] "R5 R6 R8": not a run (no 7) and not a group
+
+A proposed new table (``after``) is only read as notation here: whether it is a legal move,
+including a tile used too often, is for the checker to judge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError
+from rummikub.melds import KINDS, Kind, Meld, RawMeld
+from rummikub.position import Position
+from rummikub.rules import OPTION_NAMES, PRESETS, Rules, preset, with_options
+from rummikub.tiles import Tile, format_tiles
+
+KEYS = ("title", "description", "rack", "table", "opened", "after", "rules", "expect")
+EXPECT_KEYS = ("value", "tiles", "status")
+MELD_KEYS = ("kind", "tiles")
+SUFFIXES = (".toml", ".json")
+Format = Literal["toml", "json"]
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """A known answer: the value and tiles of the best move, or that there is no move."""
+
+    value: int | None = None
+    tiles: int | None = None
+    status: Literal["no_move"] | None = None
+
+    def matches(self, status: str, value: int, tiles: int) -> bool:
+        """Whether a solver's answer agrees with every part of this one that is given."""
+        if self.status == "no_move" and status != "no_move":
+            return False
+        if self.value is not None and value != self.value:
+            return False
+        return self.tiles is None or tiles == self.tiles
+
+    def __str__(self) -> str:
+        parts = ["no move"] if self.status == "no_move" else []
+        if self.value is not None:
+            parts.append(f"value {self.value}")
+        if self.tiles is not None:
+            parts.append(f"{self.tiles} tiles")
+        return ", ".join(parts) or "anything"
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """One puzzle file, read and checked."""
+
+    #: The path as the user gave it (for a file found in a folder: folder + path below it).
+    path: str
+    position: Position
+    title: str | None = None
+    description: str | None = None
+    #: A proposed new table, as written: judged by the checker, not here.
+    after: tuple[RawMeld, ...] | None = None
+    expect: Expect | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Overrides:
+    """Command-line choices that take precedence over a file's own, key by key.
+
+    ``preset`` replaces the file's preset; the file's ``[rules]`` options still apply on top
+    of it, then ``options`` (so ``--rule`` always wins).
+    """
+
+    preset: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    opened: bool | None = None
+
+
+NO_OVERRIDES = Overrides()
+
+
+# -- finding and reading files ----------------------------------------------------------
+
+
+def expand(path: str) -> list[str]:
+    """The puzzle files a command-line argument stands for.
+
+    A folder means every ``.toml``/``.json`` file below it, sorted, each shown as the
+    folder path joined with its path below it; anything else is taken as a file.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        return [path]
+    found = sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.suffix.lower() in SUFFIXES and p.is_file()
+    )
+    if not found:
+        raise PuzzleError(path, ["no puzzle files (.toml or .json) in this folder"])
+    return [os.path.join(path, relative) for relative in found]
+
+
+def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -> Puzzle:
+    """Read and check a puzzle file; the format follows the suffix."""
+    name = os.fspath(path)
+    suffix = Path(name).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise PuzzleError(name, [f"unknown puzzle format {suffix!r} (expected .toml or .json)"])
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PuzzleError(name, ["no such file"]) from None
+    except IsADirectoryError:
+        raise PuzzleError(name, ["is a folder, not a puzzle file"]) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise PuzzleError(name, [f"cannot read: {error}"]) from None
+    return loads(text, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
+
+
+def loads(
+    text: str, path: str, *, fmt: Format = "toml", overrides: Overrides = NO_OVERRIDES
+) -> Puzzle:
+    """Read and check a puzzle from text; ``path`` names it in messages."""
+    data: Any
+    if fmt == "toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise PuzzleError(path, [f"invalid TOML: {error}"]) from None
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            where = f"line {error.lineno}, column {error.colno}"
+            raise PuzzleError(path, [f"invalid JSON: {error.msg} (at {where})"]) from None
+    return from_data(data, path, overrides=overrides)
+
+
+def from_data(data: Any, path: str, *, overrides: Overrides = NO_OVERRIDES) -> Puzzle:
+    """Check a puzzle given as parsed TOML/JSON data (also used for command-line positions)."""
+    if not isinstance(data, Mapping):
+        raise PuzzleError(path, [f"expected a table of keys at the top, got {_describe(data)}"])
+    return _Reader(path, overrides).read(data)
+
+
+# -- checking the data --------------------------------------------------------------------
+
+
+class _Reader:
+    """Collects every problem of one file while building its puzzle."""
+
+    def __init__(self, path: str, overrides: Overrides) -> None:
+        self.path = path
+        self.overrides = overrides
+        self.problems: list[str] = []
+
+    def read(self, data: Mapping[str, Any]) -> Puzzle:
+        self._unknown_keys(data, KEYS, "")
+        title = self._optional_str(data, "title")
+        description = self._optional_str(data, "description")
+        opened = data.get("opened", True)
+        if not isinstance(opened, bool):
+            self.problems.append(f"opened: expected true or false, got {_describe(opened)}")
+            opened = True
+        if self.overrides.opened is not None:
+            opened = self.overrides.opened
+        rules = self._rules(data.get("rules", {}))
+        if "rack" in data:
+            rack = self._rack(data["rack"], rules)
+        else:
+            self.problems.append("missing key 'rack' (the tiles of the player to move)")
+            rack = ()
+        table = self._table(data.get("table", []), rules)
+        after = self._after(data["after"]) if "after" in data else None
+        expect = self._expect(data["expect"]) if "expect" in data else None
+        if rules is not None:
+            self._counts(rack, table, rules)
+        if self.problems or rules is None:
+            raise PuzzleError(self.path, self.problems)
+        melds = tuple(m for m in table if isinstance(m, Meld))
+        position = Position(melds, rack, opened, rules)
+        return Puzzle(self.path, position, title, description, after, expect)
+
+    # -- keys -------------------------------------------------------------------------
+
+    def _unknown_keys(self, data: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
+        for key in data:
+            if key not in known:
+                expected = ", ".join(known)
+                self.problems.append(f"{where}unknown key {key!r} (expected one of {expected})")
+
+    def _optional_str(self, data: Mapping[str, Any], key: str) -> str | None:
+        value = data.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        self.problems.append(f"{key}: expected a string, got {_describe(value)}")
+        return None
+
+    # -- rules ------------------------------------------------------------------------
+
+    def _rules(self, raw: Any) -> Rules | None:
+        """The rule set, or None when it is broken (then tiles are checked as notation only,
+        since whether a tile or meld exists depends on the rules)."""
+        if not isinstance(raw, Mapping):
+            self.problems.append(f"rules: expected a table, got {_describe(raw)}")
+            return None
+        options = {k: v for k, v in raw.items() if k != "preset"}
+        options.update(self.overrides.options)
+        name = self.overrides.preset or raw.get("preset", "standard")
+        if not isinstance(name, str):
+            self.problems.append(f"rules.preset: expected a string, got {_describe(name)}")
+            return None
+        try:
+            base = preset(name)
+        except RulesError as error:
+            self.problems.append(f"rules.preset: {error}")
+            return None
+        # One option at a time, so that every bad option is its own problem.
+        broken = False
+        for key, value in options.items():
+            try:
+                with_options(base, {key: value})
+            except RulesError as error:
+                self.problems.append(f"rules: {error}")
+                broken = True
+        if broken:
+            return None
+        try:
+            return with_options(base, options)
+        except RulesError as error:  # pragma: no cover - options are checked one by one above
+            self.problems.append(f"rules: {error}")
+            return None
+
+    # -- tiles and melds ----------------------------------------------------------------
+
+    def _rack(self, raw: Any, rules: Rules | None) -> tuple[Tile, ...]:
+        if isinstance(raw, str):
+            words = [("rack", raw, w) for w in raw.replace(",", " ").split()]
+        elif isinstance(raw, list):
+            words = []
+            for index, item in enumerate(raw):
+                if isinstance(item, str):
+                    words += [(f"rack[{index}]", item, w) for w in item.replace(",", " ").split()]
+                else:
+                    self.problems.append(
+                        f"rack[{index}]: expected a tile string, got {_describe(item)}"
+                    )
+        else:
+            self.problems.append(
+                f"rack: expected a string of tiles or a list of tiles, got {_describe(raw)}"
+            )
+            return ()
+        tiles: list[Tile] = []
+        for where, text, word in words:
+            try:
+                tile = Tile.parse(word)
+            except NotationError as error:
+                self.problems.append(f"{where} {_quote(text)}: {error}")
+                continue
+            if self._tile_ok(tile, word, where, text, rules):
+                tiles.append(tile)
+        return tuple(tiles)
+
+    def _tile_ok(self, tile: Tile, word: str, where: str, text: str, rules: Rules | None) -> bool:
+        problem = rules.tile_problem(tile) if rules else None
+        if problem:
+            self.problems.append(f"{where} {_quote(text)}: invalid tile {word!r}: {problem}")
+        return problem is None
+
+    def _table(self, raw: Any, rules: Rules | None) -> list[Meld | RawMeld]:
+        """The table's melds: checked ones, or raw ones whose problem is already reported
+        (their tiles still count towards the tile totals)."""
+        if not isinstance(raw, list):
+            self.problems.append(f"table: expected a list of melds, got {_describe(raw)}")
+            return []
+        melds: list[Meld | RawMeld] = []
+        for index, item in enumerate(raw):
+            where = f"table[{index}]"
+            parsed = self._raw_meld(item, where)
+            if parsed is None:
+                continue
+            meld, text = parsed
+            ok = all([self._tile_ok(t, str(t), where, text, rules) for t in meld.tiles])
+            if not ok or rules is None:
+                continue
+            try:
+                melds.append(meld.to_meld(rules))
+            except MeldError as error:
+                self.problems.append(f"{where} {_quote(text)}: {error}")
+                melds.append(meld)
+        return melds
+
+    def _after(self, raw: Any) -> tuple[RawMeld, ...] | None:
+        if not isinstance(raw, list):
+            self.problems.append(f"after: expected a list of melds, got {_describe(raw)}")
+            return None
+        parsed = [self._raw_meld(item, f"after[{i}]") for i, item in enumerate(raw)]
+        return tuple(p[0] for p in parsed if p is not None)
+
+    def _raw_meld(self, item: Any, where: str) -> tuple[RawMeld, str] | None:
+        """A meld as written (a string, a list of tiles or a ``{kind, tiles}`` table) and
+        its text for messages."""
+        kind: Kind | None = None
+        if isinstance(item, Mapping):
+            self._unknown_keys(item, MELD_KEYS, f"{where}: ")
+            raw_kind = item.get("kind")
+            if raw_kind is not None:
+                if isinstance(raw_kind, str) and raw_kind.strip().lower() in KINDS:
+                    kind = "run" if raw_kind.strip().lower() == "run" else "group"
+                else:
+                    self.problems.append(
+                        f"{where}.kind: expected 'run' or 'group', got {_describe(raw_kind)}"
+                    )
+                    return None
+            if "tiles" not in item:
+                self.problems.append(f"{where}: missing key 'tiles'")
+                return None
+            item = item["tiles"]
+            where = f"{where}.tiles"
+        if isinstance(item, list):
+            bad = [i for i, t in enumerate(item) if not isinstance(t, str)]
+            for i in bad:
+                self.problems.append(
+                    f"{where}[{i}]: expected a tile string, got {_describe(item[i])}"
+                )
+            if bad:
+                return None
+            text = " ".join(item)
+        elif isinstance(item, str):
+            text = item
+        else:
+            self.problems.append(
+                f"{where}: expected a meld (a string or a list of tiles), got {_describe(item)}"
+            )
+            return None
+        try:
+            meld = RawMeld.parse(text)
+        except NotationError as error:
+            self.problems.append(f"{where} {_quote(text)}: {error}")
+            return None
+        if kind is not None:
+            meld = RawMeld(meld.tiles, kind)
+            text = str(meld)
+        return meld, text
+
+    def _counts(self, rack: tuple[Tile, ...], table: list[Meld | RawMeld], rules: Rules) -> None:
+        """No tile more often in table and rack than the box holds."""
+        counts = Counter(rack) + Counter(t for meld in table for t in meld.tiles)
+        for tile in sorted(counts, key=rules.sort_key):
+            if rules.tile_problem(tile) is None and counts[tile] > rules.copies_of(tile):
+                self.problems.append(
+                    f"{tile} is used {counts[tile]} times in table and rack, "
+                    f"but the rule set has {rules.copies_of(tile)}"
+                )
+
+    # -- expected answer --------------------------------------------------------------
+
+    def _expect(self, raw: Any) -> Expect | None:
+        if not isinstance(raw, Mapping):
+            self.problems.append(f"expect: expected a table, got {_describe(raw)}")
+            return None
+        self._unknown_keys(raw, EXPECT_KEYS, "expect: ")
+        numbers: dict[str, int | None] = {}
+        for key in ("value", "tiles"):
+            value = raw.get(key)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                self.problems.append(
+                    f"expect.{key}: expected a whole number >= 0, got {_describe(value)}"
+                )
+                value = None
+            numbers[key] = value
+        status = raw.get("status")
+        if status is not None and status != "no_move":
+            self.problems.append(f"expect.status: expected 'no_move', got {_describe(status)}")
+            status = None
+        if status == "no_move" and any(numbers.values()):
+            self.problems.append("expect: status 'no_move' plays nothing, so value and tiles are 0")
+        if not raw.keys() & set(EXPECT_KEYS):
+            self.problems.append("expect: give value, tiles or status = 'no_move'")
+        return Expect(numbers["value"], numbers["tiles"], "no_move" if status else None)
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _describe(value: Any) -> str:
+    """A value and its type, for "expected X, got Y" messages."""
+    kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list"}
+    kind = "table" if isinstance(value, Mapping) else kinds.get(type(value), type(value).__name__)
+    shown = json.dumps(value, ensure_ascii=False, default=str)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{kind} {shown}"
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def to_data(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle as plain data with the keys of a puzzle file (reads back with :func:`from_data`)."""
+    position = puzzle.position
+    data: dict[str, Any] = {}
+    if puzzle.title is not None:
+        data["title"] = puzzle.title
+    if puzzle.description is not None:
+        data["description"] = puzzle.description
+    data["rack"] = format_tiles(position.rack)
+    data["table"] = [str(meld) for meld in position.table]
+    data["opened"] = position.opened
+    if puzzle.after is not None:
+        data["after"] = [str(meld) for meld in puzzle.after]
+    rules = _rules_data(position.rules)
+    if rules:
+        data["rules"] = rules
+    if puzzle.expect is not None:
+        expect = puzzle.expect
+        data["expect"] = {
+            k: v
+            for k, v in (
+                ("value", expect.value),
+                ("tiles", expect.tiles),
+                ("status", expect.status),
+            )
+            if v is not None
+        }
+    return data
+
+
+def _rules_data(rules: Rules) -> dict[str, Any]:
+    """The preset closest to ``rules`` and the options that differ from it ({} = standard)."""
+
+    def differences(base: Rules) -> dict[str, Any]:
+        return {
+            name: getattr(rules, name)
+            for name in OPTION_NAMES
+            if getattr(rules, name) != getattr(base, name)
+        }
+
+    name = min(PRESETS, key=lambda n: len(differences(PRESETS[n])))
+    options = differences(PRESETS[name])
+    if name == "standard" and not options:
+        return {}
+    return {"preset": name, **options}
+
+
+def dumps(puzzle: Puzzle, fmt: Format = "toml") -> str:
+    """A puzzle as the text of a puzzle file.
+
+    >>> puzzle = loads('rack = "r4 K7"\\ntable = ["R1 R2 R3"]\\n[expect]\\nvalue = 4', "p.toml")
+    >>> print(dumps(puzzle), end="")
+    rack = "R4 K7"
+    table = [
+      "R1 R2 R3",
+    ]
+    opened = true
+    <BLANKLINE>
+    [expect]
+    value = 4
+    """
+    data = to_data(puzzle)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    lines: list[str] = []
+    tables: list[tuple[str, dict[str, Any]]] = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            tables.append((key, value))
+        elif isinstance(value, list):
+            lines.append(f"{key} = [")
+            lines += [f"  {_toml_value(item)}," for item in value]
+            lines.append("]")
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    for key, table in tables:
+        lines += ["", f"[{key}]"]
+        lines += [f"{name} = {_toml_value(value)}" for name, value in table.items()]
+    return "\n".join(lines) + "\n"
+
+
+def dump(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
+    """Write a puzzle file; the format follows the suffix (``.json`` or else TOML)."""
+    fmt: Format = "json" if Path(path).suffix.lower() == ".json" else "toml"
+    Path(path).write_text(dumps(puzzle, fmt), encoding="utf-8")
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    # A JSON string with ASCII escapes is a valid TOML basic string.
+    return json.dumps(str(value))
+
+
+def expand_all(paths: Iterable[str]) -> list[str | PuzzleError]:
+    """The puzzle files of several arguments, with the error in place of an empty folder.
+
+    Files are only listed here, so that a caller can count them (for a progress bar)
+    before loading each with :func:`load`.
+    """
+    found: list[str | PuzzleError] = []
+    for path in paths:
+        try:
+            found += expand(path)
+        except PuzzleError as error:
+            found.append(error)
+    return found
