@@ -1,0 +1,44 @@
+"""The ``rummikub`` command line: a thin adapter over the library.
+
+This package is the only place that imports click. Commands import the solver only when
+they run, so that ``--help`` and ``check`` never load OR-Tools.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from rummikub import __version__
+from rummikub.cli.check import check
+from rummikub.cli.common import BadInput
+from rummikub.cli.solve import solve
+from rummikub.errors import RummikubError
+
+__all__ = ["main"]
+
+
+class _Group(click.Group):
+    """A group that turns any library error a command let through into exit 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RummikubError as error:
+            raise BadInput.from_error(error) from error
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rummikub")
+def main() -> None:
+    """Find the best move in a game of Rummikub and prove it optimal, or check a move.
+
+    Tiles are a color letter (K black, R red, B blue, O orange) and a number, e.g. R7;
+    J is the joker. Exit codes: 0 done, 1 illegal move or --verify mismatch,
+    2 bad input, 3 a time limit left an answer unproven.
+    """
+
+
+main.add_command(check)
+main.add_command(solve)

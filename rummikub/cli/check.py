@@ -1,0 +1,65 @@
+"""``rummikub check``: is a proposed new table a legal move?"""
+
+from __future__ import annotations
+
+import click
+
+from rummikub.cli import render
+from rummikub.cli.common import EXIT_OK, EXIT_REJECTED, BadInput, overrides, rules_options
+from rummikub.errors import NotationError, PuzzleError
+from rummikub.melds import RawMeld
+from rummikub.puzzles import load
+
+
+@click.command()
+@click.argument("puzzle", metavar="PUZZLE")
+@click.option(
+    "--after",
+    "after",
+    multiple=True,
+    metavar="MELD",
+    help="A meld of the proposed new table (instead of the file's 'after'); repeat it for "
+    'every meld, e.g. --after "R1 R2 R3 R4" --after "group: R5 J J".',
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@rules_options
+@click.pass_context
+def check(
+    ctx: click.Context,
+    puzzle: str,
+    after: tuple[str, ...],
+    as_json: bool,
+    rules_preset: str | None,
+    rule_options: dict[str, str],
+) -> None:
+    """Check whether the proposed new table of PUZZLE is a legal move.
+
+    The proposed table is the puzzle file's 'after' list, or the --after melds. Lists every
+    rule the move breaks, the tiles it plays and their value. Exit 0 if legal, 1 if not,
+    2 on bad input.
+    """
+    # The checker never loads OR-Tools, but import it here anyway so that --help stays
+    # independent of it.
+    from rummikub.checker import check as check_move
+
+    try:
+        loaded = load(puzzle, overrides=overrides(rules_preset, rule_options))
+    except PuzzleError as error:
+        raise BadInput.from_error(error) from None
+    if after:
+        proposed = []
+        for text in after:
+            try:
+                proposed.append(RawMeld.parse(text))
+            except NotationError as error:
+                raise BadInput(f"--after {text!r}: {error}") from None
+    elif loaded.after is not None:
+        proposed = list(loaded.after)
+    else:
+        raise BadInput(
+            f"{puzzle}: no proposed table to check: add 'after = [...]' to the file "
+            "or give the new table with --after MELD ..."
+        )
+    verdict = check_move(loaded.position, proposed)
+    click.echo(render.verdict_json(verdict) if as_json else render.verdict_text(verdict))
+    ctx.exit(EXIT_OK if verdict.legal else EXIT_REJECTED)

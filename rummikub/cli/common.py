@@ -1,0 +1,80 @@
+"""What the commands share: the bad-input exit, the rule options, loading at the edge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from rummikub.errors import RulesError, RummikubError
+from rummikub.puzzles import Overrides
+from rummikub.rules import PRESETS, STANDARD, parse_option, preset, with_options
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Exit codes of INTERFACE.md.
+EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT, EXIT_UNPROVEN = 0, 1, 2, 3
+
+
+class BadInput(click.ClickException):
+    """Input the library rejected: shown as ``Error: ...`` without a traceback, exit 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    @classmethod
+    def from_error(cls, error: RummikubError) -> BadInput:
+        return cls(str(error))
+
+
+def _check_preset(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        preset(value)
+    except RulesError as error:
+        raise click.BadParameter(str(error)) from None
+    return value
+
+
+def _check_rules(
+    ctx: click.Context, param: click.Parameter, value: Sequence[str]
+) -> dict[str, str]:
+    # Checked here, once, so that a bad --rule is a usage error rather than a problem
+    # repeated for every puzzle file.
+    options: dict[str, str] = {}
+    try:
+        for text in value:
+            key, option = parse_option(text)
+            options[key] = option
+        with_options(STANDARD, options)
+    except RulesError as error:
+        raise click.BadParameter(str(error)) from None
+    return options
+
+
+def rules_options(command: F) -> F:
+    """Add ``--rules PRESET`` and ``--rule KEY=VALUE`` to a command."""
+    command = click.option(
+        "--rule",
+        "rule_options",
+        multiple=True,
+        metavar="KEY=VALUE",
+        callback=_check_rules,
+        help="Set one rule option (e.g. initial_meld=0); wins over the puzzle's [rules]. "
+        "Repeatable.",
+    )(command)
+    return click.option(
+        "--rules",
+        "rules_preset",
+        metavar="PRESET",
+        callback=_check_preset,
+        help=f"Rule preset ({', '.join(PRESETS)}) instead of the puzzle's; "
+        "the puzzle's own [rules] options still apply.",
+    )(command)
+
+
+def overrides(
+    rules_preset: str | None, rule_options: dict[str, str], opened: bool | None = None
+) -> Overrides:
+    return Overrides(preset=rules_preset, options=rule_options, opened=opened)

@@ -1,0 +1,137 @@
+"""Rendering answers for people and as JSON (the schema of INTERFACE.md). Pure functions:
+the commands decide where the text goes."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rummikub.melds import Meld
+from rummikub.puzzles import Expect
+from rummikub.rules import Rules
+from rummikub.tiles import Tile, format_tiles
+
+if TYPE_CHECKING:  # types only: importing the solver package at start-up is not needed
+    from rummikub.checker import Verdict
+    from rummikub.solver.result import SolveResult
+
+#: The mark of a new or changed meld in human output.
+CHANGED = "*"
+
+
+def _tile_list(tiles: Sequence[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def _played(tiles: Sequence[Tile], value: int) -> str:
+    if not tiles:
+        return "nothing played"
+    count = f"{len(tiles)} tile" + ("" if len(tiles) == 1 else "s")
+    return f"{format_tiles(tiles)} ({count}, value {value})"
+
+
+# -- check ------------------------------------------------------------------------------
+
+
+def verdict_data(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "legal": verdict.legal,
+        "errors": list(verdict.errors),
+        "value": verdict.value,
+        "played": _tile_list(verdict.played),
+    }
+
+
+def verdict_json(verdict: Verdict) -> str:
+    return json.dumps(verdict_data(verdict))
+
+
+def verdict_text(verdict: Verdict) -> str:
+    if verdict.legal:
+        lines = ["Legal move."]
+    else:
+        count = len(verdict.errors)
+        lines = [f"Illegal move: {count} rule{'' if count == 1 else 's'} broken."]
+        lines += [f"  - {error}" for error in verdict.errors]
+    lines.append(f"Played: {_played(verdict.played, verdict.value)}")
+    return "\n".join(lines)
+
+
+# -- solve ------------------------------------------------------------------------------
+
+
+def result_data(result: SolveResult, puzzle: str | None) -> dict[str, Any]:
+    """The JSON object of one solved puzzle (``puzzle`` None: a command-line position)."""
+    return {
+        "puzzle": puzzle,
+        "status": result.status,
+        "value": result.value,
+        "tiles": result.tiles,
+        "played": _tile_list(result.played),
+        "rack": _tile_list(result.rack),
+        "table": [{"kind": m.kind, "tiles": _tile_list(m.tiles)} for m in result.table],
+        "seconds": round(result.seconds, 6),
+    }
+
+
+def result_json(result: SolveResult, puzzle: str | None) -> str:
+    return json.dumps(result_data(result, puzzle))
+
+
+def changed_melds(old: Sequence[Meld], new: Sequence[Meld], rules: Rules) -> list[bool]:
+    """For each new meld, whether it is new or changed.
+
+    A meld is unchanged if it equals an old meld as a multiset of tiles and kind; each old
+    meld vouches for one new meld only (two equal old melds for two equal new ones).
+    """
+
+    def key(meld: Meld) -> tuple[str, tuple[Tile, ...]]:
+        return meld.kind, tuple(sorted(meld.tiles, key=rules.sort_key))
+
+    unused = Counter(key(m) for m in old)
+    marks: list[bool] = []
+    for meld in new:
+        k = key(meld)
+        if unused[k]:
+            unused[k] -= 1
+            marks.append(False)
+        else:
+            marks.append(True)
+    return marks
+
+
+def _verdict_line(result: SolveResult) -> str:
+    if result.status == "no_move":
+        return "No move: no legal move exists, so draw a tile (proven)."
+    if result.status == "optimal":
+        return f"Proven optimal ({result.objective} objective)."
+    if not result.played:
+        return "No move found before the time limit (not proven that none exists)."
+    return "Not proven optimal: the time limit ran out; this is the best move found."
+
+
+def result_text(result: SolveResult, *, name: str | None = None, title: str | None = None) -> str:
+    """A solved position for people: the new table with new/changed melds marked."""
+    lines: list[str] = []
+    if name is not None or title is not None:
+        lines.append(" - ".join(part for part in (name, title) if part))
+    if result.status != "no_move" and result.played:
+        marks = changed_melds(result.position.table, result.table, result.position.rules)
+        lines.append(f"New table ({CHANGED} = new or changed):")
+        for meld, mark in zip(result.table, marks, strict=True):
+            lines.append(f"  {CHANGED if mark else ' '} {meld}")
+        lines.append(f"Played: {_played(result.played, result.value)}")
+        lines.append(f"Rack left: {format_tiles(result.rack) or '(empty)'}")
+    lines.append(f"{_verdict_line(result)} [{result.seconds:.3f} s]")
+    return "\n".join(lines)
+
+
+def mismatch_text(name: str, expect: Expect, result: SolveResult) -> str:
+    """Why ``--verify`` failed: the file, the expected and the found answer."""
+    if result.status == "no_move":
+        found = "no move"
+    else:
+        found = f"value {result.value}, {result.tiles} tiles ({result.status})"
+    return f"{name}: expected {expect}, found {found}"
