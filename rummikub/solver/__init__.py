@@ -6,10 +6,61 @@ Only this package imports OR-Tools, and only when a solve runs, so that ``--help
 
 from __future__ import annotations
 
+import time
+from collections import Counter
+
+from rummikub.position import Position
 from rummikub.solver.result import Objective, SolveResult, Status
 
 __all__ = ["Objective", "SolveResult", "Status", "solve"]
 
 
-def solve(*args: object, **kwargs: object) -> SolveResult:  # pragma: no cover - replaced below
-    raise NotImplementedError
+def solve(
+    position: Position,
+    *,
+    objective: Objective = "value",
+    time_limit: float | None = None,
+    backend: str = "CBC",
+) -> SolveResult:
+    """The best move for ``position`` (RULES.md, "The best move"), proven optimal unless a
+    ``time_limit`` (seconds) cut the proof short (status ``feasible``).
+
+    >>> from rummikub import Position
+    >>> result = solve(Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]))
+    >>> result.status, result.value, [str(t) for t in result.played]
+    ('optimal', 11, ['R4', 'O7'])
+    """
+    from rummikub.solver.model import MoveModel
+
+    if objective not in ("value", "tiles"):
+        raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
+    started = time.perf_counter()
+    model = MoveModel(position, objective, backend)
+    solution = model.solve(time_limit)
+    rules = position.rules
+    if solution is None:
+        status: Status = "feasible" if model.timed_out else "no_move"
+        return SolveResult(
+            status=status,
+            position=position,
+            table=position.table,
+            played=(),
+            rack=position.rack_sorted(),
+            value=0,
+            tiles=0,
+            seconds=time.perf_counter() - started,
+            objective=objective,
+        )
+    played = tuple(sorted(solution.played, key=rules.sort_key))
+    left = Counter(position.rack) - Counter(played)
+    return SolveResult(
+        status="optimal" if solution.proven else "feasible",
+        position=position,
+        table=solution.table,
+        played=played,
+        rack=tuple(sorted(left.elements(), key=rules.sort_key)),
+        value=sum(rules.tile_value(t) for t in played),
+        tiles=len(played),
+        seconds=time.perf_counter() - started,
+        objective=objective,
+    )

@@ -1,0 +1,68 @@
+"""Present the new table as a player would lay it.
+
+The model lays runs of at most 5 tiles; a player lays ``R1 ... R8`` as one run. Runs of one
+color that join end to end are shown as one run, except old melds left as they were (they
+stay where they lie) and two locked units (each must own its own meld).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummikub.melds import Meld
+from rummikub.rules import Rules
+
+
+def _chain(runs: list[Meld]) -> list[Meld]:
+    """Join runs of one color that meet end to end."""
+    joined: list[Meld] = []
+    for run in sorted(runs, key=lambda m: (m.color, m.start)):
+        last = joined[-1] if joined else None
+        if last is not None and last.color == run.color and last.end + 1 == run.start:
+            joined[-1] = Meld("run", last.tiles + run.tiles)
+        else:
+            joined.append(run)
+    return joined
+
+
+def _grow(anchor: Meld, runs: list[Meld]) -> Meld:
+    """Attach to a locked run the free runs that meet its ends (removed from ``runs``)."""
+    for run in list(runs):
+        if run.color != anchor.color:
+            continue
+        if run.end + 1 == anchor.start:
+            anchor = Meld("run", run.tiles + anchor.tiles)
+            runs.remove(run)
+        elif anchor.end + 1 == run.start:
+            anchor = Meld("run", anchor.tiles + run.tiles)
+            runs.remove(run)
+    return anchor
+
+
+def lay_out(
+    in_place: Sequence[Meld | None],
+    growable: Sequence[bool],
+    new: list[Meld],
+    rules: Rules,
+) -> tuple[Meld, ...]:
+    """The whole new table: melds that stay in their old places first, then new melds.
+
+    ``in_place[i]`` is what became of old meld ``i`` if it stayed a meld of its own (left as
+    it was, or a locked unit kept and maybe extended); ``growable[i]`` says it may still
+    take free runs at its ends.
+    """
+    runs = _chain([m for m in new if m.kind == "run"])
+    table: list[Meld] = []
+    for meld, grows in zip(in_place, growable, strict=True):
+        if meld is not None:
+            table.append(_grow(meld, runs) if grows and meld.kind == "run" else meld)
+    rest = [m for m in new if m.kind != "run"] + runs
+    rest.sort(key=lambda m: meld_order(m, rules))
+    return (*table, *rest)
+
+
+def meld_order(meld: Meld, rules: Rules) -> tuple[int, int, int]:
+    """Runs by color and start, then groups by number."""
+    if meld.kind == "run":
+        return (0, rules.colors.index(meld.color), meld.start)
+    return (1, meld.number, 0)

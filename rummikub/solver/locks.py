@@ -1,0 +1,130 @@
+"""Locked units: melds whose jokers tie them together for the whole turn (RULES.md rule 4).
+
+A unit is an old table meld holding a joker (under ``joker_lock = "strict"``) or, for a
+player who opens and plays on in the same turn, an initial meld laid with a joker. It
+cannot be a loose multiset of tiles in the model; instead each unit ends the turn in
+exactly one of its *fates*:
+
+- kept: intact inside one new meld, each joker standing for the same tile, extended by
+  0-2 tiles at each end of a run or by 0-2 missing colors of a group (a longer extension
+  can stand as a meld of its own, so it needs no fate here);
+- partly released: some (not all) jokers substituted, the rest of the unit kept as above
+  with the substituting tiles in the jokers' places; the freed jokers go to the free pool;
+- released: every joker substituted; all its tiles go to the free pool.
+
+A fate lists the tile types that must substitute jokers: one tile each, from the rack (or,
+with ``joker_swap_from = "rack_or_table"``, a free table tile), counted by the model.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rummikub.melds import Meld
+from rummikub.rules import Rules
+from rummikub.tiles import JOKER, Tile
+
+#: How many tiles a kept unit may gain at each end (run) or in all (group).
+MAX_EXTENSION = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Fate:
+    """One way a locked unit ends the turn."""
+
+    #: The new meld that holds the (rest of the) unit, or None when it is released.
+    meld: Meld | None
+    #: Tiles that must substitute jokers, one tile per joker (a ``both`` release: per color).
+    demands: tuple[Tile, ...]
+    #: True for the unit left exactly as it was (tie-break 3).
+    unchanged: bool
+
+
+def fates(unit: Meld, rules: Rules) -> list[Fate]:
+    """Every fate of a locked meld under ``rules``."""
+    found = [Fate(meld, (), meld == unit) for meld in kept_in(unit, rules)]
+    for substituted, rest in _substitutions(unit, rules):
+        if rest is None:
+            found.append(Fate(None, substituted, False))
+        else:
+            found.extend(Fate(meld, substituted, False) for meld in kept_in(rest, rules))
+    return found
+
+
+def kept_in(unit: Meld, rules: Rules) -> Iterator[Meld]:
+    """Every meld that holds ``unit`` intact with at most two more tiles per side."""
+    if unit.kind == "run":
+        yield from _runs_around(unit, rules)
+    else:
+        yield from _groups_around(unit, rules)
+
+
+def _fillings(tiles: list[Tile]) -> Iterator[tuple[Tile, ...]]:
+    """Each position filled by its own tile or by a joker."""
+    yield from itertools.product(*[(t, JOKER) for t in tiles])
+
+
+def _runs_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
+    color, start, end = unit.color, unit.start, unit.end
+    for below in range(MAX_EXTENSION + 1):
+        if start - below < 1:
+            break
+        for above in range(MAX_EXTENSION + 1):
+            if end + above > rules.numbers:
+                break
+            low = [Tile(color, n) for n in range(start - below, start)]
+            high = [Tile(color, n) for n in range(end + 1, end + above + 1)]
+            for low_laid in _fillings(low):
+                for high_laid in _fillings(high):
+                    yield Meld("run", (*low_laid, *unit.tiles, *high_laid))
+
+
+def _groups_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
+    missing = unit.missing_colors(rules)
+    number = unit.number
+    room = rules.max_group - len(unit.tiles)
+    # The unit's own jokers need colors that stay missing, so size <= colors is the rule.
+    for added in range(min(MAX_EXTENSION, room) + 1):
+        for jokers in range(added + 1):
+            for colors in itertools.combinations(missing, added - jokers):
+                if added == 0:
+                    yield unit  # as laid, so that "left as it was" is recognised
+                    continue
+                numbered = [*unit.numbered, *(Tile(c, number) for c in colors)]
+                ordered = sorted(numbered, key=rules.sort_key)
+                yield Meld("group", (*ordered, *(JOKER,) * (unit.jokers + jokers)))
+
+
+def _substitutions(unit: Meld, rules: Rules) -> Iterator[tuple[tuple[Tile, ...], Meld | None]]:
+    """(substituting tiles, what stays locked) for each release or partial release."""
+    if unit.kind == "run":
+        places = [i for i, t in enumerate(unit.tiles) if t.is_joker]
+        meaning = [Tile(unit.color, unit.start + i) for i in range(len(unit.tiles))]
+        for k in range(1, len(places) + 1):
+            for chosen in itertools.combinations(places, k):
+                demands = tuple(meaning[i] for i in chosen)
+                if k == len(places):
+                    yield demands, None
+                else:
+                    tiles = tuple(
+                        meaning[i] if i in chosen else t for i, t in enumerate(unit.tiles)
+                    )
+                    yield demands, Meld("run", tiles)
+        return
+    missing = unit.missing_colors(rules)
+    number = unit.number
+    jokers = unit.jokers
+    if rules.group_joker_release == "both" and len(unit.tiles) == 3:
+        # 1978 book: only tiles of every missing color release a 3-tile group, all at once.
+        yield tuple(Tile(c, number) for c in missing), None
+        return
+    for k in range(1, jokers + 1):
+        for colors in itertools.combinations(missing, k):
+            demands = tuple(Tile(c, number) for c in colors)
+            if k == jokers:
+                yield demands, None
+            else:
+                numbered = sorted([*unit.numbered, *demands], key=rules.sort_key)
+                yield demands, Meld("group", (*numbered, *(JOKER,) * (jokers - k)))

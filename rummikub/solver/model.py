@@ -1,0 +1,434 @@
+"""The integer program for the best move (den Hertog & Hulshof's candidate-meld model,
+extended with the joker lock and the initial meld).
+
+Variables (all integer):
+- ``played[t]``: tiles of type ``t`` played from the rack;
+- ``lay[c]``: copies of free candidate meld ``c`` on the new table;
+- ``fate[u, f]``: locked unit ``u`` ends in fate ``f`` (see :mod:`.locks`);
+- ``opening[c]``: copies of joker-free meld ``c`` laid from the hand as the initial meld;
+- ``kept_as_was[k]``: old melds of kind and tiles ``k`` left as they were (tie-break 3);
+- ``source[...]``: where a substituting tile comes from (rack, free table tile, or a
+  released locked meld) when ``joker_swap_from = "rack_or_table"``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rummikub.melds import Meld
+from rummikub.position import Position
+from rummikub.rules import Rules
+from rummikub.solver.candidates import (
+    IntArray,
+    TileIndex,
+    candidates,
+    group_readings,
+    max_run_length,
+    meld_key,
+    run_readings,
+)
+from rummikub.solver.layout import lay_out, meld_order
+from rummikub.solver.locks import Fate, fates
+from rummikub.solver.result import Objective
+from rummikub.tiles import Tile
+
+
+@dataclass(slots=True)
+class Unit:
+    """A locked meld: an old table meld (``old`` is its index) or an initial joker meld."""
+
+    meld: Meld
+    old: int | None
+    fates: list[Fate]
+    variables: list[Any] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Solution:
+    """What the solver chose, read back as tiles and melds."""
+
+    proven: bool
+    played: list[Tile]
+    table: tuple[Meld, ...]
+
+
+def _counts(index: TileIndex, tiles: Sequence[Tile]) -> IntArray:
+    return index.counts(tiles)
+
+
+class MoveModel:
+    """Builds the integer program for one position and reads its answer back."""
+
+    def __init__(self, position: Position, objective: Objective, backend: str = "CBC") -> None:
+        from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
+
+        self.pywraplp = pywraplp
+        self.position = position
+        self.rules: Rules = position.rules
+        self.objective = objective
+        self.index = TileIndex(self.rules)
+        self.solver = pywraplp.Solver.CreateSolver(backend)
+        if self.solver is None:
+            raise RuntimeError(f"OR-Tools has no {backend} back end")
+        self.solver.SetNumThreads(1)
+        rules = self.rules
+        self.table = _counts(self.index, [t for m in position.table for t in m.tiles])
+        self.rack = _counts(self.index, position.rack)
+        self.available = self.table + self.rack
+        self.strict = rules.joker_lock == "strict"
+        self.opening_only = not position.opened and not rules.open_then_play
+        self.opening = not position.opened and rules.open_then_play
+        inf = self.solver.infinity()
+        self.inf = inf
+        # conservation[t]: tiles of type t on the new table minus played tiles.
+        self.conservation: dict[int, Any] = {}
+        self.played = {
+            t: self.solver.IntVar(0, int(n), f"played_{t}")
+            for t, n in enumerate(self.rack)
+            if n > 0
+        }
+        self.lay: list[tuple[Meld, Any]] = []
+        self.units: list[Unit] = []
+        self.as_was: list[tuple[list[int], Any, Any]] = []  # (old indices, var, column var)
+        self.opening_terms: list[tuple[IntArray, int, Any]] = []  # (counts, value, var)
+        self.demand_terms: dict[int, list[tuple[int, Any]]] = defaultdict(list)
+        if self.opening_only:
+            self._build_opening_only()
+        else:
+            self._build_play()
+        self._set_objective()
+
+    # -- building ---------------------------------------------------------------
+
+    def _conservation(self, t: int) -> Any:
+        row = self.conservation.get(t)
+        if row is None:
+            row = self.solver.Constraint(float(self.table[t]), float(self.table[t]))
+            played = self.played.get(t)
+            if played is not None:
+                row.SetCoefficient(played, -1.0)
+            self.conservation[t] = row
+        return row
+
+    def _add_column(self, meld: Meld, counts: IntArray, upper: int, name: str) -> Any:
+        var = self.solver.IntVar(0, upper, name)
+        for t in np.flatnonzero(counts):
+            self._conservation(int(t)).SetCoefficient(var, float(counts[t]))
+        return var
+
+    def _free_candidates(self, limit: IntArray) -> tuple[np.ndarray[Any, Any], IntArray]:
+        """Candidate rows whose tiles are all within ``limit``, with their upper bounds."""
+        cands = candidates(self.rules)
+        fits = np.all(cands.counts <= limit, axis=1)
+        rows = np.flatnonzero(fits)
+        sub = cands.counts[rows].astype(np.int64)
+        with np.errstate(divide="ignore"):
+            ratio = np.where(sub > 0, limit[None, :] // np.maximum(sub, 1), 1 << 30)
+        return rows, ratio.min(axis=1)
+
+    def _build_opening_only(self) -> None:
+        """Initial meld without playing on: new melds from the hand, old table untouched."""
+        cands = candidates(self.rules)
+        rows, upper = self._free_candidates(self.rack)
+        # Every old tile stays where it is, so only rack tiles enter the conservation rows.
+        self.table = np.zeros_like(self.table)
+        for row, ub in zip(rows, upper, strict=True):
+            meld = cands.melds[row]
+            counts = cands.counts[row].astype(np.int64)
+            var = self._add_column(meld, counts, int(ub), f"lay_{row}")
+            self.lay.append((meld, var))
+            self.opening_terms.append((counts, int(cands.values[row]), var))
+        self._require_opening()
+        self._require_a_tile()
+
+    def _build_play(self) -> None:
+        position, rules = self.position, self.rules
+        cands = candidates(rules)
+        locked = [self.strict and m.jokers > 0 for m in position.table]
+        # Free candidates: any meld the table and rack can supply.
+        rows, upper = self._free_candidates(self.available)
+        columns: dict[int, Any] = {}
+        for row, ub in zip(rows, upper, strict=True):
+            meld = cands.melds[row]
+            var = self._add_column(meld, cands.counts[row].astype(np.int64), int(ub), f"lay_{row}")
+            self.lay.append((meld, var))
+            columns[int(row)] = var
+        self._add_as_was(locked, columns)
+        for i, meld in enumerate(position.table):
+            if locked[i]:
+                self._add_unit(Unit(meld, i, fates(meld, rules)), upper=1)
+        if self.opening:
+            self._add_opening_cores()
+            self._require_opening()
+        self._add_substitution_supply()
+        self._require_a_tile()
+
+    def _add_as_was(self, locked: list[bool], columns: dict[int, Any]) -> None:
+        """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
+        cands = candidates(self.rules)
+        groups: dict[tuple[str, tuple[int, ...]], list[int]] = defaultdict(list)
+        for i, meld in enumerate(self.position.table):
+            if not locked[i]:
+                groups[meld_key(meld, self.index)].append(i)
+        for (kind, multiset), olds in groups.items():
+            row = cands.lookup.get(multiset)
+            if row is not None and cands.melds[row].kind == kind and row in columns:
+                column = columns[row]
+            else:
+                # Its own column: a run longer than 5, or a kind the candidate lacks.
+                meld = self.position.table[olds[0]]
+                counts = _counts(self.index, meld.tiles)
+                column = self._add_column(meld, counts, len(olds), f"old_{olds[0]}")
+                self.lay.append((meld, column))
+            var = self.solver.IntVar(0, len(olds), f"as_was_{olds[0]}")
+            self.solver.Add(var <= column)
+            self.as_was.append((olds, var, column))
+
+    def _fits(self, meld: Meld | None, demands: Sequence[Tile]) -> bool:
+        need = Counter(meld.tiles if meld else ()) + Counter(demands)
+        return all(n <= self.available[self.index[t]] for t, n in need.items())
+
+    def _add_unit(self, unit: Unit, upper: int) -> Any:
+        """One variable per fate of ``unit``; returns the sum of them (copies laid)."""
+        unit.fates = [f for f in unit.fates if self._fits(f.meld, f.demands)]
+        for k, fate in enumerate(unit.fates):
+            name = f"fate_{len(self.units)}_{k}"
+            if fate.meld is None:
+                var = self.solver.IntVar(0, upper, name)
+            else:
+                counts = _counts(self.index, fate.meld.tiles)
+                var = self._add_column(fate.meld, counts, upper, name)
+            unit.variables.append(var)
+            for tile, n in Counter(fate.demands).items():
+                self.demand_terms[self.index[tile]].append((n, var))
+        self.units.append(unit)
+        total = self.solver.Sum(unit.variables)
+        if unit.old is not None:
+            # An old locked meld has exactly one fate.
+            self.solver.Add(total == 1)
+        return total
+
+    def _add_opening_cores(self) -> None:
+        """Initial melds from the hand: joker-free ones are free tiles once laid; those with
+        a joker stay locked for the rest of the turn (units with fates)."""
+        rules = self.rules
+        cands = candidates(rules)
+        if self.strict:
+            limit = self.rack.copy()
+            limit[self.index.joker] = 0
+        else:
+            limit = self.rack
+        rows, upper = self._free_candidates(limit)
+        for row, ub in zip(rows, upper, strict=True):
+            var = self.solver.IntVar(0, int(ub), f"opening_{row}")
+            counts = cands.counts[row].astype(np.int64)
+            self.opening_terms.append((counts, int(cands.values[row]), var))
+        if not self.strict or self.rack[self.index.joker] == 0:
+            return
+        for core in _hand_readings_with_jokers(self.rules, self.rack, self.index):
+            counts = _counts(self.index, core.tiles)
+            bound = int(min(self.rack[t] // counts[t] for t in np.flatnonzero(counts)))
+            total = self._add_unit(Unit(core, None, fates(core, rules)), upper=bound)
+            self.opening_terms.append((counts, core.value, total))
+
+    def _require_opening(self) -> None:
+        """Hand-only melds worth at least ``initial_meld``, at least one of them."""
+        rules = self.rules
+        solver = self.solver
+        if not self.opening_terms:
+            solver.Add(solver.Sum([]) >= 1)  # no meld can be laid from this hand
+            return
+        solver.Add(
+            solver.Sum([value * var for _, value, var in self.opening_terms]) >= rules.initial_meld
+        )
+        solver.Add(solver.Sum([var for _, _, var in self.opening_terms]) >= 1)
+        if self.opening_only:
+            return
+        # The hand-only melds are laid from played tiles.
+        for t in range(self.index.size):
+            terms = [int(c[t]) * var for c, _, var in self.opening_terms if c[t]]
+            if terms:
+                played = self.played.get(t)
+                solver.Add(solver.Sum(terms) <= (played if played is not None else 0))
+
+    def _add_substitution_supply(self) -> None:
+        """Each joker substituted needs its own tile: from the rack (a played tile not used in
+        the initial meld), or with ``rack_or_table`` a table tile that is already free."""
+        solver = self.solver
+        if not self.demand_terms:
+            return
+        from_table = self.rules.joker_swap_from == "rack_or_table"
+        free_table = self._free_table_tiles()
+        released = self._release_sources() if from_table else {}
+        for t, terms in self.demand_terms.items():
+            need = solver.Sum([n * var for n, var in terms])
+            supply: list[Any] = []
+            played = self.played.get(t)
+            if played is not None:
+                supply.append(played)
+                for counts, _, var in self.opening_terms:
+                    # Tiles laid in the initial meld have left the rack; with rack_or_table
+                    # those of a joker-free initial meld are free table tiles instead.
+                    if counts[t] and not (from_table and counts[self.index.joker] == 0):
+                        supply.append(-int(counts[t]) * var)
+            if from_table:
+                supply.append(int(free_table[t]))
+                supply.extend(released.get(t, []))
+            solver.Add(need <= solver.Sum(supply))
+
+    def _free_table_tiles(self) -> IntArray:
+        """Table tiles free from the start: those of old melds no joker locks."""
+        tiles = [t for m in self.position.table if not (self.strict and m.jokers) for t in m.tiles]
+        return _counts(self.index, tiles)
+
+    def _release_sources(self) -> dict[int, list[Any]]:
+        """Tiles of released old locked melds, usable as substitutes for *other* units.
+
+        Released melds are ordered (a rank per unit) so that two locked melds never release
+        each other; a unit's tiles serve only units released after it.
+        """
+        solver = self.solver
+        olds = [u for u in self.units if u.old is not None]
+        if len(olds) < 2:
+            return {}
+        n = len(olds)
+        rank = [solver.NumVar(0, n - 1, f"rank_{u.old}") for u in olds]
+        sources: dict[int, list[Any]] = defaultdict(list)
+        for a, giver in enumerate(olds):
+            released = solver.Sum(
+                [v for f, v in zip(giver.fates, giver.variables, strict=True) if f.meld is None]
+            )
+            tiles = Counter(self.index[t] for t in giver.meld.numbered)
+            for t, count in tiles.items():
+                uses = []
+                for b, taker in enumerate(olds):
+                    if a == b:
+                        continue
+                    for fate, var in zip(taker.fates, taker.variables, strict=True):
+                        if t not in {self.index[d] for d in fate.demands}:
+                            continue
+                        use = solver.BoolVar(f"from_{giver.old}_{taker.old}_{t}")
+                        solver.Add(use <= var)
+                        # giver released before taker: rank[b] >= rank[a] + 1 when used.
+                        solver.Add(rank[b] >= rank[a] + 1 - n * (1 - use))
+                        uses.append(use)
+                if uses:
+                    solver.Add(solver.Sum(uses) <= count * released)
+                    sources[t].extend(uses)
+        return sources
+
+    def _require_a_tile(self) -> None:
+        self.solver.Add(self.solver.Sum(list(self.played.values())) >= 1)
+
+    def _set_objective(self) -> None:
+        """Lexicographic objective as exact integer weights: no level can trade against
+        the next, since each weight exceeds the largest possible total below it."""
+        rules = self.rules
+        values = self.index.values()
+        value = self.solver.Sum([int(values[t]) * v for t, v in self.played.items()])
+        tiles = self.solver.Sum(list(self.played.values()))
+        as_was = self.solver.Sum([var for _, var, _ in self.as_was] + self._units_as_was())
+        most_as_was = len(self.position.table)
+        if self.objective == "value":
+            most_second = int(self.rack.sum())
+            first, second = value, tiles
+        else:
+            most_second = int(sum(rules.tile_value(t) for t in self.position.rack))
+            first, second = tiles, value
+        w2 = most_as_was + 1
+        w1 = (most_second + 1) * w2
+        self.weights = (w1, w2)
+        self.solver.Maximize(w1 * first + w2 * second + as_was)
+
+    def _units_as_was(self) -> list[Any]:
+        return [
+            var
+            for unit in self.units
+            if unit.old is not None
+            for fate, var in zip(unit.fates, unit.variables, strict=True)
+            if fate.unchanged
+        ]
+
+    # -- solving ----------------------------------------------------------------
+
+    def solve(self, time_limit: float | None) -> Solution | None:
+        """Solve; None when no move exists (proven) or none was found in time."""
+        pywraplp = self.pywraplp
+        if time_limit is not None:
+            self.solver.SetTimeLimit(max(1, int(time_limit * 1000)))
+        params = pywraplp.MPSolverParameters()
+        # The objective is integral, so a gap of zero is exact optimality.
+        params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
+        status = self.solver.Solve(params)
+        if status == pywraplp.Solver.OPTIMAL:
+            return self._read(proven=True)
+        if status == pywraplp.Solver.FEASIBLE:
+            return self._read(proven=False)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return None
+        self.timed_out = True
+        return None
+
+    timed_out = False
+
+    def _read(self, *, proven: bool) -> Solution:
+        def count(var: Any) -> int:
+            value: float = var.solution_value()
+            return round(value)
+
+        played = [self.index.tiles[t] for t, v in self.played.items() for _ in range(count(v))]
+        if self.opening_only:
+            new = [m for m, var in self.lay for _ in range(count(var))]
+            table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
+            return Solution(proven, played, table)
+        return Solution(proven, played, self._lay_out(count))
+
+    def _lay_out(self, count: Any) -> tuple[Meld, ...]:
+        old = self.position.table
+        in_place: list[Meld | None] = [None] * len(old)
+        locked = [False] * len(old)
+        new: list[Meld] = []
+        taken: Counter[int] = Counter()  # copies of a column shown as old melds in place
+        for olds, var, column in self.as_was:
+            for i in olds[: count(var)]:
+                in_place[i] = old[i]
+                taken[id(column)] += 1
+        for meld, var in self.lay:
+            n = count(var) - taken[id(var)]
+            new.extend([meld] * n)
+        for unit in self.units:
+            for fate, var in zip(unit.fates, unit.variables, strict=True):
+                n = count(var)
+                if n == 0 or fate.meld is None:
+                    continue
+                if unit.old is not None:
+                    in_place[unit.old] = unit.meld if fate.unchanged else fate.meld
+                    locked[unit.old] = not fate.unchanged
+                else:
+                    new.extend([fate.meld] * n)
+        return lay_out(in_place, locked, new, self.rules)
+
+
+def _hand_readings_with_jokers(rules: Rules, rack: IntArray, index: TileIndex) -> list[Meld]:
+    """Every meld with a joker that the hand alone can lay (each joker reading apart,
+    since the lock keeps the reading)."""
+    jokers = int(rack[index.joker])
+    limited = Rules(**{**rules.options(), "jokers": min(rules.jokers, jokers)})
+    found = []
+    readings = itertools.chain(
+        run_readings(limited, max_run_length(rules)),
+        group_readings(limited, min(5, rules.max_group)),
+    )
+    for meld in readings:
+        if meld.jokers == 0:
+            continue
+        need = Counter(index[t] for t in meld.tiles)
+        if all(n <= rack[t] for t, n in need.items()):
+            found.append(meld)
+    return found
