@@ -220,6 +220,11 @@ def with_options(base: Rules, options: Mapping[str, Any]) -> Rules:
         except RulesError as error:
             problems.append(str(error))
     if problems:
+        # Range-check the known options too, so one unknown key does not hide a bad value.
+        try:
+            dataclasses.replace(base, **changes)
+        except RulesError as error:
+            problems.append(str(error))
         raise RulesError("; ".join(problems))
     return dataclasses.replace(base, **changes)
 
