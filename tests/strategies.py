@@ -1,0 +1,338 @@
+"""Hypothesis strategies for rule sets, tiles, melds and positions.
+
+Every strategy builds *valid* values directly from their definition in RULES.md (a run is a
+color, a start and a length with jokers at some positions; a group is a number, some colors
+and jokers for missing colors) rather than by filtering random tiles through the library's
+own parser: the tests then check the library against an independent construction.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from rummikub.melds import Meld, RawMeld
+from rummikub.position import Position
+from rummikub.rules import DEFAULT_COLOR_LETTERS, MAX_COLORS, PRESETS, Rules
+from rummikub.tiles import JOKER, Tile
+
+#: Letters a rule set may use as colors: any upper-case letter but J (the joker).
+COLOR_LETTERS = "".join(c for c in string.ascii_uppercase if c != "J")
+
+#: Melds hold at most this many jokers here: the box has two by default and RULES.md
+#: allows both in one meld; more would mostly produce melds of jokers with one tile.
+MAX_MELD_JOKERS = 2
+
+
+# -- rule sets ----------------------------------------------------------------
+
+
+def presets() -> st.SearchStrategy[Rules]:
+    """Every preset of RULES.md."""
+    return st.sampled_from([PRESETS[name] for name in sorted(PRESETS)])
+
+
+@st.composite
+def color_sets(draw: st.DrawFn, counts: st.SearchStrategy[int]) -> str:
+    """Color letters: usually the default ones, sometimes any letters but J in any order."""
+    count = draw(counts)
+    if draw(st.booleans()):
+        return DEFAULT_COLOR_LETTERS[:count]
+    letters = draw(
+        st.lists(st.sampled_from(COLOR_LETTERS), min_size=count, max_size=count, unique=True)
+    )
+    return "".join(letters)
+
+
+# Defaults of option_rule_sets: generalised tile sets around the standard one.
+_NUMBERS = st.integers(5, 26)
+_COLORS = st.integers(3, MAX_COLORS)
+_COPIES = st.integers(1, 4)
+_JOKERS = st.integers(0, 4)
+_INITIAL_MELD = st.sampled_from([0, 1, 10, 30, 50])
+_JOKER_VALUE = st.sampled_from([0, 1, 5, 30])
+
+
+@st.composite
+def option_rule_sets(
+    draw: st.DrawFn,
+    *,
+    numbers: st.SearchStrategy[int] = _NUMBERS,
+    colors: st.SearchStrategy[int] = _COLORS,
+    copies: st.SearchStrategy[int] = _COPIES,
+    jokers: st.SearchStrategy[int] = _JOKERS,
+    initial_meld: st.SearchStrategy[int] = _INITIAL_MELD,
+    joker_value: st.SearchStrategy[int] = _JOKER_VALUE,
+) -> Rules:
+    """A rule set with every option drawn at random (generalised tile sets included)."""
+    return Rules(
+        numbers=draw(numbers),
+        colors=draw(color_sets(colors)),
+        copies=draw(copies),
+        jokers=draw(jokers),
+        initial_meld=draw(initial_meld),
+        joker_value=draw(joker_value),
+        open_then_play=draw(st.booleans()),
+        joker_lock=draw(st.sampled_from(["strict", "free"])),
+        joker_swap_from=draw(st.sampled_from(["rack", "rack_or_table"])),
+        group_joker_release=draw(st.sampled_from(["either", "both"])),
+    )
+
+
+def rule_sets() -> st.SearchStrategy[Rules]:
+    """Presets and random rule sets."""
+    return st.one_of(presets(), option_rule_sets())
+
+
+def small_rule_sets() -> st.SearchStrategy[Rules]:
+    """Rule sets small enough for the exhaustive search, with every rule option at random.
+
+    With numbers up to 7 no hand-only meld of a five-tile rack reaches 30, so the initial
+    meld thresholds are scaled down to values that sometimes pass and sometimes fail.
+    """
+    return option_rule_sets(
+        numbers=st.integers(5, 7),
+        colors=st.integers(3, 4),
+        copies=st.integers(1, 2),
+        jokers=st.integers(0, 2),
+        initial_meld=st.sampled_from([0, 6, 10, 15, 21]),
+        joker_value=st.sampled_from([0, 3, 10, 30]),
+    )
+
+
+# -- tiles --------------------------------------------------------------------
+
+
+def tiles(rules: Rules) -> st.SearchStrategy[Tile]:
+    """A tile of the rule set's box (the joker included if the box has one)."""
+    box = list(rules.tile_types())
+    if rules.jokers:
+        box.append(JOKER)
+    return st.sampled_from(box)
+
+
+def notation_tiles() -> st.SearchStrategy[Tile]:
+    """Any tile the notation can write, whether or not some box holds it: A1 .. Z99, J."""
+    numbered = st.builds(Tile, st.sampled_from(COLOR_LETTERS), st.integers(1, 99))
+    return st.one_of(numbered, st.just(JOKER))
+
+
+# -- melds --------------------------------------------------------------------
+
+
+def _joker_budget(rules: Rules, size: int, max_jokers: int) -> int:
+    # A meld holds at least one numbered tile and no more jokers than the box.
+    return max(0, min(max_jokers, rules.jokers, size - 1))
+
+
+@st.composite
+def runs(
+    draw: st.DrawFn,
+    rules: Rules,
+    *,
+    max_jokers: int = MAX_MELD_JOKERS,
+    max_length: int | None = None,
+) -> Meld:
+    """A valid run: jokers at any positions, including both ends."""
+    color = draw(st.sampled_from(rules.colors))
+    longest = rules.numbers if max_length is None else min(max_length, rules.numbers)
+    length = draw(st.integers(3, longest))
+    start = draw(st.integers(1, rules.numbers - length + 1))
+    count = draw(st.integers(0, _joker_budget(rules, length, max_jokers)))
+    places = draw(st.lists(st.integers(0, length - 1), min_size=count, max_size=count, unique=True))
+    cells = tuple(JOKER if i in places else Tile(color, start + i) for i in range(length))
+    return Meld("run", cells)
+
+
+@st.composite
+def groups(draw: st.DrawFn, rules: Rules, *, max_jokers: int = MAX_MELD_JOKERS) -> Meld:
+    """A valid group, its tiles in any order (groups keep the order they are written in)."""
+    number = draw(st.integers(1, rules.numbers))
+    size = draw(st.integers(3, rules.max_group))
+    count = draw(st.integers(0, _joker_budget(rules, size, max_jokers)))
+    colors = draw(st.permutations(rules.colors))[: size - count]
+    cells = [Tile(c, number) for c in colors] + [JOKER] * count
+    return Meld("group", tuple(draw(st.permutations(cells))))
+
+
+@st.composite
+def ambiguous_melds(draw: st.DrawFn, rules: Rules) -> Meld:
+    """One numbered tile and two jokers: a run (joker positions as written) or a group."""
+    assert rules.jokers >= 2 and rules.max_group >= 3
+    tile = draw(st.sampled_from(list(rules.tile_types())))
+    candidates: list[Meld] = [Meld("group", (tile, JOKER, JOKER))]
+    for index in range(3):
+        start = tile.number - index
+        if start >= 1 and start + 2 <= rules.numbers:
+            cells = [JOKER, JOKER, JOKER]
+            cells[index] = tile
+            candidates.append(Meld("run", tuple(cells)))
+    return draw(st.sampled_from(candidates))
+
+
+def melds(
+    rules: Rules, *, max_jokers: int = MAX_MELD_JOKERS, max_run: int | None = None
+) -> st.SearchStrategy[Meld]:
+    """Any valid meld of the rule set: runs, groups, and ambiguous melds when possible."""
+    options: list[st.SearchStrategy[Meld]] = [
+        runs(rules, max_jokers=max_jokers, max_length=max_run)
+    ]
+    if rules.max_group >= 3:
+        options.append(groups(rules, max_jokers=max_jokers))
+        if rules.jokers >= 2 and max_jokers >= 2:
+            options.append(ambiguous_melds(rules))
+    return st.one_of(options)
+
+
+@st.composite
+def rules_and_melds(draw: st.DrawFn) -> tuple[Rules, Meld]:
+    rules = draw(rule_sets())
+    return rules, draw(melds(rules))
+
+
+@st.composite
+def raw_melds(draw: st.DrawFn) -> RawMeld:
+    """Tiles as written with an optional kind, valid as a meld or not."""
+    cells = draw(st.lists(notation_tiles(), min_size=1, max_size=8))
+    kind = draw(st.sampled_from([None, "run", "group"]))
+    return RawMeld(tuple(cells), kind)
+
+
+# -- positions ----------------------------------------------------------------
+
+
+def box(rules: Rules) -> Counter[Tile]:
+    """Every tile of the rule set with its number of copies."""
+    counts = Counter({tile: rules.copies for tile in rules.tile_types()})
+    if rules.jokers:
+        counts[JOKER] = rules.jokers
+    return counts
+
+
+def _fits(counts: Counter[Tile], meld: Meld, rules: Rules) -> bool:
+    extra = Counter(meld.tiles)
+    return all(counts[t] + n <= rules.copies_of(t) for t, n in extra.items())
+
+
+@st.composite
+def tables(
+    draw: st.DrawFn,
+    rules: Rules,
+    *,
+    max_melds: int = 6,
+    max_tiles: int | None = None,
+    max_run: int | None = 7,
+) -> tuple[Meld, ...]:
+    """Valid melds whose tiles the box can supply together; jokers sit (locked) in melds."""
+    wanted = draw(st.integers(0, max_melds))
+    table: list[Meld] = []
+    counts: Counter[Tile] = Counter()
+    # A meld the box cannot supply next to the others is skipped, not retried: the
+    # table just comes out shorter, which keeps generation cheap and shrinkable.
+    for _ in range(wanted):
+        meld = draw(melds(rules, max_run=max_run))
+        size = sum(counts.values()) + len(meld.tiles)
+        if _fits(counts, meld, rules) and (max_tiles is None or size <= max_tiles):
+            table.append(meld)
+            counts.update(meld.tiles)
+    return tuple(table)
+
+
+def helpful_tiles(rules: Rules, table: Sequence[Meld]) -> list[Tile]:
+    """Tiles that could join the table: run ends, missing group colors, joker stand-ins.
+
+    Racks drawn only at random from a 106-tile box rarely touch the table; mixing these in
+    exercises extension, joker release and rearrangement far more often.
+    """
+    found: list[Tile] = []
+    for meld in table:
+        if meld.kind == "run":
+            if meld.start > 1:
+                found.append(Tile(meld.color, meld.start - 1))
+            if meld.end < rules.numbers:
+                found.append(Tile(meld.color, meld.end + 1))
+            found.extend(meld.joker_tiles())
+        else:
+            found.extend(Tile(c, meld.number) for c in meld.missing_colors(rules))
+    return found
+
+
+@st.composite
+def racks(
+    draw: st.DrawFn,
+    rules: Rules,
+    table: Sequence[Meld],
+    *,
+    max_tiles: int = 14,
+    min_tiles: int = 0,
+    jokers: bool | None = None,
+) -> tuple[Tile, ...]:
+    """A rack from the tiles the table leaves in the box.
+
+    ``jokers``: True puts at least one joker in the rack (if one is left), False none,
+    None leaves it to chance (jokers are drawn far more often than their share of the box).
+    """
+    left = box(rules) - Counter(t for m in table for t in m.tiles)
+    rack: list[Tile] = []
+    jokers_left = left.pop(JOKER, 0)
+    if jokers is not False and jokers_left:
+        low = 1 if jokers else 0
+        count = draw(st.integers(low, min(jokers_left, 2, max_tiles)))
+        rack.extend([JOKER] * count)
+    for tile in helpful_tiles(rules, table):
+        if len(rack) < max_tiles and left[tile] > 0 and draw(st.booleans()):
+            rack.append(tile)
+            left[tile] -= 1
+    # Each copy in the box is one item, so distinct indices never overdraw a tile.
+    pool = sorted(left.elements(), key=rules.sort_key)
+    room = max_tiles - len(rack)
+    if pool and room > 0:
+        # Draw the size first: hypothesis alone would favour racks of one or two tiles.
+        size = draw(st.integers(min(len(pool), room, max(0, min_tiles - len(rack))), room))
+        size = min(size, len(pool))
+        picks = draw(
+            st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True)
+        )
+        rack.extend(pool[i] for i in picks)
+    return tuple(draw(st.permutations(rack)))
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn,
+    rules: st.SearchStrategy[Rules] | None = None,
+    *,
+    max_melds: int = 6,
+    max_table_tiles: int | None = None,
+    max_run: int | None = 7,
+    max_rack: int = 14,
+    min_rack: int = 0,
+    opened: bool | None = None,
+    jokers: bool | None = None,
+) -> Position:
+    """A consistent position: no tile used more often than the box holds it."""
+    chosen = draw(rules if rules is not None else rule_sets())
+    table = draw(tables(chosen, max_melds=max_melds, max_tiles=max_table_tiles, max_run=max_run))
+    rack = draw(racks(chosen, table, max_tiles=max_rack, min_tiles=min_rack, jokers=jokers))
+    is_opened = draw(st.booleans()) if opened is None else opened
+    position = Position(table, rack, is_opened, chosen)
+    assert not position.problems(), position.problems()
+    return position
+
+
+def small_positions(
+    rules: st.SearchStrategy[Rules] | None = None, *, opened: bool | None = None
+) -> st.SearchStrategy[Position]:
+    """Positions small enough to search exhaustively: at most 3 melds / 9 tiles, 5 in rack."""
+    return positions(
+        rules if rules is not None else small_rule_sets(),
+        max_melds=3,
+        max_table_tiles=9,
+        max_run=4,
+        max_rack=5,
+        min_rack=1,
+        opened=opened,
+    )
