@@ -11,9 +11,8 @@ from typing import Any
 import click
 
 from rummikub import __version__
-from rummikub.cli.check import check
+from rummikub.cli import check, solve
 from rummikub.cli.common import BadInput
-from rummikub.cli.solve import solve
 from rummikub.errors import RummikubError
 
 __all__ = ["main"]
@@ -40,5 +39,7 @@ def main() -> None:
     """
 
 
-main.add_command(check)
-main.add_command(solve)
+# Added by module, so that ``rummikub.cli.solve`` stays the module (tests patch it) rather
+# than being shadowed by the command of the same name.
+main.add_command(check.check)
+main.add_command(solve.solve)

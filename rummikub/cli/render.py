@@ -124,7 +124,8 @@ def result_text(result: SolveResult, *, name: str | None = None, title: str | No
             lines.append(f"  {CHANGED if mark else ' '} {meld}")
         lines.append(f"Played: {_played(result.played, result.value)}")
         lines.append(f"Rack left: {format_tiles(result.rack) or '(empty)'}")
-    lines.append(f"{_verdict_line(result)} [{result.seconds:.3f} s]")
+    lines.append(_verdict_line(result))
+    lines.append(f"Time: {result.seconds:.3f} s")
     return "\n".join(lines)
 
 
