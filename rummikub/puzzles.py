@@ -120,14 +120,14 @@ def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -
     """Read and check a puzzle file; the format follows the suffix."""
     name = os.fspath(path)
     suffix = Path(name).suffix.lower()
+    if Path(name).is_dir():
+        raise PuzzleError(name, ["is a folder, not a puzzle file"])
     if suffix not in SUFFIXES:
         raise PuzzleError(name, [f"unknown puzzle format {suffix!r} (expected .toml or .json)"])
     try:
         text = Path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PuzzleError(name, ["no such file"]) from None
-    except IsADirectoryError:
-        raise PuzzleError(name, ["is a folder, not a puzzle file"]) from None
     except (OSError, UnicodeDecodeError) as error:
         raise PuzzleError(name, [f"cannot read: {error}"]) from None
     return loads(text, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)

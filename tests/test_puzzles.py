@@ -352,10 +352,12 @@ def test_malformed_json() -> None:
     assert problems('["R4"]', "json") == ['expected a table of keys at the top, got list ["R4"]']
 
 
-def test_missing_file_and_unknown_format(tmp_path: Path) -> None:
+def test_missing_file_unknown_format_and_folder(tmp_path: Path) -> None:
+    (tmp_path / "folder.toml").mkdir()
     for name, problem in [
         ("nope.toml", "no such file"),
         ("p.yaml", "unknown puzzle format '.yaml' (expected .toml or .json)"),
+        ("folder.toml", "is a folder, not a puzzle file"),
     ]:
         with pytest.raises(PuzzleError) as caught:
             load(str(tmp_path / name))
