@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -370,12 +371,11 @@ def test_human_output_of_several_puzzles_is_separated_by_blank_lines() -> None:
     assert blocks[1].startswith(TWO_TILES)
 
 
-def _unproven(real: Any) -> Any:
+def _unproven(real: Callable[..., SolveResult]) -> Callable[..., SolveResult]:
     """A solve whose answers come back as if a time limit had cut the proof short."""
 
     def solve(position: Position, **kwargs: Any) -> SolveResult:
-        result = real(position, **kwargs)
-        return dataclasses.replace(result, status="feasible")
+        return dataclasses.replace(real(position, **kwargs), status="feasible")
 
     return solve
 
