@@ -99,6 +99,13 @@ class MoveModel:
         self.opening_terms: list[tuple[IntArray, int, Any]] = []  # (counts, value, var)
         self.demand_terms: dict[int, list[tuple[int, Any]]] = defaultdict(list)
         if self.opening_only:
+            # Every old tile stays where it is, so only rack tiles enter the balance.
+            self.table = np.zeros_like(self.table)
+        # One balance row per tile type in play: a played tile that fits no meld must
+        # still be balanced (to zero), so every such row exists even with no column.
+        for t in np.flatnonzero(self.table + self.rack):
+            self._conservation(int(t))
+        if self.opening_only:
             self._build_opening_only()
         else:
             self._build_play()
@@ -136,8 +143,6 @@ class MoveModel:
         """Initial meld without playing on: new melds from the hand, old table untouched."""
         cands = candidates(self.rules)
         rows, upper = self._free_candidates(self.rack)
-        # Every old tile stays where it is, so only rack tiles enter the conservation rows.
-        self.table = np.zeros_like(self.table)
         for row, ub in zip(rows, upper, strict=True):
             meld = cands.melds[row]
             counts = cands.counts[row].astype(np.int64)
