@@ -1,0 +1,761 @@
+"""The legality checker: RULES.md "A turn" in code, with every broken rule in player words.
+
+The checker only sees the old table, the rack and the proposed new table, so every rule
+is read on those. It never imports the solver: it is the specification the solver's
+answers are tested against.
+
+Readings chosen where RULES.md leaves room (each is tested in ``tests/test_checker.py``):
+
+* Tiles of one kind are interchangeable, so the table is judged as multisets: the *played*
+  tiles are the new table's tiles minus the old table's. A played tile that is not in the
+  rack (or one copy too many) is a broken rule, not an exception.
+* **Substituted** (joker lock, "released"): a tile equal to what the joker stands for (a tile
+  of a missing color, for a group) is on the new table and is either played from the rack or,
+  with ``joker_swap_from = "rack_or_table"``, a free table tile: one from a joker-free old
+  meld, or a numbered tile of another released locked meld, with no two locked melds
+  releasing each other (directly or around a cycle). Each such tile replaces one joker only.
+  Where the substitute ends up afterwards is free, because the released meld is free.
+* **Kept**: the old meld (with its substitutes in place when partly released) is a contiguous
+  block of a new run at the same numbers and with its jokers at the same positions, or a
+  sub-multiset of a new group of the same number. A valid group always leaves its jokers a
+  missing color, so "the joker's color still missing" needs no further test. Different
+  locked melds are kept in different new melds; this, and the sharing of replacement tiles,
+  is solved by an exact search over all assignments (at most ``MAX_JOKERS`` locked melds).
+* **Partly released** applies to any meld with two or more jokers: a non-empty proper subset
+  of its jokers is substituted and the rest kept.
+* ``group_joker_release = "both"`` applies to groups of exactly three tiles (with one or two
+  jokers): releasing needs a tile of every missing color, and such a group cannot be partly
+  released. Larger groups are released as under ``"either"``.
+* **Initial meld, open_then_play = true** is read as a sequence: first hand-only melds are
+  laid, then the player moves as an opened player. The initial melds need not survive in the
+  new table (a player may lay ``K10 K11 K12`` and then add ``K9`` from the table), so they are
+  searched for, not read off the new table: any joker-free melds made of played rack tiles,
+  plus joker-holding initial melds, which are locked at once and so stay intact inside a new
+  meld. Releasing one's own just-laid joker is not considered: with a rack tile it is the same
+  as laying that tile in the first place, and a table tile may not do it in this reading.
+  With ``joker_swap_from = "rack"``, a tile laid in an initial meld is no longer in the rack
+  and cannot replace a joker; with ``"rack_or_table"`` a joker-free initial meld's tiles are
+  free table tiles and can.
+* **Initial meld, open_then_play = false**: every old meld must reappear unchanged (same kind;
+  a run with the same tiles in the same order, a group with the same tiles in any order), and
+  the remaining melds, made of rack tiles only, count toward ``initial_meld``.
+* Melds of the proposed table are numbered from 1 in messages, as a player counts them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rummikub.errors import MeldError
+from rummikub.melds import Kind, Meld, RawMeld
+from rummikub.position import Position
+from rummikub.rules import Rules
+from rummikub.tiles import JOKER, Tile
+
+__all__ = ["Verdict", "check"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a proposed new table is a legal move, and why not."""
+
+    legal: bool
+    #: Every rule broken, in words a player understands (empty when legal).
+    errors: tuple[str, ...]
+    #: The value of the played tiles (RULES.md rule 5: a joker is worth ``joker_value``).
+    value: int
+    #: The new table's tiles minus the old table's (a multiset), in rack order.
+    played: tuple[Tile, ...]
+
+
+def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
+    """Judge ``proposed`` as the new table after the player's turn in ``position``.
+
+    >>> position = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"])
+    >>> after = [Meld.parse(m) for m in ("R1 R2 R3 R4", "K7 R7 B7 O7")]
+    >>> check(position, after)
+    Verdict(legal=True, errors=(), value=11, played=(Tile.parse('R4'), Tile.parse('O7')))
+    >>> check(position, [RawMeld.parse("R1 R2 R3 R5"), Meld.parse("K7 R7 B7")]).errors
+    ('meld 1 "R1 R2 R3 R5": not a run (no 4) and not a group', 'R5 is not in your rack')
+    """
+    rules = position.rules
+    melds, errors = _read_melds(proposed, rules)
+    old_errors = _old_table_errors(position)
+    errors += old_errors
+    new_tiles = Counter(tile for meld in proposed for tile in meld.tiles)
+    played = new_tiles - position.table_tiles()
+    errors += _tile_errors(position, new_tiles, played)
+    if not played:
+        errors.append("no tile was played from the rack")
+    # A broken old table (only possible when a Position is built by hand) has no meaning
+    # to reason about, so the turn itself is only judged on a valid one.
+    if not old_errors:
+        errors += _turn_errors(_Turn.build(position, melds, played))
+    return Verdict(
+        legal=not errors,
+        errors=tuple(errors),
+        value=sum(rules.tile_value(tile) for tile in played.elements()),
+        played=tuple(sorted(played.elements(), key=lambda tile: _sort_key(rules, tile))),
+    )
+
+
+# -- reading the proposed table ------------------------------------------------
+
+
+def _read_melds(proposed: Sequence[Meld | RawMeld], rules: Rules) -> tuple[list[Meld], list[str]]:
+    """The valid melds of ``proposed``, and a message for each invalid one."""
+    melds: list[Meld] = []
+    errors: list[str] = []
+    for number, meld in enumerate(proposed, start=1):
+        try:
+            # A Meld is checked again too: its constructor trusts its caller (the solver).
+            melds.append(Meld.of(meld.tiles, kind=meld.kind, rules=rules))
+        except MeldError as error:
+            errors.append(f'meld {number} "{meld}": {error}')
+    return melds, errors
+
+
+def _old_table_errors(position: Position) -> list[str]:
+    errors: list[str] = []
+    for number, meld in enumerate(position.table, start=1):
+        try:
+            Meld.of(meld.tiles, kind=meld.kind, rules=position.rules)
+        except MeldError as error:
+            errors.append(f'table meld {number} "{meld}" is not valid: {error}')
+    return errors
+
+
+def _sort_key(rules: Rules, tile: Tile) -> tuple[int, int, int]:
+    """``rules.sort_key`` that also orders tiles outside the box (after the known colors)."""
+    if tile.is_joker:
+        return (len(rules.colors) + 1, 0, 0)
+    index = rules.colors.find(tile.color)
+    return (index if index >= 0 else len(rules.colors), ord(tile.color), tile.number)
+
+
+def _sorted(tiles: Iterable[Tile], rules: Rules) -> list[Tile]:
+    return sorted(tiles, key=lambda tile: _sort_key(rules, tile))
+
+
+def _tile_errors(position: Position, new_tiles: Counter[Tile], played: Counter[Tile]) -> list[str]:
+    """Conservation (rule 1) and where the played tiles come from."""
+    rules = position.rules
+    old_tiles, rack = position.table_tiles(), position.rack_tiles()
+    errors: list[str] = []
+    missing = old_tiles - new_tiles
+    for tile in _sorted(missing, rules):
+        copies = f" ({missing[tile]} copies)" if missing[tile] > 1 else ""
+        errors.append(f"table tile {tile} is missing from the new table{copies}")
+    # Tiles not in the box: those on the new table are reported with their meld.
+    for tile in _sorted(old_tiles + rack, rules):
+        problem = rules.tile_problem(tile)
+        if problem:
+            errors.append(f"tile {tile}: {problem}")
+    from_nowhere = played - rack
+    in_use = old_tiles + rack + from_nowhere
+    too_many: set[Tile] = set()
+    for tile in _sorted(in_use, rules):
+        if rules.tile_problem(tile) is None and in_use[tile] > rules.copies_of(tile):
+            too_many.add(tile)
+            errors.append(
+                f"{tile} appears {in_use[tile]} times in table, rack and new table, "
+                f"but the rule set has only {rules.copies_of(tile)}"
+            )
+    for tile in _sorted(from_nowhere, rules):
+        if tile in too_many or rules.tile_problem(tile) is not None:
+            continue
+        if rack[tile]:
+            errors.append(
+                f"{tile} is played {played[tile]} times, but your rack holds {rack[tile]}"
+            )
+        else:
+            errors.append(f"{tile} is not in your rack")
+    return errors
+
+
+# -- the turn ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What the rules of a turn are decided on."""
+
+    rules: Rules
+    opened: bool
+    old: tuple[Meld, ...]
+    #: The valid melds of the proposed table (invalid ones are reported already).
+    new: tuple[Meld, ...]
+    old_tiles: Counter[Tile]
+    #: Played tiles that really come from the rack (and exist in the box).
+    pool: Counter[Tile]
+    #: Tiles of joker-free old melds: free to move, and to replace a joker if the rules allow.
+    free_table: Counter[Tile]
+
+    @classmethod
+    def build(cls, position: Position, melds: Sequence[Meld], played: Counter[Tile]) -> _Turn:
+        rules = position.rules
+        from_rack = played & position.rack_tiles()
+        pool = Counter({t: n for t, n in from_rack.items() if rules.tile_problem(t) is None})
+        free = Counter(t for meld in position.table if not meld.jokers for t in meld.tiles)
+        return cls(
+            rules=rules,
+            opened=position.opened,
+            old=position.table,
+            new=tuple(melds),
+            old_tiles=position.table_tiles(),
+            pool=pool,
+            free_table=free,
+        )
+
+    @property
+    def rack_only(self) -> bool:
+        return self.rules.joker_swap_from == "rack"
+
+
+def _turn_errors(turn: _Turn) -> list[str]:
+    """Rules 3 and 4: the initial meld and the joker lock."""
+    rules = turn.rules
+    if not turn.opened and not rules.open_then_play:
+        return _untouched_initial_errors(turn)
+    if rules.joker_lock == "free":
+        return [] if turn.opened else _free_initial_errors(turn)
+    if turn.opened:
+        return _opened_errors(turn)
+    return _strict_initial_errors(turn)
+
+
+def _opened_errors(turn: _Turn) -> list[str]:
+    locked = _old_locked(turn)
+    if _feasible(turn, locked, turn.pool, turn.free_table):
+        return []
+    return _lock_errors(turn, locked)
+
+
+# -- the initial meld --------------------------------------------------------------
+
+
+def _target(rules: Rules) -> int:
+    # Every meld is worth at least 3, so "at least one meld" is "a total of at least 1".
+    return max(rules.initial_meld, 1)
+
+
+def _initial_message(total: int, rules: Rules) -> str:
+    if rules.initial_meld == 0:
+        return "the initial move must lay at least one new meld made only of tiles from your rack"
+    return f"initial meld totals {total}, needs {rules.initial_meld}"
+
+
+def _identity(meld: Meld) -> tuple[Kind, tuple[Tile, ...]]:
+    """What "the same meld" means: a run's tiles in order, a group's in any order."""
+    if meld.kind == "run":
+        return (meld.kind, meld.tiles)
+    return (meld.kind, tuple(sorted(meld.tiles, key=lambda t: (t.color, t.number))))
+
+
+def _changed_melds(turn: _Turn) -> list[Meld]:
+    """Old melds that do not reappear unchanged on the new table."""
+    left = Counter(_identity(meld) for meld in turn.new)
+    changed: list[Meld] = []
+    for meld in turn.old:
+        if left[_identity(meld)]:
+            left[_identity(meld)] -= 1
+        else:
+            changed.append(meld)
+    return changed
+
+
+def _changed_message(meld: Meld) -> str:
+    return (
+        f'table meld "{meld}" was changed, but the initial meld must be laid from your rack alone'
+    )
+
+
+def _untouched_initial_errors(turn: _Turn) -> list[str]:
+    """open_then_play = false: the old table stays as it was; new melds come from the rack."""
+    changed = _changed_melds(turn)
+    errors = [_changed_message(meld) for meld in changed]
+    unchanged = Counter(_identity(meld) for meld in turn.old)
+    available = turn.pool.copy()
+    total = 0
+    for meld in turn.new:
+        if unchanged[_identity(meld)]:
+            unchanged[_identity(meld)] -= 1
+            continue
+        tiles = Counter(meld.tiles)
+        if tiles <= available:
+            available -= tiles
+            total += meld.value
+    if total < _target(turn.rules):
+        errors.append(_initial_message(total, turn.rules))
+    return errors
+
+
+def _free_initial_errors(turn: _Turn) -> list[str]:
+    """joker_lock = "free": any melds of played rack tiles may be the initial ones."""
+    total = _best_packing(turn.pool, turn.rules)
+    if total >= _target(turn.rules):
+        return []
+    return [_initial_message(total, turn.rules)] + [
+        _changed_message(m) for m in _changed_melds(turn)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Opening:
+    """Joker-holding initial melds, each kept intact inside the new meld ``targets`` names."""
+
+    targets: frozenset[int]
+    tiles: Counter[Tile]
+    value: int
+
+
+def _strict_initial_errors(turn: _Turn) -> list[str]:
+    """open_then_play = true under the joker lock: search the initial melds (see docstring).
+
+    For every choice of joker-holding initial melds, every way to satisfy the joker lock
+    uses some rack tiles as replacements; the joker-free initial melds are then the best
+    packing of what is left.
+    """
+    rules = turn.rules
+    target = _target(rules)
+    locked = _old_locked(turn)
+    best_joint = -1  # stays -1 while no choice satisfies the joker lock
+    best_alone = 0  # the best initial total when the joker lock is ignored
+    for opening in sorted(_openings(turn), key=lambda o: -o.value):
+        rack = turn.pool - opening.tiles
+        rest = _numbered(rack)
+        alone = opening.value + _best_packing(rest, rules)
+        best_alone = max(best_alone, alone)
+        if alone <= best_joint:
+            continue  # cannot improve on what is known
+        seen: set[frozenset[tuple[Tile, int]]] = set()
+        for used in _assignments(turn, locked, opening.targets, rack, turn.free_table):
+            if frozenset(used.items()) in seen:
+                continue
+            seen.add(frozenset(used.items()))
+            left = rest - used if turn.rack_only else rest
+            total = opening.value + _best_packing(left, rules)
+            best_joint = max(best_joint, total)
+            if total >= target:
+                return []
+            if total == alone:
+                break  # no other assignment can do better for this opening
+    errors: list[str] = []
+    if best_joint < 0:
+        errors += _lock_errors(turn, locked)
+    if best_joint >= 0:
+        message = _initial_message(best_joint, rules)
+        if best_alone >= target:
+            message += " (rack tiles that replace jokers cannot count toward it as well)"
+        errors.append(message)
+    elif best_alone < target:
+        errors.append(_initial_message(best_alone, rules))
+    if best_alone < target:
+        errors += [_changed_message(meld) for meld in _changed_melds(turn)]
+    return errors
+
+
+def _numbered(tiles: Counter[Tile]) -> Counter[Tile]:
+    return Counter({t: n for t, n in tiles.items() if not t.is_joker and n > 0})
+
+
+def _openings(turn: _Turn) -> list[_Opening]:
+    """Every choice of joker-holding initial melds: blocks of new melds made of rack tiles."""
+    choices: list[list[tuple[int, Meld] | None]] = []
+    if turn.pool[JOKER]:
+        for index, meld in enumerate(turn.new):
+            if meld.jokers:
+                blocks = [b for b in _blocks(meld) if Counter(b.tiles) <= turn.pool]
+                choices.append([None, *((index, block) for block in blocks)])
+    openings: list[_Opening] = []
+    for combo in itertools.product(*choices):
+        picked = [choice for choice in combo if choice is not None]
+        tiles: Counter[Tile] = Counter()
+        for _, block in picked:
+            tiles.update(block.tiles)
+        if tiles <= turn.pool:
+            targets = frozenset(index for index, _ in picked)
+            openings.append(_Opening(targets, tiles, sum(block.value for _, block in picked)))
+    return openings
+
+
+def _blocks(meld: Meld) -> Iterator[Meld]:
+    """Melds holding a joker that ``meld`` keeps intact: runs' blocks, groups' subsets."""
+    size = len(meld.tiles)
+    if meld.kind == "run":
+        for low in range(size):
+            for high in range(low + 3, size + 1):
+                part = meld.tiles[low:high]
+                if JOKER in part and any(not t.is_joker for t in part):
+                    yield Meld("run", part)
+        return
+    seen: set[tuple[Tile, ...]] = set()
+    for length in range(3, size + 1):
+        for picked in itertools.combinations(meld.tiles, length):
+            key = _identity(Meld("group", picked))[1]
+            if JOKER in picked and any(not t.is_joker for t in picked) and key not in seen:
+                seen.add(key)
+                yield Meld("group", picked)
+
+
+# -- best packing of initial melds ------------------------------------------------
+
+_State = tuple[tuple[str, int, int], ...]
+
+
+def _best_packing(tiles: Counter[Tile], rules: Rules) -> int:
+    """The greatest total value of melds laid from ``tiles`` alone (jokers count as they stand)."""
+    state = tuple(sorted((t.color, t.number, n) for t, n in tiles.items() if not t.is_joker and n))
+    return _pack(state, tiles[JOKER], rules.numbers, rules.max_group)
+
+
+def _take(state: _State, tiles: Iterable[tuple[str, int]]) -> _State:
+    counts = {(color, number): n for color, number, n in state}
+    for key in tiles:
+        counts[key] -= 1
+    return tuple((color, number, n) for (color, number), n in counts.items() if n)
+
+
+@lru_cache(maxsize=1 << 16)
+def _pack(state: _State, jokers: int, numbers: int, max_group: int) -> int:
+    """Exact search on the lowest tile: left out, in a group, or lowest numbered tile of a run.
+
+    ``state`` is sorted by color then number, so no lower tile of that color is left and any
+    run holding the first tile has it as its lowest numbered tile.
+    """
+    if not state:
+        return 0
+    color, number, _ = state[0]
+    best = _pack(_take(state, [(color, number)]), jokers, numbers, max_group)
+    partners = [(c, n) for c, n, _ in state[1:] if n == number]
+    for count in range(len(partners) + 1):
+        for chosen in itertools.combinations(partners, count):
+            rest = _take(state, [(color, number), *chosen])
+            for used in range(jokers + 1):
+                size = 1 + count + used
+                if 3 <= size <= max_group:
+                    value = number * size + _pack(rest, jokers - used, numbers, max_group)
+                    best = max(best, value)
+    for prefix in range(min(jokers, number - 1) + 1):
+        best = max(best, _best_run(state, jokers, numbers, max_group, prefix))
+    return best
+
+
+def _best_run(state: _State, jokers: int, numbers: int, max_group: int, prefix: int) -> int:
+    """The best packing using a run of the first tile, after ``prefix`` jokers below it."""
+    color, number, _ = state[0]
+    present = {n for c, n, _ in state if c == color}
+    best = 0
+    # (last number, tiles taken, jokers used, length, value) of runs still growing
+    frontier: list[tuple[int, tuple[tuple[str, int], ...], int, int, int]] = [
+        (number, ((color, number),), prefix, prefix + 1, sum(range(number - prefix, number + 1)))
+    ]
+    while frontier:
+        last, taken, used, length, value = frontier.pop()
+        if length >= 3:
+            rest = _take(state, taken)
+            best = max(best, value + _pack(rest, jokers - used, numbers, max_group))
+        following = last + 1
+        if following > numbers:
+            continue
+        if following in present:
+            frontier.append(
+                (following, (*taken, (color, following)), used, length + 1, value + following)
+            )
+        if used < jokers:
+            frontier.append((following, taken, used + 1, length + 1, value + following))
+    return best
+
+
+# -- the joker lock ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """One way to honour a locked meld."""
+
+    #: The new meld that keeps it intact (kept, partly released), or None (released).
+    target: int | None
+    #: The tiles that replace its jokers.
+    demands: tuple[Tile, ...]
+    #: Fully released: its numbered tiles are free (and may replace other jokers).
+    released: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Locked:
+    """A meld holding a joker, and every way to honour its lock on this new table."""
+
+    meld: Meld
+    options: tuple[_Option, ...]
+
+
+def _old_locked(turn: _Turn) -> list[_Locked]:
+    return [_Locked(meld, tuple(_options(turn, meld))) for meld in turn.old if meld.jokers]
+
+
+def _contains(big: Meld, small: Meld) -> bool:
+    """Whether ``big`` holds ``small`` intact, its jokers standing for the same tiles."""
+    if big.kind != small.kind:
+        return False
+    if big.kind == "group":
+        return big.number == small.number and Counter(small.tiles) <= Counter(big.tiles)
+    if big.color != small.color or big.start > small.start or big.end < small.end:
+        return False
+    offset = small.start - big.start
+    return big.tiles[offset : offset + len(small.tiles)] == small.tiles
+
+
+def _both_rule(meld: Meld, rules: Rules) -> bool:
+    """Whether releasing needs every missing color (book-1978) and no partial release."""
+    return meld.kind == "group" and rules.group_joker_release == "both" and len(meld.tiles) == 3
+
+
+def _missing_tiles(meld: Meld, rules: Rules) -> tuple[Tile, ...]:
+    return tuple(Tile(color, meld.number) for color in meld.missing_colors(rules))
+
+
+def _full_releases(meld: Meld, rules: Rules) -> Iterator[tuple[Tile, ...]]:
+    """The sets of tiles that can replace every joker of ``meld``."""
+    if meld.kind == "run":
+        yield meld.joker_tiles()
+    elif _both_rule(meld, rules):
+        yield _missing_tiles(meld, rules)
+    else:
+        # Jokers of one group stand for different colors, so their replacements differ too.
+        yield from itertools.combinations(_missing_tiles(meld, rules), meld.jokers)
+
+
+def _partial_releases(meld: Meld, rules: Rules) -> Iterator[tuple[tuple[Tile, ...], Meld]]:
+    """(replacements, what must then stay intact) for each partial release of ``meld``."""
+    if meld.jokers < 2 or _both_rule(meld, rules):
+        return
+    if meld.kind == "run":
+        stands_for = meld.represents()
+        places = [i for i, tile in enumerate(meld.tiles) if tile.is_joker]
+        for count in range(1, len(places)):
+            for spots in itertools.combinations(places, count):
+                tiles = list(meld.tiles)
+                for spot in spots:
+                    tiles[spot] = stands_for[spot] or JOKER
+                yield tuple(tiles[spot] for spot in spots), Meld("run", tuple(tiles))
+        return
+    for count in range(1, meld.jokers):
+        for chosen in itertools.combinations(_missing_tiles(meld, rules), count):
+            rest = (JOKER,) * (meld.jokers - count)
+            yield chosen, Meld("group", (*meld.numbered, *chosen, *rest))
+
+
+def _targets(turn: _Turn, meld: Meld) -> list[int]:
+    return [index for index, new in enumerate(turn.new) if _contains(new, meld)]
+
+
+def _options(turn: _Turn, meld: Meld) -> Iterator[_Option]:
+    for index in _targets(turn, meld):
+        yield _Option(index, (), released=False)
+    for demands, kept in _partial_releases(meld, turn.rules):
+        for index in _targets(turn, kept):
+            yield _Option(index, demands, released=False)
+    for demands in _full_releases(meld, turn.rules):
+        yield _Option(None, demands, released=True)
+
+
+def _feasible(
+    turn: _Turn, locked: Sequence[_Locked], rack: Counter[Tile], free: Counter[Tile]
+) -> bool:
+    return next(_assignments(turn, locked, frozenset(), rack, free), None) is not None
+
+
+def _assignments(
+    turn: _Turn,
+    locked: Sequence[_Locked],
+    reserved: frozenset[int],
+    rack: Counter[Tile],
+    free: Counter[Tile],
+) -> Iterator[Counter[Tile]]:
+    """Every way to honour all locked melds at once, as the rack tiles it uses as replacements.
+
+    An exact backtracking search over the options of each locked meld (most constrained
+    first): kept melds need distinct new melds (none of ``reserved``), replacements come from
+    ``rack`` and, if the rules allow, from ``free`` and released melds. Under
+    ``joker_swap_from = "rack_or_table"`` only feasibility matters, so an empty multiset is
+    yielded for each success.
+    """
+    order = sorted(locked, key=lambda lock: len(lock.options))
+    chosen: list[tuple[int, _Option]] = []
+
+    def search(
+        depth: int, used: frozenset[int], demanded: Counter[Tile]
+    ) -> Iterator[Counter[Tile]]:
+        if depth == len(order):
+            if turn.rack_only:
+                yield demanded
+            elif _sources_feasible(order, chosen, rack, free):
+                yield Counter()
+            return
+        for option in order[depth].options:
+            if option.target is not None and (option.target in used or option.target in reserved):
+                continue
+            more = demanded + Counter(option.demands)
+            if turn.rack_only and not more <= rack:
+                continue  # rack-only replacements: prune as soon as the rack runs short
+            taken = used if option.target is None else used | {option.target}
+            chosen.append((depth, option))
+            yield from search(depth + 1, taken, more)
+            chosen.pop()
+
+    yield from search(0, frozenset(), Counter())
+
+
+def _sources_feasible(
+    order: Sequence[_Locked],
+    chosen: Sequence[tuple[int, _Option]],
+    rack: Counter[Tile],
+    free: Counter[Tile],
+) -> bool:
+    """Can every replacement come from the rack, a free table tile or a released meld?
+
+    A released meld's tiles may replace another meld's joker only if that does not close a
+    cycle: two locked melds never release each other.
+    """
+    demands = [(owner, tile) for owner, option in chosen for tile in option.demands]
+    released = {
+        owner: Counter(order[owner].meld.numbered) for owner, option in chosen if option.released
+    }
+    rack_left, free_left = rack.copy(), free.copy()
+    edges: Counter[tuple[int, int]] = Counter()
+
+    def reaches(start: int, goal: int) -> bool:
+        stack, seen = [start], {start}
+        while stack:
+            node = stack.pop()
+            if node == goal:
+                return True
+            for (tail, head), count in edges.items():
+                if tail == node and count and head not in seen:
+                    seen.add(head)
+                    stack.append(head)
+        return False
+
+    def place(index: int) -> bool:
+        if index == len(demands):
+            return True
+        owner, tile = demands[index]
+        for stock in (rack_left, free_left):
+            if stock[tile] > 0:
+                stock[tile] -= 1
+                found = place(index + 1)
+                stock[tile] += 1
+                if found:
+                    return True
+        for source, stock in released.items():
+            if source != owner and stock[tile] > 0 and not reaches(source, owner):
+                stock[tile] -= 1
+                edges[(owner, source)] += 1
+                found = place(index + 1)
+                edges[(owner, source)] -= 1
+                stock[tile] += 1
+                if found:
+                    return True
+        return False
+
+    return place(0)
+
+
+# -- explaining a broken joker lock ----------------------------------------------------
+
+
+def _lock_errors(turn: _Turn, locked: Sequence[_Locked]) -> list[str]:
+    """Why no assignment honours every locked meld: melds that cannot be honoured even
+    alone, then the smallest set of the others that cannot be honoured together."""
+    errors: list[str] = []
+    workable: list[_Locked] = []
+    for lock in locked:
+        # Generous: every other locked meld's tiles count as free, so a failure is certain.
+        others = turn.free_table.copy()
+        for other in locked:
+            if other is not lock:
+                others.update(other.meld.numbered)
+        if _feasible(turn, [lock], turn.pool, others):
+            workable.append(lock)
+        else:
+            errors.append(_lost_joker_message(turn, lock.meld))
+    if _feasible(turn, workable, turn.pool, turn.free_table):
+        return errors
+    if len(workable) == 1:
+        # It needed a tile of a meld that is broken anyway.
+        return [*errors, _lost_joker_message(turn, workable[0].meld)]
+    # Each one alone can be honoured, so the clash is between two or more of them.
+    for size in range(2, len(workable) + 1):
+        for subset in itertools.combinations(workable, size):
+            if not _feasible(turn, subset, turn.pool, turn.free_table):
+                return [*errors, _clash_message(subset)]
+    return errors
+
+
+def _lost_joker_message(turn: _Turn, meld: Meld) -> str:
+    needs = _replacement_text(meld, turn.rules)
+    plural = meld.jokers > 1
+    if _jokers_in_place(turn, meld):
+        text = (
+            f'"{meld}" was broken up without replacing its joker{"s" if plural else ""} by {needs}'
+        )
+    elif plural:
+        text = f'the jokers in "{meld}" were moved without being replaced by {needs}'
+    else:
+        text = f'the joker in "{meld}" was moved without being replaced by {needs}'
+    if turn.rack_only and any(
+        turn.old_tiles[tile] and not turn.pool[tile] for tile in _replacements(meld, turn.rules)
+    ):
+        text += " (only a tile from your rack may replace a joker under these rules)"
+    return text
+
+
+def _replacements(meld: Meld, rules: Rules) -> tuple[Tile, ...]:
+    return meld.joker_tiles() if meld.kind == "run" else _missing_tiles(meld, rules)
+
+
+def _replacement_text(meld: Meld, rules: Rules) -> str:
+    tiles = [str(tile) for tile in _replacements(meld, rules)]
+    if meld.kind == "run" or (meld.jokers == len(tiles) and not _both_rule(meld, rules)):
+        return _join(tiles, "and")
+    if _both_rule(meld, rules):
+        return f"both {_join(tiles, 'and')}" if len(tiles) == 2 else f"all of {', '.join(tiles)}"
+    if meld.jokers == 1:
+        return _join(tiles, "or")
+    return f"{_WORDS.get(meld.jokers, str(meld.jokers))} of {', '.join(tiles)}"
+
+
+_WORDS = {2: "two", 3: "three"}
+
+
+def _join(words: Sequence[str], conjunction: str) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+def _jokers_in_place(turn: _Turn, meld: Meld) -> bool:
+    """Whether some new meld still has jokers where ``meld`` had them (so it was split)."""
+    for new in turn.new:
+        if new.kind != meld.kind or new.jokers < meld.jokers:
+            continue
+        if meld.kind == "group" and new.number == meld.number:
+            return True
+        if meld.kind == "run" and new.color == meld.color:
+            places = [meld.start + i for i, tile in enumerate(meld.tiles) if tile.is_joker]
+            if all(new.start <= p <= new.end and new.tiles[p - new.start].is_joker for p in places):
+                return True
+    return False
+
+
+def _clash_message(locks: Sequence[_Locked]) -> str:
+    names = _join([f'"{lock.meld}"' for lock in locks], "and")
+    return (
+        f"the jokers in {names} are locked, but these melds cannot each stay intact "
+        "in a meld of their own or have their jokers replaced by tiles of their own"
+    )

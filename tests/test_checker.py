@@ -1,0 +1,722 @@
+"""The legality checker against RULES.md "A turn": every rule and option, legal and illegal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rummikub.checker import Verdict, check
+from rummikub.melds import RawMeld
+from rummikub.position import Position
+from rummikub.rules import PRESETS, STANDARD, Rules
+
+BOXED = PRESETS["boxed"]
+BOOK = PRESETS["book-1978"]
+FREE = PRESETS["free-jokers"]
+SWAP_TABLE = Rules(joker_swap_from="rack_or_table")
+EIGHT = Rules(colors="KRBOGYPW")
+OPENED, NOT_OPENED = True, False
+
+#: The wording shared by every "changed the table before the initial meld" error.
+CHANGED = 'table meld "{}" was changed, but the initial meld must be laid from your rack alone'
+RACK_ONLY = " (only a tile from your rack may replace a joker under these rules)"
+CLASH = (
+    'the jokers in "{}" and "{}" are locked, but these melds cannot each stay intact '
+    "in a meld of their own or have their jokers replaced by tiles of their own"
+)
+
+
+def judge(
+    rack: str,
+    table: Sequence[str],
+    after: Sequence[str],
+    *,
+    opened: bool = OPENED,
+    rules: Rules = STANDARD,
+) -> Verdict:
+    position = Position.parse(rack=rack, table=list(table), opened=opened, rules=rules)
+    return check(position, [RawMeld.parse(text) for text in after])
+
+
+# -- legal moves ----------------------------------------------------------------------
+
+# name: (rack, old table, new table, opened, rules)
+LEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules]] = {
+    "extend a run": ("R4", ["R1 R2 R3"], ["R1 R2 R3 R4"], OPENED, STANDARD),
+    "a new meld from the rack": (
+        "K5 K6 K7",
+        ["R1 R2 R3"],
+        ["R1 R2 R3", "K5 K6 K7"],
+        OPENED,
+        STANDARD,
+    ),
+    "rearrange joker-free melds": (
+        "R4",
+        ["R5 R6 R7 R8", "K8 B8 O8"],
+        ["R4 R5 R6 R7", "R8 K8 B8 O8"],
+        OPENED,
+        STANDARD,
+    ),
+    "locked run extended at the high end": (
+        "B12",
+        ["B9 B10 J"],
+        ["B9 B10 J B12"],
+        OPENED,
+        STANDARD,
+    ),
+    "locked run extended at the low end": ("B8", ["B9 B10 J"], ["B8 B9 B10 J"], OPENED, STANDARD),
+    "locked run extended at both ends": (
+        "B7 B8 B12 B13",
+        ["B9 B10 J"],
+        ["B7 B8 B9 B10 J B12 B13"],
+        OPENED,
+        STANDARD,
+    ),
+    "locked run extended with a table tile": (
+        "K5 K6 K7",
+        ["B9 B10 J", "B12 R12 K12 O12"],
+        ["B9 B10 J B12", "R12 K12 O12", "K5 K6 K7"],
+        OPENED,
+        STANDARD,
+    ),
+    "end joker replaced from the rack, then moved": (
+        "B11 R1 R2",
+        ["B9 B10 J"],
+        ["B9 B10 B11", "R1 R2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "middle joker replaced from the rack, then moved": (
+        "R6 K1 K2",
+        ["R5 J R7"],
+        ["R5 R6 R7", "K1 K2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "a released run may be split": (
+        "R5",
+        ["R3 R4 J R6 R7"],
+        ["R3 R4 R5", "R6 R7 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "a released joker may stand for something else": (
+        "R11",
+        ["R9 R10 J"],
+        ["R9 R10 R11 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "group joker released by one missing color": (
+        "K5 O1 O2",
+        ["R5 B5 J"],
+        ["R5 B5 K5", "O1 O2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "group joker released by the other missing color": (
+        "O5 K1 K2",
+        ["R5 B5 J"],
+        ["R5 B5 O5", "K1 K2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "locked group kept with a missing color added": (
+        "K5",
+        ["R5 B5 J"],
+        ["R5 B5 K5 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "book-1978: locked group kept with a missing color added": (
+        "K5",
+        ["R5 B5 J"],
+        ["K5 R5 B5 J"],
+        OPENED,
+        BOOK,
+    ),
+    "book-1978: group joker released by both missing colors": (
+        "K5 O5 O1 O2",
+        ["R5 B5 J"],
+        ["R5 B5 K5 O5", "O1 O2 J"],
+        OPENED,
+        BOOK,
+    ),
+    "book-1978: a 4-tile group is released by its one missing color": (
+        "O5 K1 K2",
+        ["R5 B5 K5 J"],
+        ["R5 B5 K5 O5", "K1 K2 J"],
+        OPENED,
+        BOOK,
+    ),
+    "two jokers: the lower replaced, the other kept in place": (
+        "R6 K1 K2",
+        ["R5 J J"],
+        ["R5 R6 J", "K1 K2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "two jokers: the upper replaced, the other kept and extended": (
+        "R7 K1 K2 R4",
+        ["R5 J J"],
+        ["R4 R5 J R7", "K1 K2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "two jokers: both replaced": (
+        "R6 R7 K1 K2",
+        ["R5 J J"],
+        ["R5 R6 R7", "K1 K2 J J"],
+        OPENED,
+        STANDARD,
+    ),
+    "two jokers in a group: one replaced, the other kept": (
+        "K5 O1 O2",
+        ["group: R5 J J"],
+        ["group: R5 K5 J", "O1 O2 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "two locked melds, each in a new meld of its own": (
+        "O5",
+        ["R5 B5 J", "R5 B5 K5 J"],
+        ["R5 B5 K5 J", "R5 B5 O5 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "two locked melds, each in a new meld of its own (other order)": (
+        "O5",
+        ["R5 B5 K5 J", "R5 B5 J"],
+        ["R5 B5 O5 J", "R5 B5 K5 J"],
+        OPENED,
+        STANDARD,
+    ),
+    "rack_or_table: joker replaced by a free table tile": (
+        "R1 R2",
+        ["B9 B10 J", "B11 R11 K11 O11"],
+        ["B9 B10 B11", "R11 K11 O11", "R1 R2 J"],
+        OPENED,
+        SWAP_TABLE,
+    ),
+    "rack_or_table: a released meld's tile releases another": (
+        "R5",
+        ["R3 R4 J", "J R5 R6"],
+        ["R3 R4 R5 R6", "J R5 J"],
+        OPENED,
+        SWAP_TABLE,
+    ),
+    "boxed, opened: joker replaced by a table tile": (
+        "R1 R2",
+        ["B9 B10 J", "B11 R11 K11 O11"],
+        ["B9 B10 B11", "R11 K11 O11", "R1 R2 J"],
+        OPENED,
+        BOXED,
+    ),
+    "free jokers: a table joker moves without replacement": (
+        "R1 R2",
+        ["B8 B9 B10 J"],
+        ["B8 B9 B10", "R1 R2 J"],
+        OPENED,
+        FREE,
+    ),
+    "free jokers: two jokered melds merge": (
+        "R7",
+        ["R1 R2 J", "J R5 R6"],
+        ["R1 R2 J J R5 R6 R7"],
+        OPENED,
+        FREE,
+    ),
+    "initial meld of 33": ("R10 R11 R12", [], ["R10 R11 R12"], NOT_OPENED, STANDARD),
+    "initial meld of exactly 30": (
+        "K9 K10 K11",
+        ["R1 R2 R3"],
+        ["R1 R2 R3", "K9 K10 K11"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "initial meld of two melds totalling 34": (
+        "K1 K2 K3 R7 B7 O7 K7",
+        [],
+        ["K1 K2 K3", "R7 B7 O7 K7"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "initial meld: J R12 R13 is worth 36": ("J R12 R13", [], ["J R12 R13"], NOT_OPENED, STANDARD),
+    "initial meld: a group joker counts the group's number": (
+        "R10 B10 J",
+        [],
+        ["R10 B10 J"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "open then play: the initial run takes a table tile afterwards": (
+        "K10 K11 K12",
+        ["K9 O9 B9 R9"],
+        ["K9 K10 K11 K12", "O9 B9 R9"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "open then play: initial runs dissolved into groups with table tiles": (
+        "K10 K11 K12 O10 O11 O12",
+        ["R10 R11 R12"],
+        ["K10 O10 R10", "K11 O11 R11", "K12 O12 R12"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "open then play: more rack tiles added to an old meld": (
+        "R10 R11 R12 K4",
+        ["K1 K2 K3"],
+        ["K1 K2 K3 K4", "R10 R11 R12"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "open then play: an initial meld's joker stays locked inside it": (
+        "K10 K11 J",
+        ["K9 O9 B9 R9"],
+        ["K9 K10 K11 J", "O9 B9 R9"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "open then play: initial meld, then a joker replaced by another rack tile": (
+        "K11 K12 K13 B11 R1 R2",
+        ["B9 B10 J"],
+        ["K11 K12 K13", "B9 B10 B11", "R1 R2 J"],
+        NOT_OPENED,
+        STANDARD,
+    ),
+    "open then play, rack_or_table: an initial meld's tile replaces a joker": (
+        "R11 R12 R13",
+        ["R9 R10 J"],
+        ["R9 R10 R11", "J R12 R13"],
+        NOT_OPENED,
+        SWAP_TABLE,
+    ),
+    "boxed: initial meld beside an untouched table (groups in any order)": (
+        "R10 R11 R12",
+        ["B9 B10 J", "K7 R7 B7"],
+        ["B9 B10 J", "R7 K7 B7", "R10 R11 R12"],
+        NOT_OPENED,
+        BOXED,
+    ),
+    "boxed: an initial meld with a joker": (
+        "R10 J R12",
+        ["K1 K2 K3"],
+        ["K1 K2 K3", "R10 J R12"],
+        NOT_OPENED,
+        BOXED,
+    ),
+    "free jokers: an initial meld with a joker": ("R10 J R12", [], ["R10 J R12"], NOT_OPENED, FREE),
+    "initial_meld = 0: any one meld from the rack": (
+        "R1 R2 R3",
+        [],
+        ["R1 R2 R3"],
+        NOT_OPENED,
+        Rules(initial_meld=0),
+    ),
+    "initial_meld = 39 reached by R13 B13 K13": (
+        "R13 B13 K13",
+        [],
+        ["R13 B13 K13"],
+        NOT_OPENED,
+        Rules(initial_meld=39),
+    ),
+    "26 numbers: a run at the top": (
+        "R24 R25 R26",
+        [],
+        ["R24 R25 R26"],
+        NOT_OPENED,
+        Rules(numbers=26),
+    ),
+    "26 numbers: a joker above 13": ("R24 J R26", [], ["R24 J R26"], NOT_OPENED, Rules(numbers=26)),
+    "8 colors: a group of five colors": ("G5", ["K5 R5 B5 O5"], ["K5 R5 B5 O5 G5"], OPENED, EIGHT),
+    "8 colors: a group joker released by one of six missing colors": (
+        "W5 K1 K2",
+        ["K5 R5 J"],
+        ["K5 R5 W5", "K1 K2 J"],
+        OPENED,
+        EIGHT,
+    ),
+}
+
+
+@pytest.mark.parametrize(("rack", "table", "after", "opened", "rules"), LEGAL.values(), ids=LEGAL)
+def test_legal(rack: str, table: list[str], after: list[str], opened: bool, rules: Rules) -> None:
+    verdict = judge(rack, table, after, opened=opened, rules=rules)
+    assert verdict.errors == ()
+    assert verdict.legal
+
+
+@pytest.mark.parametrize(("rack", "table", "after", "opened", "rules"), LEGAL.values(), ids=LEGAL)
+def test_legal_moves_stay_legal_with_free_jokers(
+    rack: str, table: list[str], after: list[str], opened: bool, rules: Rules
+) -> None:
+    # Free jokers only lift a restriction, so no legal move may become illegal.
+    verdict = judge(rack, table, after, opened=opened, rules=rules.replace(joker_lock="free"))
+    assert verdict.errors == ()
+
+
+# -- illegal moves ----------------------------------------------------------------------
+
+# name: (rack, old table, new table, opened, rules, every error expected, in order)
+ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
+    "nothing played": (
+        "R4",
+        ["R1 R2 R3"],
+        ["R1 R2 R3"],
+        OPENED,
+        STANDARD,
+        ["no tile was played from the rack"],
+    ),
+    "a table tile taken back": (
+        "O7",
+        ["K7 R7 B7"],
+        ["R7 B7 O7"],
+        OPENED,
+        STANDARD,
+        ["table tile K7 is missing from the new table"],
+    ),
+    "a whole meld with a joker taken back": (
+        "R4",
+        ["R1 R2 R3", "B9 B10 J B12"],
+        ["R1 R2 R3 R4"],
+        OPENED,
+        STANDARD,
+        [
+            "table tile B9 is missing from the new table",
+            "table tile B10 is missing from the new table",
+            "table tile B12 is missing from the new table",
+            "table tile J is missing from the new table",
+            'the joker in "B9 B10 J B12" was moved without being replaced by B11',
+        ],
+    ),
+    "two copies of a table tile taken back": (
+        "R4",
+        ["K7 R7 B7", "K7 R7 O7", "R1 R2 R3"],
+        ["R1 R2 R3 R4", "R7 B7 O7"],
+        OPENED,
+        STANDARD,
+        [
+            "table tile K7 is missing from the new table (2 copies)",
+            "table tile R7 is missing from the new table",
+        ],
+    ),
+    "a tile not in the rack": (
+        "R4",
+        ["R1 R2 R3"],
+        ["R1 R2 R3 R4 R5"],
+        OPENED,
+        STANDARD,
+        ["R5 is not in your rack"],
+    ),
+    "one rack copy played twice": (
+        "R4 R5",
+        ["R1 R2 R3"],
+        ["R1 R2 R3 R4 R5", "R5 K5 B5"],
+        OPENED,
+        STANDARD,
+        [
+            "K5 is not in your rack",
+            "R5 is played 2 times, but your rack holds 1",
+            "B5 is not in your rack",
+        ],
+    ),
+    "an invalid meld": (
+        "R5 R6 R8",
+        ["K1 K2 K3", "B1 B2 B3"],
+        ["K1 K2 K3", "B1 B2 B3", "R5 R6 R8"],
+        OPENED,
+        STANDARD,
+        ['meld 3 "R5 R6 R8": not a run (no 7) and not a group'],
+    ),
+    "a tile outside the box": (
+        "R12 R13",
+        ["R10 R11 J"],
+        ["R10 R11 J", "R12 R13 R14"],
+        OPENED,
+        STANDARD,
+        ['meld 2 "R12 R13 R14": tile R14: number 14 out of range 1-13'],
+    ),
+    "an unknown color": (
+        "R4",
+        ["R1 R2 R3"],
+        ["R1 R2 R3 R4", "Q5 Q6 Q7"],
+        OPENED,
+        STANDARD,
+        ["meld 2 \"Q5 Q6 Q7\": tile Q5: unknown color 'Q' (expected one of K, R, B, O)"],
+    ),
+    "joker moved without replacement": (
+        "R1 R2",
+        ["B8 B9 B10 J"],
+        ["B8 B9 B10", "R1 R2 J"],
+        OPENED,
+        STANDARD,
+        ['the joker in "B8 B9 B10 J" was moved without being replaced by B11'],
+    ),
+    "locked run split with its joker in place": (
+        "B13",
+        ["B8 B9 B10 J B12"],
+        ["B8 B9 B10", "J B12 B13"],
+        OPENED,
+        STANDARD,
+        ['"B8 B9 B10 J B12" was broken up without replacing its joker by B11'],
+    ),
+    "locked run lost a tile from its end": (
+        "R1 R2",
+        ["B8 B9 B10 J", "K8 O8 R8"],
+        ["B9 B10 J", "B8 K8 O8 R8", "R1 R2"],
+        OPENED,
+        STANDARD,
+        [
+            'meld 3 "R1 R2": too short: a meld needs at least 3 tiles, 2 given',
+            '"B8 B9 B10 J" was broken up without replacing its joker by B11',
+        ],
+    ),
+    "joker replaced by the wrong tile": (
+        "B8 R1 R2",
+        ["B9 B10 J"],
+        ["B8 B9 B10", "R1 R2 J"],
+        OPENED,
+        STANDARD,
+        ['the joker in "B9 B10 J" was moved without being replaced by B11'],
+    ),
+    "group joker replaced by a color already present": (
+        "O1 O2 R5",
+        ["R5 B5 O5 J", "R6 R7 R8"],
+        ["R5 B5 O5", "R5 R6 R7 R8", "O1 O2 J"],
+        OPENED,
+        STANDARD,
+        ['the joker in "R5 B5 O5 J" was moved without being replaced by K5'],
+    ),
+    "group joker moved without replacement": (
+        "O1 O2",
+        ["R5 B5 K5 J"],
+        ["R5 B5 K5", "O1 O2 J"],
+        OPENED,
+        STANDARD,
+        ['the joker in "R5 B5 K5 J" was moved without being replaced by O5'],
+    ),
+    "3-tile group joker moved without replacement": (
+        "K1 K2",
+        ["R5 B5 J", "R6 R7 R8", "B6 B7 B8"],
+        ["R5 R6 R7 R8", "B5 B6 B7 B8", "K1 K2 J"],
+        OPENED,
+        STANDARD,
+        ['the joker in "R5 B5 J" was moved without being replaced by K5 or O5'],
+    ),
+    "joker replaced by a table tile under rack-only": (
+        "R1 R2",
+        ["B9 B10 J", "B11 R11 K11 O11"],
+        ["B9 B10 B11", "R11 K11 O11", "R1 R2 J"],
+        OPENED,
+        STANDARD,
+        ['the joker in "B9 B10 J" was moved without being replaced by B11' + RACK_ONLY],
+    ),
+    "book-1978: one missing color is not enough": (
+        "K5 O1 O2",
+        ["R5 B5 J"],
+        ["R5 B5 K5", "O1 O2 J"],
+        OPENED,
+        BOOK,
+        ['the joker in "R5 B5 J" was moved without being replaced by both K5 and O5'],
+    ),
+    "book-1978: a 3-tile group cannot be partly released": (
+        "K5 O1 O2",
+        ["group: R5 J J"],
+        ["group: R5 K5 J", "O1 O2 J"],
+        OPENED,
+        BOOK,
+        ['the jokers in "group: R5 J J" were moved without being replaced by all of K5, B5, O5'],
+    ),
+    "two jokers: the replacing tile is not in the joker's place": (
+        "R4 K1 K2",
+        ["R5 J J"],
+        ["R4 R5 J", "K1 K2 J"],
+        OPENED,
+        STANDARD,
+        ['the jokers in "R5 J J" were moved without being replaced by R6 and R7'],
+    ),
+    "two jokers: both moved, a table tile in place of one": (
+        "K1 K2",
+        ["R5 R6 J J", "R7 K7 B7 O7"],
+        ["R5 R6 R7", "K7 B7 O7", "K1 K2 J J"],
+        OPENED,
+        STANDARD,
+        ['the jokers in "R5 R6 J J" were moved without being replaced by R7 and R8' + RACK_ONLY],
+    ),
+    "two locked melds competing for one new meld": (
+        "R7",
+        ["R1 R2 J", "J R5 R6"],
+        ["R1 R2 J J R5 R6 R7"],
+        OPENED,
+        STANDARD,
+        [CLASH.format("R1 R2 J", "J R5 R6")],
+    ),
+    "two locked melds sharing one replacement tile": (
+        "B11 R1 R2",
+        ["B9 B10 J", "J B12 B13"],
+        ["B9 B10 B11 B12 B13", "R1 R2 J J"],
+        OPENED,
+        STANDARD,
+        [CLASH.format("B9 B10 J", "J B12 B13")],
+    ),
+    "rack_or_table: two locked melds cannot release each other": (
+        "O7 O8",
+        ["R3 R4 J", "J R5 R6"],
+        ["R3 R4 R5 R6", "J O7 O8 J"],
+        OPENED,
+        SWAP_TABLE,
+        [CLASH.format("R3 R4 J", "J R5 R6")],
+    ),
+    "rack-only: a released meld's tile may not release another": (
+        "R5",
+        ["R3 R4 J", "J R5 R6"],
+        ["R3 R4 R5 R6", "J R5 J"],
+        OPENED,
+        STANDARD,
+        ['"J R5 R6" was broken up without replacing its joker by R4' + RACK_ONLY],
+    ),
+    "initial meld too small": (
+        "K1 K2 K3",
+        [],
+        ["K1 K2 K3"],
+        NOT_OPENED,
+        STANDARD,
+        ["initial meld totals 6, needs 30"],
+    ),
+    "initial meld: R1 J R3 is worth only 6": (
+        "R1 J R3",
+        [],
+        ["R1 J R3"],
+        NOT_OPENED,
+        STANDARD,
+        ["initial meld totals 6, needs 30"],
+    ),
+    "initial meld of two melds totalling 27": (
+        "K7 R7 B7 O1 O2 O3",
+        [],
+        ["K7 R7 B7", "O1 O2 O3"],
+        NOT_OPENED,
+        STANDARD,
+        ["initial meld totals 27, needs 30"],
+    ),
+    "initial meld short and the table touched": (
+        "K1 K2 K3 R4",
+        ["R1 R2 R3"],
+        ["R1 R2 R3 R4", "K1 K2 K3"],
+        NOT_OPENED,
+        STANDARD,
+        ["initial meld totals 6, needs 30", CHANGED.format("R1 R2 R3")],
+    ),
+    "initial meld only reached with a table tile": (
+        "K10 K11",
+        ["K12 R12 B12 O12"],
+        ["K10 K11 K12", "R12 B12 O12"],
+        NOT_OPENED,
+        STANDARD,
+        ["initial meld totals 0, needs 30", CHANGED.format("K12 R12 B12 O12")],
+    ),
+    "boxed: the table may not be touched before the initial meld": (
+        "K10 K11 K12",
+        ["K9 O9 B9 R9"],
+        ["K9 K10 K11 K12", "O9 B9 R9"],
+        NOT_OPENED,
+        BOXED,
+        [CHANGED.format("K9 O9 B9 R9"), "initial meld totals 0, needs 30"],
+    ),
+    "boxed: not even rack tiles added to an old meld": (
+        "R10 R11 R12 K4",
+        ["K1 K2 K3"],
+        ["K1 K2 K3 K4", "R10 R11 R12"],
+        NOT_OPENED,
+        BOXED,
+        [CHANGED.format("K1 K2 K3")],
+    ),
+    "open then play: an initial meld's joker may not leave it": (
+        "K10 K11 J",
+        ["K12 R12 B12 O12"],
+        ["K10 K11 K12", "R12 B12 O12 J"],
+        NOT_OPENED,
+        SWAP_TABLE,
+        ["initial meld totals 0, needs 30", CHANGED.format("K12 R12 B12 O12")],
+    ),
+    "open then play: initial meld tiles cannot also replace a joker": (
+        "R11 R12 R13",
+        ["R9 R10 J"],
+        ["R9 R10 R11", "J R12 R13"],
+        NOT_OPENED,
+        STANDARD,
+        [
+            "initial meld totals 0, needs 30 "
+            "(rack tiles that replace jokers cannot count toward it as well)"
+        ],
+    ),
+    "open then play: the joker lock holds after the initial meld": (
+        "R10 R11 R12 K1 K2",
+        ["B8 B9 B10 J"],
+        ["R10 R11 R12", "B8 B9 B10", "K1 K2 J"],
+        NOT_OPENED,
+        STANDARD,
+        ['the joker in "B8 B9 B10 J" was moved without being replaced by B11'],
+    ),
+    "initial_meld = 0 still needs a meld from the rack": (
+        "R4",
+        ["R1 R2 R3"],
+        ["R1 R2 R3 R4"],
+        NOT_OPENED,
+        Rules(initial_meld=0),
+        [
+            "the initial move must lay at least one new meld made only of tiles from your rack",
+            CHANGED.format("R1 R2 R3"),
+        ],
+    ),
+    "initial_meld = 39 missed by R12 B12 K12": (
+        "R12 B12 K12",
+        [],
+        ["R12 B12 K12"],
+        NOT_OPENED,
+        Rules(initial_meld=39),
+        ["initial meld totals 36, needs 39"],
+    ),
+    "free jokers: the initial meld still counts": (
+        "R1 J R3",
+        [],
+        ["R1 J R3"],
+        NOT_OPENED,
+        FREE,
+        ["initial meld totals 6, needs 30"],
+    ),
+    "8 colors, both: a 3-tile group needs all six missing colors": (
+        "B5 K1 K2",
+        ["K5 R5 J"],
+        ["K5 R5 B5", "K1 K2 J"],
+        OPENED,
+        EIGHT.replace(group_joker_release="both"),
+        [
+            'the joker in "K5 R5 J" was moved without being replaced by all of '
+            "B5, O5, G5, Y5, P5, W5"
+        ],
+    ),
+    "26 numbers: a joker above R26": (
+        "R25 R26 J",
+        [],
+        ["R25 R26 J"],
+        NOT_OPENED,
+        Rules(numbers=26),
+        [
+            'meld 1 "R25 R26 J": not a run (a joker would stand above R26) and not a group',
+            "initial meld totals 0, needs 30",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "after", "opened", "rules", "errors"), ILLEGAL.values(), ids=ILLEGAL
+)
+def test_illegal(
+    rack: str, table: list[str], after: list[str], opened: bool, rules: Rules, errors: list[str]
+) -> None:
+    verdict = judge(rack, table, after, opened=opened, rules=rules)
+    assert not verdict.legal
+    assert list(verdict.errors) == errors
