@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import pytest
 
 from rummikub.checker import Verdict, check
-from rummikub.melds import RawMeld
+from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.rules import PRESETS, STANDARD, Rules
+from rummikub.tiles import Tile, parse_tiles
 
 BOXED = PRESETS["boxed"]
 BOOK = PRESETS["book-1978"]
@@ -720,3 +722,187 @@ def test_illegal(
     verdict = judge(rack, table, after, opened=opened, rules=rules)
     assert not verdict.legal
     assert list(verdict.errors) == errors
+
+
+# -- the verdict's value and played tiles -------------------------------------------------
+
+
+def test_played_tiles_in_rack_order_with_a_joker_worth_30() -> None:
+    verdict = judge("J R4 K7", ["R1 R2 R3"], ["R1 R2 R3 R4 J"])
+    assert verdict.played == parse_tiles("R4 J")
+    assert verdict.value == 4 + 30
+
+
+def test_joker_value_follows_the_rule_set() -> None:
+    verdict = judge("J R4 K7", ["R1 R2 R3"], ["R1 R2 R3 R4 J"], rules=Rules(joker_value=50))
+    assert verdict.value == 54
+
+
+def test_played_tiles_sorted_by_color_then_number() -> None:
+    verdict = judge("O9 B9 K9 K1 K2 K3", [], ["K1 K2 K3", "O9 B9 K9"])
+    assert verdict.played == parse_tiles("K1 K2 K3 K9 B9 O9")
+    assert verdict.value == 6 + 27
+
+
+def test_an_illegal_move_still_reports_what_it_plays() -> None:
+    verdict = judge("R4", ["R1 R2 R3"], ["R1 R2 R3 R4 R5"])
+    assert not verdict.legal
+    assert verdict.played == parse_tiles("R4 R5")
+    assert verdict.value == 9
+
+
+# -- input forms and robustness ------------------------------------------------------------
+
+
+def test_melds_from_the_solver_are_accepted() -> None:
+    position = Position.parse(rack="K5 O1 O2", table=["group: R5 J J"])
+    after = [Meld.parse("group: R5 K5 J"), Meld.parse("O1 O2 J")]
+    assert check(position, after).legal
+
+
+def test_an_invalid_meld_object_is_judged_not_trusted() -> None:
+    position = Position.parse(rack="R4", table=["R1 R2 R3"])
+    after = [Meld("run", parse_tiles("R1 R2 R4")), Meld("group", parse_tiles("R3 R3 R3"))]
+    assert check(position, after).errors == (
+        'meld 1 "R1 R2 R4": not a run (no 3)',
+        'meld 2 "R3 R3 R3": not a group (R3 twice)',
+        "R3 appears 3 times in table, rack and new table, but the rule set has only 2",
+    )
+
+
+def test_a_kind_given_in_text_is_kept() -> None:
+    # "R5 J J" as a group breaks the lock of the run "R5 J J" (its jokers mean R6 and R7).
+    verdict = judge("R1 R2 R3", ["R5 J J"], ["group: R5 J J", "R1 R2 R3"])
+    assert verdict.errors == (
+        'the jokers in "R5 J J" were moved without being replaced by R6 and R7',
+    )
+
+
+def test_every_rule_broken_is_listed() -> None:
+    verdict = judge(
+        "R1 R2",
+        ["B8 B9 B10 J", "K7 R7 B7"],
+        ["B8 B9 B10", "R1 R2 J", "R7 B7 O7", "K1 K2"],
+        opened=NOT_OPENED,
+    )
+    assert verdict.errors == (
+        'meld 4 "K1 K2": too short: a meld needs at least 3 tiles, 2 given',
+        "table tile K7 is missing from the new table",
+        "K1 is not in your rack",
+        "K2 is not in your rack",
+        "O7 is not in your rack",
+        'the joker in "B8 B9 B10 J" was moved without being replaced by B11',
+        "initial meld totals 0, needs 30",
+        CHANGED.format("B8 B9 B10 J"),
+        CHANGED.format("K7 R7 B7"),
+    )
+
+
+def test_a_tile_too_many() -> None:
+    rules = Rules(copies=1)
+    verdict = judge("K1 K2 K3", ["R1 R2 R3"], ["R1 R2 R3", "K1 K2 K3", "R1 B1 O1"], rules=rules)
+    assert verdict.errors == (
+        "R1 appears 2 times in table, rack and new table, but the rule set has only 1",
+        "B1 is not in your rack",
+        "O1 is not in your rack",
+    )
+
+
+def test_a_third_joker_is_a_tile_too_many() -> None:
+    verdict = judge("R1 R2", ["B9 B10 J"], ["B9 B10 J", "R1 R2 J J"])
+    assert verdict.errors == (
+        "J appears 3 times in table, rack and new table, but the rule set has only 2",
+    )
+
+
+def test_an_empty_proposal() -> None:
+    verdict = judge("R1", [], [])
+    assert verdict.errors == ("no tile was played from the rack",)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        RawMeld(()),
+        RawMeld(parse_tiles("J J J")),
+        RawMeld(parse_tiles("R1 R2 R3"), kind="group"),
+        RawMeld(parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 R15")),
+        RawMeld((Tile("Q", 99), Tile("J", 0), Tile("Z", 1))),
+    ],
+    ids=["empty", "only jokers", "run as group", "too long", "outside the box"],
+)
+def test_nothing_a_user_types_raises(raw: RawMeld) -> None:
+    position = Position.parse(rack="R4 J", table=["R1 R2 R3", "B5 B6 J"], opened=NOT_OPENED)
+    verdict = check(position, [raw, RawMeld.parse("R1 R2 R3"), RawMeld.parse("B5 B6 J")])
+    assert not verdict.legal
+    assert verdict.errors[0].startswith('meld 1 "')
+
+
+def test_a_hand_built_position_with_a_bad_table_is_reported() -> None:
+    table = (Meld("run", parse_tiles("R1 R2 R4")),)
+    position = Position(table, parse_tiles("Q5 R9"), True, STANDARD)
+    verdict = check(position, [RawMeld.parse("R1 R2 R4")])
+    assert verdict.errors == (
+        'meld 1 "R1 R2 R4": not a run (no 3) and not a group',
+        'table meld 1 "R1 R2 R4" is not valid: not a run (no 3)',
+        "tile Q5: unknown color 'Q' (expected one of K, R, B, O)",
+        "no tile was played from the rack",
+    )
+
+
+# -- more of the joker lock -------------------------------------------------------------------
+
+
+def test_two_identical_locked_melds_need_two_new_melds() -> None:
+    table = ["R5 J R7", "R5 J R7"]
+    assert judge("R8", table, ["R5 J R7 R8", "R5 J R7"]).legal
+    # One of them merged into the other's extension is not intact in a meld of its own.
+    merged = judge("R8 R9", table, ["R5 J R7 R8", "R5 J R7 R9"])
+    assert not merged.legal
+
+
+def test_middle_jokers_partly_released() -> None:
+    # R5 J R7 J stands for R5..R8; replacing the upper joker keeps R5 J R7 in place.
+    assert judge("R8 K1 K2", ["R5 J R7 J"], ["R5 J R7 R8", "K1 K2 J"]).legal
+    # Replacing the lower one instead leaves R5 R6 R7 J: the kept joker still means R8.
+    assert judge("R6 K1 K2", ["R5 J R7 J"], ["R5 R6 R7 J", "K1 K2 J"]).legal
+    # R6 replacing the lower joker, but the upper one shifted to mean R4: not kept.
+    verdict = judge("R6 K1 K2", ["R5 J R7 J"], ["J R5 R6 R7", "K1 K2 J"])
+    assert verdict.errors == (
+        'the jokers in "R5 J R7 J" were moved without being replaced by R6 and R8',
+    )
+
+
+def test_a_group_joker_needs_both_colors_only_under_book_1978() -> None:
+    rack, table, after = "O5 K1 K2", ["R5 B5 J"], ["R5 B5 O5", "K1 K2 J"]
+    assert judge(rack, table, after).legal
+    assert not judge(rack, table, after, rules=BOOK).legal
+
+
+def test_a_table_tile_replaces_a_joker_only_with_rack_or_table() -> None:
+    rack, table = "R1 R2", ["B9 B10 J", "B11 R11 K11 O11"]
+    after = ["B9 B10 B11", "R11 K11 O11", "R1 R2 J"]
+    assert not judge(rack, table, after).legal
+    assert judge(rack, table, after, rules=SWAP_TABLE).legal
+
+
+def test_a_locked_meld_tile_does_not_replace_a_joker_while_that_meld_is_kept() -> None:
+    # B11 of the kept "B11 B12 J" cannot replace the joker of "B9 B10 J".
+    table = ["B9 B10 J", "B11 B12 J"]
+    verdict = judge("K1 K2", table, ["B9 B10 B11 B12 J", "K1 K2 J"], rules=SWAP_TABLE)
+    assert not verdict.legal
+
+
+def test_big_tables_are_checked_fast() -> None:
+    rules = Rules(colors="KRBOGYPW", jokers=4)
+    table = [f"{c}{n} {c}{n + 1} {c}{n + 2}" for c in "KRBOGYPW" for n in (1, 5, 9)]
+    table[:4] = ["K1 K2 J", "J R2 R3", "B1 J B3", "O1 O2 J"]
+    after = [*table, "G4 Y4 P4"]
+    after[:4] = ["K1 K2 J K4", "J R2 R3 R4", "B1 J B3 B4", "O1 O2 J O4"]
+    position = Position.parse(rack="K4 R4 B4 O4 G4 Y4 P4", table=table, rules=rules)
+    melds = [RawMeld.parse(text) for text in after]
+    start = time.perf_counter()
+    for _ in range(100):
+        verdict = check(position, melds)
+    assert verdict.legal, verdict.errors
+    assert time.perf_counter() - start < 5
