@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummikub.checker import Verdict, check
 from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.rules import PRESETS, STANDARD, Rules
 from rummikub.tiles import Tile, parse_tiles
+from tests.strategies import (
+    box,
+    examples,
+    melds,
+    positions,
+    raw_melds,
+    rule_sets,
+    tables,
+)
 
 BOXED = PRESETS["boxed"]
 BOOK = PRESETS["book-1978"]
@@ -893,6 +905,17 @@ def test_a_locked_meld_tile_does_not_replace_a_joker_while_that_meld_is_kept() -
     assert not verdict.legal
 
 
+def test_a_broken_lock_does_not_hide_a_sufficient_initial_meld() -> None:
+    # The initial meld R10 J R12 (33) is fine; only the table joker's move is wrong.
+    verdict = judge(
+        "R10 J R12 K1 K2",
+        ["B8 B9 B10 J"],
+        ["R10 J R12", "B8 B9 B10", "K1 K2 J"],
+        opened=NOT_OPENED,
+    )
+    assert verdict.errors == ('the joker in "B8 B9 B10 J" was moved without being replaced by B11',)
+
+
 def test_big_tables_are_checked_fast() -> None:
     rules = Rules(colors="KRBOGYPW", jokers=4)
     table = [f"{c}{n} {c}{n + 1} {c}{n + 2}" for c in "KRBOGYPW" for n in (1, 5, 9)]
@@ -906,3 +929,61 @@ def test_big_tables_are_checked_fast() -> None:
         verdict = check(position, melds)
     assert verdict.legal, verdict.errors
     assert time.perf_counter() - start < 5
+
+
+# -- properties --------------------------------------------------------------------------------
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(positions(), st.lists(raw_melds(), max_size=4), st.booleans())
+def test_any_proposal_gets_a_consistent_verdict(
+    position: Position, extra: list[RawMeld], keep_table: bool
+) -> None:
+    proposed: list[Meld | RawMeld] = [*(position.table if keep_table else ()), *extra]
+    verdict = check(position, proposed)
+    assert verdict.legal == (verdict.errors == ())
+    new = Counter(tile for meld in proposed for tile in meld.tiles)
+    assert Counter(verdict.played) == new - position.table_tiles()
+    assert verdict.value == sum(position.rules.tile_value(tile) for tile in verdict.played)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(positions(opened=True))
+def test_the_unchanged_table_plays_nothing(position: Position) -> None:
+    verdict = check(position, position.table)
+    assert verdict.errors == ("no tile was played from the rack",)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(positions(opened=True).filter(lambda position: bool(position.table)), st.data())
+def test_a_meld_taken_off_the_table_is_missing(position: Position, data: st.DataObject) -> None:
+    gone = data.draw(st.integers(0, len(position.table) - 1))
+    verdict = check(position, position.table[:gone] + position.table[gone + 1 :])
+    assert not verdict.legal
+    for tile in position.table[gone].tiles:
+        assert any(e.startswith(f"table tile {tile} is missing") for e in verdict.errors)
+
+
+@st.composite
+def table_and_rack_meld(draw: st.DrawFn) -> tuple[Position, Meld]:
+    """A position whose rack is exactly one valid meld the box can supply beside the table."""
+    rules = draw(rule_sets())
+    table = draw(tables(rules))
+    left = box(rules) - Counter(tile for meld in table for tile in meld.tiles)
+    meld = draw(melds(rules).filter(lambda m: Counter(m.tiles) <= left))
+    return Position(table, meld.tiles, draw(st.booleans()), rules), meld
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(table_and_rack_meld())
+def test_a_rack_meld_beside_the_table(case: tuple[Position, Meld]) -> None:
+    # An independent oracle for the initial meld: the meld's own value (jokers counted as
+    # what they stand for) decides, except that free jokers may be laid out better.
+    position, meld = case
+    rules = position.rules
+    verdict = check(position, [*position.table, meld])
+    reaches = meld.value >= max(rules.initial_meld, 1)
+    if position.opened or reaches:
+        assert verdict.errors == ()
+    elif rules.joker_lock == "strict" or not rules.open_then_play:
+        assert verdict.errors == (f"initial meld totals {meld.value}, needs {rules.initial_meld}",)
