@@ -19,8 +19,10 @@ with ``joker_swap_from = "rack_or_table"``, a free table tile), counted by the m
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
@@ -41,16 +43,22 @@ class Fate:
     #: True for the unit left exactly as it was (tie-break 3).
     unchanged: bool
 
+    @property
+    def needs(self) -> Counter[Tile]:
+        """Every tile this fate needs in play: its meld and its substitutes."""
+        return Counter(self.meld.tiles if self.meld else ()) + Counter(self.demands)
 
-def fates(unit: Meld, rules: Rules) -> list[Fate]:
-    """Every fate of a locked meld under ``rules``."""
+
+@lru_cache(maxsize=4096)
+def fates(unit: Meld, rules: Rules) -> tuple[Fate, ...]:
+    """Every fate of a locked meld under ``rules`` (cached: game tables repeat melds)."""
     found = [Fate(meld, (), meld == unit) for meld in kept_in(unit, rules)]
     for substituted, rest in _substitutions(unit, rules):
         if rest is None:
             found.append(Fate(None, substituted, False))
         else:
             found.extend(Fate(meld, substituted, False) for meld in kept_in(rest, rules))
-    return found
+    return tuple(found)
 
 
 def kept_in(unit: Meld, rules: Rules) -> Iterator[Meld]:

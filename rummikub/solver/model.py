@@ -132,6 +132,12 @@ class MoveModel:
             self._conservation(int(t)).SetCoefficient(var, float(counts[t]))
         return var
 
+    def _add_meld_column(self, meld: Meld, upper: int, name: str) -> Any:
+        var = self.solver.IntVar(0, upper, name)
+        for tile, n in Counter(meld.tiles).items():
+            self._conservation(self.index[tile]).SetCoefficient(var, float(n))
+        return var
+
     def _free_candidates(self, limit: IntArray) -> tuple[np.ndarray[Any, Any], IntArray]:
         """Candidate rows whose tiles are all within ``limit``, with their upper bounds."""
         cands = candidates(self.rules)
@@ -175,7 +181,7 @@ class MoveModel:
         self._add_as_was(locked, columns)
         for i, meld in enumerate(position.table):
             if locked[i]:
-                self._add_unit(Unit(meld, i, fates(meld, rules)), upper=1)
+                self._add_unit(Unit(meld, i, list(fates(meld, rules))), upper=1)
         if self.opening:
             self._add_opening_cores()
             self._require_opening()
@@ -196,27 +202,24 @@ class MoveModel:
             else:
                 # Its own column: a run longer than 5, or a kind the candidate lacks.
                 meld = self.position.table[olds[0]]
-                counts = _counts(self.index, meld.tiles)
-                column = self._add_column(meld, counts, len(olds), f"old_{olds[0]}")
+                column = self._add_meld_column(meld, len(olds), f"old_{olds[0]}")
                 self.lay.append((meld, column))
             var = self.solver.IntVar(0, len(olds), f"as_was_{olds[0]}")
             self.solver.Add(var <= column)
             self.as_was.append((olds, var, column))
 
-    def _fits(self, meld: Meld | None, demands: Sequence[Tile]) -> bool:
-        need = Counter(meld.tiles if meld else ()) + Counter(demands)
-        return all(n <= self.available[self.index[t]] for t, n in need.items())
+    def _fits(self, fate: Fate) -> bool:
+        return all(n <= self.available[self.index[t]] for t, n in fate.needs.items())
 
     def _add_unit(self, unit: Unit, upper: int) -> Any:
         """One variable per fate of ``unit``; returns the sum of them (copies laid)."""
-        unit.fates = [f for f in unit.fates if self._fits(f.meld, f.demands)]
+        unit.fates = [f for f in unit.fates if self._fits(f)]
         for k, fate in enumerate(unit.fates):
             name = f"fate_{len(self.units)}_{k}"
             if fate.meld is None:
                 var = self.solver.IntVar(0, upper, name)
             else:
-                counts = _counts(self.index, fate.meld.tiles)
-                var = self._add_column(fate.meld, counts, upper, name)
+                var = self._add_meld_column(fate.meld, upper, name)
             unit.variables.append(var)
             for tile, n in Counter(fate.demands).items():
                 self.demand_terms[self.index[tile]].append((n, var))

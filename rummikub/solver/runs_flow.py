@@ -26,6 +26,7 @@ from typing import Any
 from rummikub.melds import Meld
 from rummikub.rules import Rules
 from rummikub.solver.candidates import IntArray, TileIndex
+from rummikub.solver.rows import INF, add_row
 from rummikub.tiles import JOKER, Tile
 
 
@@ -86,9 +87,9 @@ class RunFlow:
             # Runs at their second tile at n-1 go on; longer runs may go on or stop.
             if long is not None:
                 if started is not None:
-                    solver.Add(long >= started)
-                feeders = [v for v in (started, before) if v is not None]
-                solver.Add(long <= solver.Sum(feeders))
+                    add_row(solver, 0.0, INF, [(long, 1.0), (started, -1.0)])
+                feeders = [(v, -1.0) for v in (started, before) if v is not None]
+                add_row(solver, -INF, 0.0, [(long, 1.0), *feeders])
             elif started is not None:
                 raise AssertionError("a run at its second tile always has room to go on")
         covering = [v for v in (flow.start.get(n), flow.start.get(n - 1), long) if v is not None]
@@ -99,7 +100,7 @@ class RunFlow:
             tile_row.SetCoefficient(var, tile_row.GetCoefficient(var) + 1.0)
         if jokers:
             joker = solver.IntVar(0, jokers, f"joker_{flow.color}{n}")
-            solver.Add(joker <= solver.Sum(covering))
+            add_row(solver, -INF, 0.0, [(joker, 1.0), *((v, -1.0) for v in covering)])
             tile_row.SetCoefficient(joker, -1.0)
             balance(index.joker).SetCoefficient(joker, 1.0)
             flow.jokers[n] = joker
