@@ -8,6 +8,7 @@ own parser: the tests then check the library against an independent construction
 
 from __future__ import annotations
 
+import os
 import string
 from collections import Counter
 from collections.abc import Sequence
@@ -25,6 +26,16 @@ COLOR_LETTERS = "".join(c for c in string.ascii_uppercase if c != "J")
 #: Melds hold at most this many jokers here: the box has two by default and RULES.md
 #: allows both in one meld; more would mostly produce melds of jokers with one tile.
 MAX_MELD_JOKERS = 2
+
+
+#: Multiplies the example counts of the slower property tests: RUMMIKUB_TEST_SCALE=10 for a
+#: thorough run before a release, 0.2 for a quick one while editing.
+EXAMPLE_SCALE = float(os.environ.get("RUMMIKUB_TEST_SCALE", "1"))
+
+
+def examples(count: int) -> int:
+    """``count`` hypothesis examples, scaled by :data:`EXAMPLE_SCALE` (at least one)."""
+    return max(1, round(count * EXAMPLE_SCALE))
 
 
 # -- rule sets ----------------------------------------------------------------
