@@ -1,0 +1,687 @@
+"""The benchmark runner: time to a proven optimum per corpus, the peer side by side, the
+whole-process time of one CLI call, and the throughput of one call over a folder.
+
+Times are wall-clock seconds around one in-process ``solve`` call (building the model,
+solving, reading the answer back), after a warm-up solve per rule set so that one-time work
+(imports, the candidate table of a rule set, the peer's cvxpy models) is reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import resource
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+import rummikub
+from benchmarks import peer as peer_module
+from benchmarks.corpora import CORPORA, Case, make_mid, stream
+from rummikub.position import Position
+from rummikub.puzzles import Puzzle, dump, load
+from rummikub.rules import Rules
+from rummikub.solver import SolveResult, solve
+from rummikub.tiles import format_tiles
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
+#: The example puzzle for the whole-process comparison: small, so start-up dominates.
+CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
+SECTIONS = (*CORPORA, "cli", "throughput")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    seed: int
+    quick: bool
+    peer: bool
+    time_limit: float
+    sections: tuple[str, ...]
+    cli_runs: int
+    throughput: int
+    command: str
+
+
+# -- measurements ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Our answer to one position, and how long it took."""
+
+    name: str
+    status: str
+    value: int
+    tiles: int
+    seconds: float
+
+    @property
+    def proven(self) -> bool:
+        return self.status != "feasible"
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The peer and us on one position, both maximising tiles with free jokers."""
+
+    case: Case
+    ours_status: str
+    ours_tiles: int
+    ours_seconds: float
+    peer_tiles: int
+    peer_seconds: float
+
+    @property
+    def ratio(self) -> float:
+        return self.peer_seconds / self.ours_seconds
+
+    @property
+    def comparable(self) -> bool:
+        """Whether the answers must agree: an opened player, and our answer proven."""
+        return self.case.position.opened and self.ours_status != "feasible"
+
+    @property
+    def agrees(self) -> bool:
+        return not self.comparable or self.ours_tiles == self.peer_tiles
+
+
+@dataclass(slots=True)
+class CorpusReport:
+    name: str
+    description: str
+    cases: list[Case]
+    generate_seconds: float
+    setup_seconds: float
+    timings: list[Timing] = field(default_factory=list)
+    peak_rss: int | None = None
+    rss_before: int | None = None
+    comparisons: list[Comparison] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessTimes:
+    """Whole-process wall times of one command, run several times."""
+
+    command: str
+    seconds: list[float]
+
+
+@dataclass(frozen=True, slots=True)
+class Throughput:
+    positions: int
+    command: str
+    wall_seconds: float
+    inside_seconds: float
+    statuses: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    median: float
+    p90: float
+    max: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Stats:
+        ordered = sorted(values)
+        # Nearest rank: the p90 is a time some position actually took.
+        p90 = ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
+        return cls(statistics.median(ordered), p90, ordered[-1])
+
+
+# -- peak memory ----------------------------------------------------------------------
+
+
+class PeakMemory:
+    """The peak resident set size over a stretch of the run.
+
+    On Linux writing ``5`` to ``/proc/self/clear_refs`` resets the peak (``VmHWM``), so each
+    corpus gets its own figure, including what OR-Tools allocates in C++ (which tracemalloc
+    would miss, and which would slow every Python allocation while it traces). Elsewhere it
+    falls back to ``getrusage``'s maximum, the high-water mark of the whole process so far.
+    """
+
+    def __init__(self) -> None:
+        self.resettable = self._reset()
+        self.method = (
+            "peak RSS during the corpus (VmHWM, reset before each corpus)"
+            if self.resettable
+            else "peak RSS of the process so far (getrusage ru_maxrss; not reset per corpus)"
+        )
+
+    @staticmethod
+    def _reset() -> bool:
+        try:
+            Path("/proc/self/clear_refs").write_text("5")
+            return "VmHWM" in Path("/proc/self/status").read_text()
+        except OSError:
+            return False
+
+    def reset(self) -> None:
+        if self.resettable:
+            self._reset()
+
+    @staticmethod
+    def _status(key: str) -> int | None:
+        """A size from /proc/self/status, in bytes."""
+        try:
+            for line in Path("/proc/self/status").read_text().splitlines():
+                if line.startswith(f"{key}:"):
+                    return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return None
+
+    def current(self) -> int | None:
+        """The resident set size now (bytes), where the system tells."""
+        return self._status("VmRSS")
+
+    def peak(self) -> int:
+        """Bytes."""
+        if self.resettable:
+            found = self._status("VmHWM")
+            if found is not None:
+                return found
+        maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return maxrss if sys.platform == "darwin" else maxrss * 1024
+
+
+# -- running the corpora --------------------------------------------------------------
+
+
+def timed_solve(
+    position: Position, *, objective: str, time_limit: float
+) -> tuple[SolveResult, float]:
+    started = time.perf_counter()
+    result = solve(
+        position, objective="tiles" if objective == "tiles" else "value", time_limit=time_limit
+    )
+    return result, time.perf_counter() - started
+
+
+def free(position: Position) -> Position:
+    """The position with table jokers free to move (the peer has no joker lock)."""
+    rules = position.rules.replace(joker_lock="free")
+    return Position(position.table, position.rack, position.opened, rules)
+
+
+def warm_up(rules: Rules, time_limit: float) -> float:
+    """Solve a one-tile position under ``rules``; its time is the rule set's one-time set-up
+    (the candidate table), which the timed solves then do not pay."""
+    tile = next(rules.tile_types())
+    started = time.perf_counter()
+    for objective in ("value", "tiles"):
+        timed_solve(Position((), (tile,), True, rules), objective=objective, time_limit=time_limit)
+    return time.perf_counter() - started
+
+
+def run_corpus(
+    name: str, settings: Settings, memory: PeakMemory, say: Callable[[str], None]
+) -> CorpusReport:
+    """Generate a corpus and time our solver on it (value objective, the corpus's rules)."""
+    corpus = CORPORA[name]
+    started = time.perf_counter()
+    cases = corpus.cases(settings.seed, quick=settings.quick)
+    generated = time.perf_counter() - started
+    rule_sets = list(dict.fromkeys(case.position.rules for case in cases))
+    setup = sum(warm_up(rules, settings.time_limit) for rules in rule_sets)
+    report = CorpusReport(name, corpus.description, cases, generated, setup)
+    report.rss_before = memory.current()
+    memory.reset()
+    for case in cases:
+        result, seconds = timed_solve(
+            case.position, objective="value", time_limit=settings.time_limit
+        )
+        report.timings.append(Timing(case.name, result.status, result.value, result.tiles, seconds))
+    report.peak_rss = memory.peak()
+    say(summary_line(report))
+    return report
+
+
+def compare_corpus(
+    report: CorpusReport, peer: peer_module.Peer, settings: Settings, say: Callable[[str], None]
+) -> None:
+    """Time ours (tiles, free jokers) and the peer on the corpus, position by position."""
+    for rules in dict.fromkeys(case.position.rules for case in report.cases):
+        if peer_module.unsupported(rules) is None:
+            warm_up(rules.replace(joker_lock="free"), settings.time_limit)
+            peer.prepare(rules)
+    for case in report.cases:
+        if peer_module.unsupported(case.position.rules):
+            continue
+        # Interleaved, so that both see the same machine state (caches, clock speed).
+        ours, ours_seconds = timed_solve(
+            free(case.position), objective="tiles", time_limit=settings.time_limit
+        )
+        theirs = peer.solve(case.position)
+        report.comparisons.append(
+            Comparison(case, ours.status, ours.tiles, ours_seconds, theirs.tiles, theirs.seconds)
+        )
+    say(peer_line(report))
+
+
+def summary_line(report: CorpusReport) -> str:
+    stats = Stats.of([t.seconds for t in report.timings])
+    proven = sum(t.proven for t in report.timings) / len(report.timings)
+    line = (
+        f"{report.name:<12} {len(report.timings):>4} positions  median {ms(stats.median)}  "
+        f"p90 {ms(stats.p90)}  max {ms(stats.max)}  proven {proven:.0%}  "
+        f"peak RSS {mib(report.peak_rss)}"
+    )
+    return line
+
+
+def peer_line(report: CorpusReport) -> str:
+    if not report.comparisons:
+        return f"{report.name:<12} not compared (rules the peer does not take)"
+    ratio = statistics.median(c.ratio for c in report.comparisons)
+    compared = [c for c in report.comparisons if c.comparable]
+    differ = sum(not c.agrees for c in compared)
+    return (
+        f"{report.name:<12} peer/ours median {ratio:.2f}x over {len(report.comparisons)}, "
+        f"tile counts differ on {differ} of {len(compared)} opened"
+    )
+
+
+# -- whole processes -----------------------------------------------------------------
+
+
+def rummikub_command() -> list[str]:
+    """The installed console script, or ``python -m rummikub`` when it is not on PATH."""
+    script = shutil.which("rummikub")
+    return [script] if script else [sys.executable, "-m", "rummikub"]
+
+
+def time_process(argv: list[str], runs: int, *, ok: tuple[int, ...] = (0,)) -> list[float]:
+    seconds: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, check=False)
+        seconds.append(time.perf_counter() - started)
+        if done.returncode not in ok:
+            raise RuntimeError(f"{shlex.join(argv)} exited {done.returncode}: {done.stderr}")
+    return seconds
+
+
+def run_cli(settings: Settings, say: Callable[[str], None]) -> list[ProcessTimes]:
+    ours = [*rummikub_command(), "solve", CLI_PUZZLE]
+    found = [ProcessTimes("rummikub solve " + CLI_PUZZLE, time_process(ours, settings.cli_runs))]
+    if settings.peer:
+        position = load(REPO / CLI_PUZZLE).position
+        theirs = [sys.executable, "-c", peer_module.script(position)]
+        found.append(
+            ProcessTimes(
+                "python -c '<rummikub-solver on the same position>'",
+                time_process(theirs, settings.cli_runs),
+            )
+        )
+    for times in found:
+        say(
+            f"{'process':<12} {ms(statistics.median(times.seconds))} median of "
+            f"{len(times.seconds)}: {times.command}"
+        )
+    return found
+
+
+def run_throughput(settings: Settings, say: Callable[[str], None]) -> Throughput:
+    cases = make_mid(stream(settings.seed, "throughput"), settings.throughput)
+    with tempfile.TemporaryDirectory(prefix="rummikub-bench-") as folder:
+        for case in cases:
+            dump(Puzzle(case.name, case.position), Path(folder) / f"{case.name}.toml")
+        argv = [
+            *rummikub_command(),
+            "solve",
+            folder,
+            "--json",
+            "--time-limit",
+            str(settings.time_limit),
+        ]
+        started = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - started
+    # Exit 3 means some answer was cut short by the time limit: still a measurement.
+    if done.returncode not in (0, 3):
+        raise RuntimeError(f"rummikub solve DIR exited {done.returncode}: {done.stderr}")
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    if len(answers) != len(cases):
+        raise RuntimeError(f"expected {len(cases)} answers, got {len(answers)}")
+    statuses: dict[str, int] = {}
+    for answer in answers:
+        statuses[answer["status"]] = statuses.get(answer["status"], 0) + 1
+    command = f"rummikub solve DIR --json --time-limit {settings.time_limit:g}"
+    found = Throughput(len(answers), command, wall, sum(a["seconds"] for a in answers), statuses)
+    say(
+        f"{'throughput':<12} {found.positions / wall:.1f} positions/s over {found.positions} "
+        f"mid positions in one process ({wall:.1f} s)"
+    )
+    return found
+
+
+# -- the report ------------------------------------------------------------------------
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def mib(size: int | None) -> str:
+    return "n/a" if size is None else f"{size / 2**20:.0f} MiB"
+
+
+def memory_figure(report: CorpusReport) -> str:
+    if report.peak_rss is None or report.rss_before is None:
+        return mib(report.peak_rss)
+    return f"{mib(report.peak_rss)} (+{mib(max(0, report.peak_rss - report.rss_before))})"
+
+
+def installed(name: str) -> str:
+    try:
+        return package_version(name)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_state() -> str:
+    """The commit benchmarked, and whether the solver's working tree differs from it (its
+    owner edits it concurrently, so a figure must say which code it measured)."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=REPO, check=False)
+        return done.stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "rummikub")
+    return f"{commit}" + (" (rummikub/ has uncommitted changes)" if dirty else "")
+
+
+def describe_position(position: Position) -> str:
+    table = " | ".join(str(meld) for meld in position.table) or "(empty)"
+    return f"table: {table}; rack: {format_tiles(position.rack_sorted())}"
+
+
+def markdown(
+    settings: Settings,
+    reports: list[CorpusReport],
+    processes: list[ProcessTimes],
+    throughput: Throughput | None,
+    memory: PeakMemory,
+    peer: peer_module.Peer | None,
+    probes: list[Comparison],
+) -> str:
+    if peer is not None:
+        backend = (
+            f"backend {peer.backend}, cvxpy {installed('cvxpy-base')}, scipy {installed('scipy')}"
+        )
+        peer_version = f"{installed('rummikub-solver')} ({backend})"
+    elif settings.peer:
+        peer_version = installed("rummikub-solver")
+    else:
+        peer_version = f"{installed('rummikub-solver')} (not compared in this run)"
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `python -m benchmarks`; rerun it to refresh every figure here.",
+        "",
+        "## Machine and versions",
+        "",
+        f"- date: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- command: `{settings.command}`",
+        f"- cpu: {cpu_model()}, {os.cpu_count()} cores; {platform.system()} {platform.release()}",
+        f"- python {platform.python_version()}, ortools {installed('ortools')}, "
+        f"rummikub {rummikub.__version__} at {git_state()}",
+        f"- rummikub-solver {peer_version}",
+        f"- seed {settings.seed}, time limit {settings.time_limit:g} s per solve"
+        + (", quick run (a few positions per corpus)" if settings.quick else ""),
+        "",
+    ]
+    if reports:
+        lines += [
+            "## Time to a proven optimum (value objective, each corpus's own rules)",
+            "",
+            "In-process wall time of one `rummikub.solver.solve` call. An answer the time limit "
+            "cut short counts at the time it took (a lower bound) and is not proven. "
+            f"Memory: {memory.method}, and in brackets its rise over the RSS before the corpus "
+            "(the process keeps what earlier corpora loaded). Warm-up: an untimed one-tile "
+            "solve under each rule set not yet met in this process (it builds the rule set's "
+            "candidate melds; the `game` corpus is warm from simulating its games).",
+            "",
+            "| corpus | positions | table tiles | rack tiles | opened | median | p90 | max "
+            "| proven | peak RSS | warm-up |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for report in reports:
+            stats = Stats.of([t.seconds for t in report.timings])
+            proven = sum(t.proven for t in report.timings) / len(report.timings)
+            positions = [case.position for case in report.cases]
+            tables = [sum(len(m.tiles) for m in p.table) for p in positions]
+            racks = [len(p.rack) for p in positions]
+            opened = sum(p.opened for p in positions) / len(positions)
+            lines.append(
+                f"| {report.name} | {len(report.timings)} | {span(tables)} | {span(racks)} "
+                f"| {opened:.0%} | {ms(stats.median)} | {ms(stats.p90)} | {ms(stats.max)} "
+                f"| {proven:.0%} | {memory_figure(report)} | {ms(report.setup_seconds)} |"
+            )
+        lines += ["", "Corpora:", ""]
+        lines += [f"- `{r.name}`: {r.description}." for r in reports]
+        lines.append("")
+        slowest = sorted(
+            (t for r in reports for t in r.timings), key=lambda t: t.seconds, reverse=True
+        )[:5]
+        lines += [
+            "Slowest positions: " + ", ".join(f"`{t.name}` {ms(t.seconds)}" for t in slowest) + ".",
+            "",
+        ]
+    compared = [r for r in reports if r.comparisons]
+    if compared and peer is not None:
+        lines += peer_section(compared, peer, probes)
+    if processes:
+        lines += [
+            "## One whole process",
+            "",
+            f"Wall time of a fresh process solving `{CLI_PUZZLE}` (start-up, imports, reading, "
+            f"solving, printing), median of {len(processes[0].seconds)} runs.",
+            "",
+            "| command | median | min | max |",
+            "|---|---:|---:|---:|",
+        ]
+        for times in processes:
+            lines.append(
+                f"| `{times.command}` | {ms(statistics.median(times.seconds))} "
+                f"| {ms(min(times.seconds))} | {ms(max(times.seconds))} |"
+            )
+        lines.append("")
+    if throughput is not None:
+        statuses = ", ".join(f"{n} {s}" for s, n in sorted(throughput.statuses.items()))
+        lines += [
+            "## Throughput",
+            "",
+            f"{throughput.positions} `mid` positions written as puzzle files to a temporary "
+            f"folder and solved by one `{throughput.command}` call: "
+            f"**{throughput.positions / throughput.wall_seconds:.1f} positions/s** "
+            f"({throughput.wall_seconds:.1f} s for the process; "
+            f"{throughput.inside_seconds:.1f} s of it solving, by the `seconds` of the JSON "
+            f"answers). Answers: {statuses}.",
+            "",
+        ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def peer_section(
+    reports: list[CorpusReport], peer: peer_module.Peer, probes: list[Comparison]
+) -> list[str]:
+    lines = [
+        "## Side by side with rummikub-solver",
+        "",
+        'The same positions in the same run: ours with `objective="tiles"` and '
+        '`joker_lock="free"`, the peer in its tile-count mode (it has no joker lock, and its '
+        "value mode is broken), each timed in-process around one solve, interleaved position "
+        "by position. A player not yet opened is timed but not compared: the peer's "
+        "initial-meld mode is its own (opening melds first, then a second solve), not "
+        "RULES.md's. Tile counts are compared on opened positions whose answer we proved.",
+        "",
+        "| corpus | positions | ours median | peer median | peer/ours median | peer/ours p90 "
+        "| compared | tile counts differ | peer fewer | peer more |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for report in reports:
+        comparisons = report.comparisons
+        ratios = Stats.of([c.ratio for c in comparisons])
+        compared = [c for c in comparisons if c.comparable]
+        differ = [c for c in compared if not c.agrees]
+        fewer = sum(c.peer_tiles < c.ours_tiles for c in differ)
+        lines.append(
+            f"| {report.name} | {len(comparisons)} "
+            f"| {ms(statistics.median(c.ours_seconds for c in comparisons))} "
+            f"| {ms(statistics.median(c.peer_seconds for c in comparisons))} "
+            f"| {ratios.median:.2f}x | {ratios.p90:.2f}x | {len(compared)} | {len(differ)} "
+            f"| {fewer} | {len(differ) - fewer} |"
+        )
+    setup = ", ".join(f"{box} {ms(seconds)}" for box, seconds in peer.setup.items())
+    lines += [
+        "",
+        f"The peer's one-time set-up (building its models per box), not in the times: {setup}.",
+        "",
+    ]
+    if probes:
+        lines += [
+            "Probes, solved in this run (opened, empty table): where the peer's candidate "
+            "sets have gaps. Its runs of 4-5 tiles hold jokers only inside, never at an end, "
+            "and its groups hold jokers only when 3 tiles long.",
+            "",
+            "| rack | ours (tiles) | peer (tiles) |",
+            "|---|---:|---:|",
+        ]
+        for probe in probes:
+            rack = format_tiles(probe.case.position.rack)
+            lines.append(f"| `{rack}` | {probe.ours_tiles} | {probe.peer_tiles} |")
+        lines.append("")
+    differ = [c for r in reports for c in r.comparisons if not c.agrees]
+    if differ:
+        shown = sorted(differ, key=lambda c: len(c.case.position.rack))[:10]
+        lines += [
+            f"Positions where the tile counts differ ({len(differ)}; "
+            f"up to 10 with the smallest racks):",
+            "",
+        ]
+        for c in shown:
+            lines.append(
+                f"- `{c.case.name}`: ours {c.ours_tiles}, peer {c.peer_tiles}; "
+                f"{describe_position(c.case.position)}"
+            )
+        lines.append("")
+    return lines
+
+
+def span(values: Sequence[int]) -> str:
+    return f"{min(values)}-{max(values)}" if min(values) != max(values) else str(values[0])
+
+
+#: Tiny positions on which the peer's candidate sets fall short (see ``peer_section``).
+PROBE_RACKS = ("R5 R6 R7 J", "K5 R5 B5 J", "R5 R6 R7 R8 J")
+
+
+def run_probes(peer: peer_module.Peer, time_limit: float) -> list[Comparison]:
+    found: list[Comparison] = []
+    for index, rack in enumerate(PROBE_RACKS):
+        position = Position.parse(rack=rack)
+        ours, seconds = timed_solve(free(position), objective="tiles", time_limit=time_limit)
+        theirs = peer.solve(position)
+        case = Case(f"probe-{index}", position)
+        found.append(
+            Comparison(case, ours.status, ours.tiles, seconds, theirs.tiles, theirs.seconds)
+        )
+    return found
+
+
+# -- entry point -------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="Time the solver to a proven optimum on seeded corpora, side by side "
+        "with rummikub-solver, and write benchmarks/RESULTS.md.",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few positions per corpus (a smoke test); writes no report unless --out is given",
+    )
+    parser.add_argument(
+        "--corpus",
+        action="append",
+        choices=SECTIONS,
+        metavar="NAME",
+        help=f"run only this part (repeatable): {', '.join(SECTIONS)}",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the corpora's seed (default 1)")
+    parser.add_argument("--no-peer", action="store_true", help="skip rummikub-solver")
+    parser.add_argument(
+        "--out", type=Path, help="the report to write (default benchmarks/RESULTS.md)"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="stop each solve after this long (default 30); it is then unproven",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(args_list)
+    sections = tuple(args.corpus or SECTIONS)
+    settings = Settings(
+        seed=args.seed,
+        quick=args.quick,
+        peer=not args.no_peer and peer_module.version() is not None,
+        time_limit=args.time_limit,
+        sections=sections,
+        cli_runs=2 if args.quick else 5,
+        throughput=10 if args.quick else 1000,
+        command=shlex.join(["python", "-m", "benchmarks", *args_list]),
+    )
+    if not args.no_peer and not settings.peer:
+        say("rummikub-solver is not installed (pip install '.[bench]'): no side by side")
+    memory = PeakMemory()
+    # Ours first on every corpus, the peer after: its imports and models (cvxpy, SciPy)
+    # would otherwise sit in our memory figures.
+    reports = [run_corpus(name, settings, memory, say) for name in CORPORA if name in sections]
+    peer = peer_module.Peer() if settings.peer and reports else None
+    if peer is not None:
+        for report in reports:
+            compare_corpus(report, peer, settings, say)
+    probes = run_probes(peer, settings.time_limit) if peer and reports else []
+    processes = run_cli(settings, say) if "cli" in sections else []
+    throughput = run_throughput(settings, say) if "throughput" in sections else None
+    out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
+    if out is not None:
+        out.write_text(markdown(settings, reports, processes, throughput, memory, peer, probes))
+        say(f"wrote {out}")
+    return 0
