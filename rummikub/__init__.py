@@ -1,13 +1,19 @@
 """Find the best move in a game of Rummikub, and prove it.
 
->>> from rummikub import Position
+>>> from rummikub import Position, check, solve
 >>> position = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"])
->>> len(position.rack)
-3
+>>> result = solve(position)
+>>> result.status, result.value, [str(meld) for meld in result.table]
+('optimal', 11, ['R1 R2 R3 R4', 'K7 R7 B7 O7'])
+>>> check(position, result.table).legal
+True
+
+OR-Tools is imported only when a solve runs (the solver package imports it lazily).
 """
 
 from __future__ import annotations
 
+from rummikub.checker import Verdict, check
 from rummikub.errors import (
     MeldError,
     NotationError,
@@ -19,6 +25,7 @@ from rummikub.errors import (
 from rummikub.melds import Kind, Meld, RawMeld
 from rummikub.position import Move, Position
 from rummikub.rules import PRESETS, STANDARD, Rules, preset
+from rummikub.solver import Objective, SolveResult, Status, solve
 from rummikub.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 __all__ = [
@@ -30,6 +37,7 @@ __all__ = [
     "MeldError",
     "Move",
     "NotationError",
+    "Objective",
     "Position",
     "PositionError",
     "PuzzleError",
@@ -37,9 +45,14 @@ __all__ = [
     "Rules",
     "RulesError",
     "RummikubError",
+    "SolveResult",
+    "Status",
     "Tile",
+    "Verdict",
+    "check",
     "format_tiles",
     "parse_tiles",
     "preset",
+    "solve",
 ]
 __version__ = "0.1.0"
