@@ -252,6 +252,73 @@ class Explanation:
         """The steps as numbered lines of plain text."""
         return "\n".join(f"{n}. {step.text}" for n, step in enumerate(self.steps, start=1))
 
+    def change_words(self, change: Change) -> Words:
+        """Where the tiles of a new meld came from, e.g. ``"R1 R2 R3" + R4 from your rack``
+        (empty for an unchanged meld)."""
+        if change.kind == "unchanged":
+            return ()
+        words: list[Word] = []
+        for origin in change.origins:
+            if words:
+                words.append(" + ")
+            if origin.source == change.old and isinstance(origin.source, int):
+                before = self.old[origin.source]
+                if Counter(origin.tiles) == Counter(before.tiles):
+                    words += _quoted(before.tiles)
+                    continue
+                words += [*_listed_words(origin.tiles), " kept from ", *_quoted(before.tiles)]
+            else:
+                words += [*_listed_words(origin.tiles), " ", *self._source_words(origin.source)]
+        return tuple(words)
+
+    def fate_words(self, fate: Fate) -> tuple[Words, ...]:
+        """Sentences about an old meld worth a remark: its jokers freed, or it broken up."""
+        sentences: list[Words] = []
+        quoted = _quoted(fate.meld.tiles)
+        if fate.released:
+            count = len(fate.released)
+            subject = ["The J of " if count == 1 else "The jokers of ", *quoted]
+            verb = " is" if count == 1 else " are"
+            freers = [r for r in fate.released if r.by is not None and r.source is not None]
+            if not freers:
+                sentences.append((*subject, verb, " moved without a replacement."))
+            else:
+                by: list[Word] = []
+                for release in freers:
+                    assert release.by is not None and release.source is not None
+                    if by:
+                        by.append(" and ")
+                    by += [release.by, " ", *self._source_words(release.source)]
+                sentences.append((*subject, verb, " freed by ", *by, "."))
+        if fate.into is None:
+            parts: list[Word] = []
+            for transfer in fate.gave:
+                if parts:
+                    parts.append(", ")
+                parts += [*_listed_words(transfer.tiles), " to "]
+                parts += _quoted(self.new[transfer.to].tiles)
+            sentences.append((*quoted, " is broken up: ", *parts, "."))
+        return tuple(sentences)
+
+    def _source_words(self, source: Source) -> list[Word]:
+        if isinstance(source, int):
+            return ["from ", *_quoted(self.old[source].tiles)]
+        return ["from your rack"]
+
+
+def _listed_words(tiles: Iterable[Tile]) -> list[Word]:
+    """Tiles separated by spaces, as words."""
+    words: list[Word] = []
+    for tile in tiles:
+        if words:
+            words.append(" ")
+        words.append(tile)
+    return words
+
+
+def _quoted(tiles: Iterable[Tile]) -> list[Word]:
+    return ['"', *_listed_words(tiles), '"']
+
 
 # -- replay -------------------------------------------------------------------------------
 
@@ -478,7 +545,9 @@ class _Plan:
         return {j: i for i, j in self.pairs.items()}
 
     def incoming(self, j: int) -> list[_Flow]:
-        return [flow for flow in self.flows if flow.to == j]
+        """The flows into new meld ``j``: from old melds by number, then from the rack."""
+        found = [flow for flow in self.flows if flow.to == j]
+        return sorted(found, key=lambda f: f.source if isinstance(f.source, int) else len(self.old))
 
     def changes(self, numbers: Mapping[int, int]) -> tuple[Change, ...]:
         owner = self.owner
@@ -820,15 +889,10 @@ class _Story:
     # -- the pieces of a sentence ---------------------------------------------------------
 
     def _list(self, tiles: Iterable[Tile]) -> list[Word]:
-        words: list[Word] = []
-        for tile in tiles:
-            if words:
-                words.append(" ")
-            words.append(tile)
-        return words
+        return _listed_words(tiles)
 
     def _quoted(self, tiles: Iterable[Tile]) -> list[Word]:
-        return ['"', *self._list(tiles), '"']
+        return _quoted(tiles)
 
     def _shown(self, number: int, k: int) -> list[Word]:
         """Meld ``number`` after ``k`` steps, quoted, laid out as a player would lay it."""

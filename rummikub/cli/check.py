@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import click
 
-from rummikub.cli import render
+from rummikub.cli import explaining, render
 from rummikub.cli.common import EXIT_OK, EXIT_REJECTED, BadInput, overrides, rules_options
 from rummikub.errors import NotationError, PuzzleError
-from rummikub.melds import RawMeld
+from rummikub.melds import Meld, RawMeld
+from rummikub.position import Position
 from rummikub.puzzles import load
+
+if TYPE_CHECKING:
+    from rummikub.explain import Explanation
 
 
 @click.command()
@@ -22,6 +29,17 @@ from rummikub.puzzles import load
     'every meld, e.g. --after "R1 R2 R3 R4" --after "group: R5 J J".',
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="For a legal move, also show where every tile of the new table comes from and "
+    'numbered steps from the old table to the new (with --json: "changes" and "steps").',
+)
+@click.option(
+    "--no-color",
+    is_flag=True,
+    help="Show --explain output without colors (as when NO_COLOR is set).",
+)
 @rules_options
 @click.pass_context
 def check(
@@ -29,6 +47,8 @@ def check(
     puzzle: str,
     after: tuple[str, ...],
     as_json: bool,
+    explain: bool,
+    no_color: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
 ) -> None:
@@ -61,5 +81,26 @@ def check(
             "or give the new table with --after MELD ..."
         )
     verdict = check_move(loaded.position, proposed)
-    click.echo(render.verdict_json(verdict) if as_json else render.verdict_text(verdict))
+    if explain:
+        explanation = _explanation(loaded.position, proposed, verdict.legal)
+        if as_json:
+            click.echo(explaining.verdict_json(verdict, explanation))
+        else:
+            color = explaining.use_color(no_color)
+            click.echo(explaining.verdict_text(verdict, explanation, color))
+    else:
+        click.echo(render.verdict_json(verdict) if as_json else render.verdict_text(verdict))
     ctx.exit(EXIT_OK if verdict.legal else EXIT_REJECTED)
+
+
+def _explanation(
+    position: Position, proposed: Sequence[Meld | RawMeld], legal: bool
+) -> Explanation | None:
+    """How a legal proposed table is reached; None for an illegal one."""
+    if not legal:
+        return None
+    from rummikub.explain import explain
+
+    # A legal table's melds are all valid: read them as melds (runs in ascending order).
+    melds = [Meld.of(meld.tiles, kind=meld.kind, rules=position.rules) for meld in proposed]
+    return explain(position, melds)

@@ -112,18 +112,33 @@ def _verdict_line(result: SolveResult) -> str:
     return "Not proven optimal: the time limit ran out; this is the best move found."
 
 
-def result_text(result: SolveResult, *, name: str | None = None, title: str | None = None) -> str:
-    """A solved position for people: the new table with new/changed melds marked."""
+def result_text(
+    result: SolveResult,
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    table_lines: Sequence[str] | None = None,
+    extra_lines: Sequence[str] = (),
+) -> str:
+    """A solved position for people: the new table with new/changed melds marked.
+
+    ``table_lines`` replace the lines of the new table and ``extra_lines`` follow the rack
+    left (``--explain`` gives the origins of the melds and the steps there).
+    """
     lines: list[str] = []
     if name is not None or title is not None:
         lines.append(" - ".join(part for part in (name, title) if part))
     if result.status != "no_move" and result.played:
-        marks = changed_melds(result.position.table, result.table, result.position.rules)
         lines.append(f"New table ({CHANGED} = new or changed):")
-        for meld, mark in zip(result.table, marks, strict=True):
-            lines.append(f"  {CHANGED if mark else ' '} {meld}")
+        if table_lines is not None:
+            lines += table_lines
+        else:
+            marks = changed_melds(result.position.table, result.table, result.position.rules)
+            for meld, mark in zip(result.table, marks, strict=True):
+                lines.append(f"  {CHANGED if mark else ' '} {meld}")
         lines.append(f"Played: {_played(result.played, result.value)}")
         lines.append(f"Rack left: {format_tiles(result.rack) or '(empty)'}")
+        lines += extra_lines
     lines.append(_verdict_line(result))
     lines.append(f"Time: {result.seconds:.3f} s")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from rummikub.cli import render
+from rummikub.cli import explaining, render
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -114,6 +114,17 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     is_flag=True,
     help="Compare each answer with the puzzle's [expect]; exit 1 if any differs.",
 )
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Also show where every tile of the new table comes from and numbered steps that "
+    'turn the old table into the new one (with --json: the keys "changes" and "steps").',
+)
+@click.option(
+    "--no-color",
+    is_flag=True,
+    help="Show --explain output without colors (as when NO_COLOR is set).",
+)
 @click.pass_context
 def solve(
     ctx: click.Context,
@@ -127,6 +138,8 @@ def solve(
     time_limit: float | None,
     as_json: bool,
     verify: bool,
+    explain: bool,
+    no_color: bool,
 ) -> None:
     """Find the best move for each PUZZLE file, or for the position given by --rack/--table.
 
@@ -166,10 +179,19 @@ def solve(
                 continue
             result = solve_position(puzzle.position, objective=objective, time_limit=time_limit)
             name = None if inline else puzzle.path
-            if as_json:
+            explanation = explaining.explain_result(result) if explain else None
+            if as_json and explanation is not None:
+                progress.echo(explaining.result_json(result, name, explanation))
+            elif as_json:
                 progress.echo(render.result_json(result, name))
             else:
-                text = render.result_text(result, name=name, title=puzzle.title)
+                if explanation is not None:
+                    color = explaining.use_color(no_color)
+                    text = explaining.result_text(
+                        result, explanation, name=name, title=puzzle.title, color=color
+                    )
+                else:
+                    text = render.result_text(result, name=name, title=puzzle.title)
                 progress.echo(text + ("\n" if len(sources) > 1 else ""))
             outcome.unproven |= not result.proven
             expect = puzzle.expect

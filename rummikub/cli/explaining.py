@@ -1,0 +1,157 @@
+"""Rendering explanations (``--explain``): tiles in their colors, changed melds highlighted.
+
+The words come from :mod:`rummikub.explain`; this module only styles them. Colors follow
+the tiles (K black, R red, B blue, O orange, shown as yellow: terminals have no orange),
+and are left out with ``--no-color`` or when the ``NO_COLOR`` environment variable is set
+(https://no-color.org). click drops the styles anyway when the output is no terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rummikub.cli import render
+from rummikub.tiles import Tile
+
+if TYPE_CHECKING:  # types only: the explain module (and networkx) load when an answer is explained
+    from rummikub.checker import Verdict
+    from rummikub.explain import Explanation, Word
+    from rummikub.solver.result import SolveResult
+
+#: click colors of the tile colors. Black is shown bright, so it stays readable on dark
+#: terminals; colors of extended rule sets get the remaining terminal colors.
+TILE_COLORS: dict[str, str] = {
+    "K": "bright_black",
+    "R": "red",
+    "B": "blue",
+    "O": "yellow",
+    "G": "green",
+    "Y": "bright_yellow",
+    "P": "magenta",
+    "W": "white",
+}
+JOKER_COLOR = "bright_magenta"
+
+#: The mark of a new or changed meld, as in the plain solve output.
+CHANGED = "*"
+
+
+def use_color(no_color: bool) -> bool:
+    """Whether to color: not with ``--no-color``, nor when ``NO_COLOR`` is set and not empty."""
+    return not no_color and not os.environ.get("NO_COLOR")
+
+
+def tile_text(tile: Tile, color: bool, *, bold: bool = False) -> str:
+    if not color:
+        return str(tile)
+    fg = JOKER_COLOR if tile.is_joker else TILE_COLORS.get(tile.color)
+    return click.style(str(tile), fg=fg, bold=bold or tile.is_joker)
+
+
+def words_text(words: Iterable[Word], color: bool, *, bold: bool = False) -> str:
+    """Words with their tiles colored (and everything bold if ``bold``)."""
+    parts: list[str] = []
+    for word in words:
+        if isinstance(word, Tile):
+            parts.append(tile_text(word, color, bold=bold))
+        else:
+            parts.append(click.style(word, bold=True) if color and bold else word)
+    return "".join(parts)
+
+
+def _tiles_text(tiles: Sequence[Tile], color: bool, *, bold: bool) -> str:
+    return " ".join(tile_text(t, color, bold=bold) for t in tiles)
+
+
+def table_lines(explanation: Explanation, color: bool) -> list[str]:
+    """The new table, each changed meld marked, highlighted and followed by its origins;
+    then remarks on old melds whose jokers were freed or that were broken up."""
+    width = max(
+        (len(" ".join(str(t) for t in c.meld.tiles)) for c in explanation.changes), default=0
+    )
+    lines: list[str] = []
+    for change in explanation.changes:
+        tiles = change.meld.tiles
+        if change.kind == "unchanged":
+            lines.append(f"    {_tiles_text(tiles, color, bold=False)}")
+            continue
+        # Padded on the plain text: style codes take no room on screen.
+        padding = " " * (width - len(" ".join(str(t) for t in tiles)))
+        origins = words_text(explanation.change_words(change), color)
+        lines.append(f"  {CHANGED} {_tiles_text(tiles, color, bold=True)}{padding}   {origins}")
+    for fate in explanation.fates:
+        lines += [words_text(sentence, color) for sentence in explanation.fate_words(fate)]
+    return lines
+
+
+def step_lines(explanation: Explanation, color: bool) -> list[str]:
+    """``Steps:`` and the numbered steps (nothing when no tile moves)."""
+    if not explanation.steps:
+        return []
+    lines = ["Steps:"]
+    for number, step in enumerate(explanation.steps, start=1):
+        lines.append(f"  {number}. {words_text(step.words, color)}")
+    return lines
+
+
+def explanation_data(explanation: Explanation) -> dict[str, Any]:
+    """The ``"changes"`` and ``"steps"`` keys of the JSON output."""
+    return explanation.to_data()
+
+
+# -- the commands' output -----------------------------------------------------------------
+
+
+def explain_result(result: SolveResult) -> Explanation:
+    """The explanation of a solver's answer (of "no move": every meld unchanged, no steps)."""
+    from rummikub.explain import explain
+
+    return explain(result.position, result.move)
+
+
+def result_json(result: SolveResult, puzzle: str | None, explanation: Explanation) -> str:
+    """``solve --explain --json``: the usual object plus ``"changes"`` and ``"steps"``."""
+    return json.dumps({**render.result_data(result, puzzle), **explanation_data(explanation)})
+
+
+def result_text(
+    result: SolveResult,
+    explanation: Explanation,
+    *,
+    name: str | None,
+    title: str | None,
+    color: bool,
+) -> str:
+    """``solve --explain``: the usual text, the table with origins, the steps."""
+    return render.result_text(
+        result,
+        name=name,
+        title=title,
+        table_lines=table_lines(explanation, color),
+        extra_lines=step_lines(explanation, color),
+    )
+
+
+def verdict_json(verdict: Verdict, explanation: Explanation | None) -> str:
+    """``check --explain --json``: the verdict plus, for a legal move, its explanation."""
+    data = render.verdict_data(verdict)
+    if explanation is not None:
+        data.update(explanation_data(explanation))
+    return json.dumps(data)
+
+
+def verdict_text(verdict: Verdict, explanation: Explanation | None, color: bool) -> str:
+    """``check --explain``: the verdict, then how a legal move reaches the new table."""
+    lines = [render.verdict_text(verdict)]
+    if explanation is None:
+        lines.append("No steps: the move is not legal.")
+    else:
+        lines.append(f"New table ({CHANGED} = new or changed):")
+        lines += table_lines(explanation, color)
+        lines += step_lines(explanation, color)
+    return "\n".join(lines)
