@@ -15,17 +15,20 @@ The table depends only on the rule set, so it is built once per rule set and cac
 from __future__ import annotations
 
 import itertools
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
-import numpy.typing as npt
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
 from rummikub.tiles import JOKER, Tile
 
-IntArray = npt.NDArray[np.int64]
+#: Tile counts by tile index (plain lists: numpy's import alone would cost more than a
+#: whole solve of a mid-sized position).
+Counts = list[int]
+#: A sparse multiset of tile indices: (index, count) pairs.
+Needs = tuple[tuple[int, int], ...]
 
 
 class TileIndex:
@@ -41,29 +44,45 @@ class TileIndex:
     def __getitem__(self, tile: Tile) -> int:
         return self._index[tile]
 
-    def counts(self, tiles: object) -> IntArray:
-        """A count vector for an iterable of tiles."""
-        vector = np.zeros(self.size, dtype=np.int64)
-        for tile in tiles:  # type: ignore[attr-defined]
+    def counts(self, tiles: Iterable[Tile]) -> Counts:
+        """A count vector for some tiles."""
+        vector = [0] * self.size
+        for tile in tiles:
             vector[self._index[tile]] += 1
         return vector
 
-    def values(self) -> IntArray:
+    def needs(self, tiles: Iterable[Tile]) -> Needs:
+        """Some tiles as a sparse multiset of indices."""
+        return tuple(sorted(Counter(self._index[t] for t in tiles).items()))
+
+    def values(self) -> Counts:
         """What each tile type is worth when played (joker: ``joker_value``)."""
-        return np.array([self.rules.tile_value(t) for t in self.tiles], dtype=np.int64)
+        return [self.rules.tile_value(t) for t in self.tiles]
 
 
 @dataclass(frozen=True, slots=True)
 class Candidates:
     """All candidate melds of a rule set."""
 
+    index: TileIndex
     melds: tuple[Meld, ...]
-    #: ``counts[i, t]``: how many tiles of type ``t`` meld ``i`` holds.
-    counts: npt.NDArray[np.int8]
+    #: ``needs[i]``: the tiles of meld ``i`` as (tile index, count) pairs.
+    needs: tuple[Needs, ...]
     #: the value of each meld, jokers at the number they stand for.
-    values: IntArray
-    #: ``lookup[multiset of tile indices]``: the row of that candidate.
-    lookup: dict[tuple[int, ...], int]
+    values: tuple[int, ...]
+    #: ``lookup[needs]``: the row of the candidate with those tiles.
+    lookup: dict[Needs, int]
+    #: the rows that are groups.
+    groups: tuple[int, ...]
+
+    def fitting(self, limit: Counts, rows: Iterable[int] | None = None) -> list[tuple[int, int]]:
+        """(row, copies that fit) for each candidate whose tiles are all within ``limit``."""
+        found = []
+        for row in range(len(self.melds)) if rows is None else rows:
+            upper = min(limit[t] // n for t, n in self.needs[row])
+            if upper:
+                found.append((row, upper))
+        return found
 
 
 def max_run_length(rules: Rules) -> int:
@@ -71,9 +90,9 @@ def max_run_length(rules: Rules) -> int:
     return min(rules.numbers, 5 + max(0, rules.jokers - 2))
 
 
-def meld_key(meld: Meld, index: TileIndex) -> tuple[str, tuple[int, ...]]:
+def meld_key(meld: Meld, index: TileIndex) -> tuple[str, Needs]:
     """Identify a meld by its kind and its tiles as a multiset."""
-    return (meld.kind, tuple(sorted(index[t] for t in meld.tiles)))
+    return (meld.kind, index.needs(meld.tiles))
 
 
 def run_readings(rules: Rules, max_length: int) -> list[Meld]:
@@ -107,22 +126,22 @@ def group_readings(rules: Rules, max_size: int) -> list[Meld]:
 def candidates(rules: Rules) -> Candidates:
     """The candidate melds of ``rules`` (cached: built once per rule set)."""
     index = TileIndex(rules)
-    best: dict[tuple[int, ...], Meld] = {}
+    best: dict[Needs, Meld] = {}
     readings = run_readings(rules, max_run_length(rules)) + group_readings(
         rules, min(5, rules.max_group)
     )
     for meld in readings:
-        key = meld_key(meld, index)[1]
+        key = index.needs(meld.tiles)
         kept = best.get(key)
         if kept is None or meld.value > kept.value:
             best[key] = meld
     keys = tuple(best)
     melds = tuple(best[k] for k in keys)
-    # int8 keeps the 26x8x4 table (~32,000 melds) small; counts never exceed 7.
-    counts = np.zeros((len(melds), index.size), dtype=np.int8)
-    for row, key in enumerate(keys):
-        for t in key:
-            counts[row, t] += 1
-    values = np.array([m.value for m in melds], dtype=np.int64)
-    lookup = {k: i for i, k in enumerate(keys)}
-    return Candidates(melds, counts, values, lookup)
+    return Candidates(
+        index=index,
+        melds=melds,
+        needs=keys,
+        values=tuple(m.value for m in melds),
+        lookup={k: i for i, k in enumerate(keys)},
+        groups=tuple(i for i, m in enumerate(melds) if m.kind == "group"),
+    )

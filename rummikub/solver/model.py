@@ -16,17 +16,15 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from rummikub.melds import Meld
 from rummikub.position import Position
 from rummikub.rules import Rules
 from rummikub.solver.candidates import (
-    IntArray,
+    Counts,
+    Needs,
     TileIndex,
     candidates,
     group_readings,
@@ -37,6 +35,7 @@ from rummikub.solver.candidates import (
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates
 from rummikub.solver.result import Objective
+from rummikub.solver.rows import INF, add_row
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.tiles import Tile
 
@@ -60,10 +59,6 @@ class Solution:
     table: tuple[Meld, ...]
 
 
-def _counts(index: TileIndex, tiles: Sequence[Tile]) -> IntArray:
-    return index.counts(tiles)
-
-
 class MoveModel:
     """Builds the integer program for one position and reads its answer back."""
 
@@ -81,9 +76,9 @@ class MoveModel:
         # when the LP alone does not settle the answer.
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
         rules = self.rules
-        self.table = _counts(self.index, [t for m in position.table for t in m.tiles])
-        self.rack = _counts(self.index, position.rack)
-        self.available = self.table + self.rack
+        self.table = self.index.counts(t for m in position.table for t in m.tiles)
+        self.rack = self.index.counts(position.rack)
+        self.available = [a + b for a, b in zip(self.table, self.rack, strict=True)]
         self.strict = rules.joker_lock == "strict"
         self.opening_only = not position.opened and not rules.open_then_play
         self.opening = not position.opened and rules.open_then_play
@@ -99,15 +94,16 @@ class MoveModel:
         self.continuous: set[int] = set()
         self.units: list[Unit] = []
         self.as_was: list[tuple[list[int], Any, Any]] = []  # (old indices, var, column var)
-        self.opening_terms: list[tuple[IntArray, int, Any]] = []  # (counts, value, var)
+        self.opening_terms: list[tuple[dict[int, int], int, Any]] = []  # (needs, value, var)
         self.demand_terms: dict[int, list[tuple[int, Any]]] = defaultdict(list)
         if self.opening_only:
             # Every old tile stays where it is, so only rack tiles enter the balance.
-            self.table = np.zeros_like(self.table)
+            self.table = [0] * self.index.size
         # One balance row per tile type in play: a played tile that fits no meld must
         # still be balanced (to zero), so every such row exists even with no column.
-        for t in np.flatnonzero(self.table + self.rack):
-            self._conservation(int(t))
+        for t in range(self.index.size):
+            if self.table[t] or self.rack[t]:
+                self._conservation(t)
         if self.opening_only:
             self._build_opening_only()
         else:
@@ -126,38 +122,23 @@ class MoveModel:
             self.conservation[t] = row
         return row
 
-    def _add_column(self, meld: Meld, counts: IntArray, upper: int, name: str) -> Any:
+    def _add_column(self, needs: Needs, upper: int, name: str) -> Any:
+        """A meld's column: its tiles enter the balance rows."""
         var = self.solver.IntVar(0, upper, name)
-        for t in np.flatnonzero(counts):
-            self._conservation(int(t)).SetCoefficient(var, float(counts[t]))
+        for t, n in needs:
+            self._conservation(t).SetCoefficient(var, float(n))
         return var
 
     def _add_meld_column(self, meld: Meld, upper: int, name: str) -> Any:
-        var = self.solver.IntVar(0, upper, name)
-        for tile, n in Counter(meld.tiles).items():
-            self._conservation(self.index[tile]).SetCoefficient(var, float(n))
-        return var
-
-    def _free_candidates(self, limit: IntArray) -> tuple[np.ndarray[Any, Any], IntArray]:
-        """Candidate rows whose tiles are all within ``limit``, with their upper bounds."""
-        cands = candidates(self.rules)
-        fits = np.all(cands.counts <= limit, axis=1)
-        rows = np.flatnonzero(fits)
-        sub = cands.counts[rows].astype(np.int64)
-        with np.errstate(divide="ignore"):
-            ratio = np.where(sub > 0, limit[None, :] // np.maximum(sub, 1), 1 << 30)
-        return rows, ratio.min(axis=1)
+        return self._add_column(self.index.needs(meld.tiles), upper, name)
 
     def _build_opening_only(self) -> None:
         """Initial meld without playing on: new melds from the hand, old table untouched."""
         cands = candidates(self.rules)
-        rows, upper = self._free_candidates(self.rack)
-        for row, ub in zip(rows, upper, strict=True):
-            meld = cands.melds[row]
-            counts = cands.counts[row].astype(np.int64)
-            var = self._add_column(meld, counts, int(ub), f"lay_{row}")
-            self.lay.append((meld, var))
-            self.opening_terms.append((counts, int(cands.values[row]), var))
+        for row, upper in cands.fitting(self.rack):
+            var = self._add_column(cands.needs[row], upper, f"lay_{row}")
+            self.lay.append((cands.melds[row], var))
+            self.opening_terms.append((dict(cands.needs[row]), cands.values[row], var))
         self._require_opening()
         self._require_a_tile()
 
@@ -167,17 +148,15 @@ class MoveModel:
         locked = [self.strict and m.jokers > 0 for m in position.table]
         # Free melds: any meld the table and rack can supply. Runs as a flow when at most
         # two jokers are in play (see runs_flow), else as candidate columns.
-        rows, upper = self._free_candidates(self.available)
+        rows = None
         if self.available[self.index.joker] <= 2:
             self.flow = RunFlow(self.solver, rules, self.index, self.available, self._conservation)
-            is_group = np.array([cands.melds[r].kind == "group" for r in rows], dtype=bool)
-            rows, upper = rows[is_group], upper[is_group]
+            rows = cands.groups
         columns: dict[int, Any] = {}
-        for row, ub in zip(rows, upper, strict=True):
-            meld = cands.melds[row]
-            var = self._add_column(meld, cands.counts[row].astype(np.int64), int(ub), f"lay_{row}")
-            self.lay.append((meld, var))
-            columns[int(row)] = var
+        for row, upper in cands.fitting(self.available, rows):
+            var = self._add_column(cands.needs[row], upper, f"lay_{row}")
+            self.lay.append((cands.melds[row], var))
+            columns[row] = var
         self._add_as_was(locked, columns)
         for i, meld in enumerate(position.table):
             if locked[i]:
@@ -191,7 +170,7 @@ class MoveModel:
     def _add_as_was(self, locked: list[bool], columns: dict[int, Any]) -> None:
         """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
         cands = candidates(self.rules)
-        groups: dict[tuple[str, tuple[int, ...]], list[int]] = defaultdict(list)
+        groups: dict[tuple[str, Needs], list[int]] = defaultdict(list)
         for i, meld in enumerate(self.position.table):
             if not locked[i]:
                 groups[meld_key(meld, self.index)].append(i)
@@ -205,7 +184,7 @@ class MoveModel:
                 column = self._add_meld_column(meld, len(olds), f"old_{olds[0]}")
                 self.lay.append((meld, column))
             var = self.solver.IntVar(0, len(olds), f"as_was_{olds[0]}")
-            self.solver.Add(var <= column)
+            add_row(self.solver, -INF, 0.0, [(var, 1.0), (column, -1.0)])
             self.as_was.append((olds, var, column))
 
     def _fits(self, fate: Fate) -> bool:
@@ -235,26 +214,22 @@ class MoveModel:
         a joker stay locked for the rest of the turn (units with fates)."""
         rules = self.rules
         cands = candidates(rules)
+        limit = list(self.rack)
         if self.strict:
-            limit = self.rack.copy()
             limit[self.index.joker] = 0
-        else:
-            limit = self.rack
-        rows, upper = self._free_candidates(limit)
-        for row, ub in zip(rows, upper, strict=True):
-            var = self.solver.IntVar(0, int(ub), f"opening_{row}")
-            counts = cands.counts[row].astype(np.int64)
-            self.opening_terms.append((counts, int(cands.values[row]), var))
+        for row, upper in cands.fitting(limit):
+            var = self.solver.IntVar(0, upper, f"opening_{row}")
+            self.opening_terms.append((dict(cands.needs[row]), cands.values[row], var))
         if not self.strict or self.rack[self.index.joker] == 0:
             return
         for core in _hand_readings_with_jokers(self.rules, self.rack, self.index):
-            counts = _counts(self.index, core.tiles)
-            bound = int(min(self.rack[t] // counts[t] for t in np.flatnonzero(counts)))
+            needs = self.index.needs(core.tiles)
+            bound = min(self.rack[t] // n for t, n in needs)
             # Only kept: releasing one's own just-laid joker by a rack tile is the same as
             # laying that tile at once (a joker-free opening), and no table tile may do it.
             kept = [f for f in fates(core, rules) if not f.demands]
             total = self._add_unit(Unit(core, None, kept), upper=bound)
-            self.opening_terms.append((counts, core.value, total))
+            self.opening_terms.append((dict(needs), core.value, total))
 
     def _require_opening(self) -> None:
         """Hand-only melds worth at least ``initial_meld``, at least one of them."""
@@ -271,7 +246,7 @@ class MoveModel:
             return
         # The hand-only melds are laid from played tiles.
         for t in range(self.index.size):
-            terms = [int(c[t]) * var for c, _, var in self.opening_terms if c[t]]
+            terms = [c[t] * var for c, _, var in self.opening_terms if t in c]
             if terms:
                 played = self.played.get(t)
                 solver.Add(solver.Sum(terms) <= (played if played is not None else 0))
@@ -294,17 +269,17 @@ class MoveModel:
                 for counts, _, var in self.opening_terms:
                     # Tiles laid in the initial meld have left the rack; with rack_or_table
                     # those of a joker-free initial meld are free table tiles instead.
-                    if counts[t] and not (from_table and counts[self.index.joker] == 0):
-                        supply.append(-int(counts[t]) * var)
+                    if t in counts and not (from_table and self.index.joker not in counts):
+                        supply.append(-counts[t] * var)
             if from_table:
                 supply.append(int(free_table[t]))
                 supply.extend(released.get(t, []))
             solver.Add(need <= solver.Sum(supply))
 
-    def _free_table_tiles(self) -> IntArray:
+    def _free_table_tiles(self) -> Counts:
         """Table tiles free from the start: those of old melds no joker locks."""
         tiles = [t for m in self.position.table if not (self.strict and m.jokers) for t in m.tiles]
-        return _counts(self.index, tiles)
+        return self.index.counts(tiles)
 
     def _release_sources(self) -> dict[int, list[Any]]:
         """Tiles of released old locked melds, usable as substitutes for *other* units.
@@ -356,7 +331,7 @@ class MoveModel:
         as_was = self.solver.Sum([var for _, var, _ in self.as_was] + self._units_as_was())
         most_as_was = len(self.position.table)
         if self.objective == "value":
-            most_second = int(self.rack.sum())
+            most_second = sum(self.rack)
             first, second = value, tiles
         else:
             most_second = int(sum(rules.tile_value(t) for t in self.position.rack))
@@ -477,7 +452,7 @@ class MoveModel:
         return lay_out(in_place, locked, new, self.rules)
 
 
-def _hand_readings_with_jokers(rules: Rules, rack: IntArray, index: TileIndex) -> list[Meld]:
+def _hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> list[Meld]:
     """Every meld with a joker that the hand alone can lay (each joker reading apart,
     since the lock keeps the reading)."""
     jokers = int(rack[index.joker])

@@ -25,7 +25,7 @@ from typing import Any
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
-from rummikub.solver.candidates import IntArray, TileIndex
+from rummikub.solver.candidates import Counts, TileIndex
 from rummikub.solver.rows import INF, add_row
 from rummikub.tiles import JOKER, Tile
 
@@ -46,7 +46,7 @@ class RunFlow:
         solver: Any,
         rules: Rules,
         index: TileIndex,
-        available: IntArray,
+        available: Counts,
         balance: Callable[[int], Any],
     ) -> None:
         self.rules = rules
