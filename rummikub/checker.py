@@ -365,21 +365,27 @@ def _numbered(tiles: Counter[Tile]) -> Counter[Tile]:
 
 def _openings(turn: _Turn) -> list[_Opening]:
     """Every choice of joker-holding initial melds: blocks of new melds made of rack tiles."""
-    choices: list[list[tuple[int, Meld] | None]] = []
+    choices: list[list[tuple[int, Meld]]] = []
     if turn.pool[JOKER]:
         for index, meld in enumerate(turn.new):
             if meld.jokers:
                 blocks = [b for b in _blocks(meld) if Counter(b.tiles) <= turn.pool]
-                choices.append([None, *((index, block) for block in blocks)])
+                if blocks:
+                    choices.append([(index, block) for block in blocks])
     openings: list[_Opening] = []
-    for combo in itertools.product(*choices):
-        picked = [choice for choice in combo if choice is not None]
-        tiles: Counter[Tile] = Counter()
-        for _, block in picked:
-            tiles.update(block.tiles)
-        if tiles <= turn.pool:
-            targets = frozenset(index for index, _ in picked)
-            openings.append(_Opening(targets, tiles, sum(block.value for _, block in picked)))
+
+    # Each block needs a rack joker, so pruning on the rack keeps this to a few choices.
+    def pick(depth: int, targets: frozenset[int], tiles: Counter[Tile], value: int) -> None:
+        if depth == len(choices):
+            openings.append(_Opening(targets, tiles, value))
+            return
+        pick(depth + 1, targets, tiles, value)
+        for index, block in choices[depth]:
+            more = tiles + Counter(block.tiles)
+            if more <= turn.pool:
+                pick(depth + 1, targets | {index}, more, value + block.value)
+
+    pick(0, frozenset(), Counter(), 0)
     return openings
 
 
