@@ -101,8 +101,10 @@ class Rules:
     def sort_key(self, tile: Tile) -> tuple[int, int]:
         """Order tiles as players sort a rack: by color, then number, jokers last."""
         if tile.is_joker:
-            return (len(self.colors), 0)
-        return (self.colors.index(tile.color), tile.number)
+            return (len(self.colors) + 1, 0)
+        # A color outside the box sorts after the box's colors (it is reported, not sorted).
+        place = self.colors.find(tile.color)
+        return (len(self.colors) if place < 0 else place, tile.number)
 
     def tile_value(self, tile: Tile) -> int:
         """What a played tile is worth (RULES.md, rule 5)."""

@@ -45,8 +45,9 @@ class Fate:
 
     @property
     def needs(self) -> Counter[Tile]:
-        """Every tile this fate needs in play: its meld and its substitutes."""
-        return Counter(self.meld.tiles if self.meld else ()) + Counter(self.demands)
+        """Every tile this fate needs in play: its meld and its substitutes (a partly
+        released unit holds its substitutes, so they are not counted twice)."""
+        return Counter(self.meld.tiles if self.meld else ()) | Counter(self.demands)
 
 
 @lru_cache(maxsize=4096)
