@@ -353,15 +353,15 @@ CORPORA: dict[str, Corpus] = {
     corpus.name: corpus
     for corpus in (
         Corpus("game", "simulated play, standard rules, 2-4 players", 200, 3, make_game),
-        Corpus("small", "random, table ~12, rack ~8", 50, 3, make_small),
-        Corpus("mid", "random, table ~30, rack ~14", 50, 3, make_mid),
-        Corpus("hard", "random, table ~60, rack ~20, both jokers in play", 50, 3, make_hard),
-        Corpus("initial", "random, not opened, table ~30, rack 14", 50, 3, make_initial),
-        Corpus("presets", "random, table ~30, rack ~14, each preset in turn", 48, 4, make_presets),
+        Corpus("small", "random, table ~12, rack ~8", 100, 3, make_small),
+        Corpus("mid", "random, table ~30, rack ~14", 100, 3, make_mid),
+        Corpus("hard", "random, table ~60, rack ~20, both jokers in play", 100, 3, make_hard),
+        Corpus("initial", "random, not opened, table ~30, rack 14", 100, 3, make_initial),
+        Corpus("presets", "random, table ~30, rack ~14, each preset in turn", 100, 4, make_presets),
         Corpus(
             "generalised",
             "26 numbers x 8 colors x 4 copies + 4 jokers, table 100-150, rack ~25",
-            5,
+            6,
             2,
             make_generalised,
         ),

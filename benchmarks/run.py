@@ -54,6 +54,9 @@ class Settings:
     cli_runs: int
     throughput: int
     command: str
+    #: The 1-minute load average when the run started: other processes on the machine
+    #: slow every figure, so the report says how busy it was.
+    load: float | None
 
 
 # -- measurements ---------------------------------------------------------------------
@@ -110,6 +113,7 @@ class CorpusReport:
     peak_rss: int | None = None
     rss_before: int | None = None
     comparisons: list[Comparison] = field(default_factory=list)
+    peer_errors: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,11 +271,17 @@ def compare_corpus(
         ours, ours_seconds = timed_solve(
             free(case.position), objective="tiles", time_limit=settings.time_limit
         )
-        theirs = peer.solve(case.position)
+        try:
+            theirs = peer.solve(case.position)
+        except Exception as error:  # a peer failure is a finding, not a reason to stop
+            report.peer_errors.append(f"{case.name}: {type(error).__name__}: {error}")
+            continue
         report.comparisons.append(
             Comparison(case, ours.status, ours.tiles, ours_seconds, theirs.tiles, theirs.seconds)
         )
     say(peer_line(report))
+    for error in report.peer_errors:
+        say(f"{report.name:<12} peer failed on {error}")
 
 
 def summary_line(report: CorpusReport) -> str:
@@ -374,6 +384,10 @@ def run_throughput(settings: Settings, say: Callable[[str], None]) -> Throughput
 # -- the report ------------------------------------------------------------------------
 
 
+def fmt_load(load: float | None) -> str:
+    return "n/a" if load is None else f"{load:.2f}"
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
@@ -393,6 +407,13 @@ def installed(name: str) -> str:
         return package_version(name)
     except PackageNotFoundError:
         return "not installed"
+
+
+def load_average() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
 
 
 def cpu_model() -> str:
@@ -451,6 +472,9 @@ def markdown(
         f"- date: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- command: `{settings.command}`",
         f"- cpu: {cpu_model()}, {os.cpu_count()} cores; {platform.system()} {platform.release()}",
+        f"- load average (1 min): {fmt_load(settings.load)} at the start, "
+        f"{fmt_load(load_average())} at the end (above the core count, other processes "
+        "shared the machine and the times are inflated)",
         f"- python {platform.python_version()}, ortools {installed('ortools')}, "
         f"rummikub {rummikub.__version__} at {git_state()}",
         f"- rummikub-solver {peer_version}",
@@ -495,7 +519,7 @@ def markdown(
             "Slowest positions: " + ", ".join(f"`{t.name}` {ms(t.seconds)}" for t in slowest) + ".",
             "",
         ]
-    compared = [r for r in reports if r.comparisons]
+    compared = [r for r in reports if r.comparisons or r.peer_errors]
     if compared and peer is not None:
         lines += peer_section(compared, peer, probes)
     if processes:
@@ -549,6 +573,9 @@ def peer_section(
     ]
     for report in reports:
         comparisons = report.comparisons
+        if not comparisons:
+            lines.append(f"| {report.name} | 0 | | | | | | | | |")
+            continue
         ratios = Stats.of([c.ratio for c in comparisons])
         compared = [c for c in comparisons if c.comparable]
         differ = [c for c in compared if not c.agrees]
@@ -578,6 +605,11 @@ def peer_section(
         for probe in probes:
             rack = format_tiles(probe.case.position.rack)
             lines.append(f"| `{rack}` | {probe.ours_tiles} | {probe.peer_tiles} |")
+        lines.append("")
+    errors = [error for r in reports for error in r.peer_errors]
+    if errors:
+        lines += [f"The peer failed on {len(errors)} positions:", ""]
+        lines += [f"- {error}" for error in errors[:10]]
         lines.append("")
     differ = [c for r in reports for c in r.comparisons if not c.agrees]
     if differ:
@@ -666,6 +698,7 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
         cli_runs=2 if args.quick else 5,
         throughput=10 if args.quick else 1000,
         command=shlex.join(["python", "-m", "benchmarks", *args_list]),
+        load=load_average(),
     )
     if not args.no_peer and not settings.peer:
         say("rummikub-solver is not installed (pip install '.[bench]'): no side by side")
