@@ -280,8 +280,8 @@ def compare_corpus(
             Comparison(case, ours.status, ours.tiles, ours_seconds, theirs.tiles, theirs.seconds)
         )
     say(peer_line(report))
-    for error in report.peer_errors:
-        say(f"{report.name:<12} peer failed on {error}")
+    for failure in report.peer_errors:
+        say(f"{report.name:<12} peer failed on {failure}")
 
 
 def summary_line(report: CorpusReport) -> str:
