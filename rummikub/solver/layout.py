@@ -7,6 +7,7 @@ stay where they lie) and two locked units (each must own its own meld).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rummikub.melds import Meld
@@ -40,25 +41,50 @@ def _grow(anchor: Meld, runs: list[Meld]) -> Meld:
 
 
 def lay_out(
+    old_table: Sequence[Meld],
     in_place: Sequence[Meld | None],
     growable: Sequence[bool],
     new: list[Meld],
     rules: Rules,
 ) -> tuple[Meld, ...]:
-    """The whole new table: melds that stay in their old places first, then new melds.
+    """The whole new table, each meld where a player would look for it.
 
     ``in_place[i]`` is what became of old meld ``i`` if it stayed a meld of its own (left as
     it was, or a locked unit kept and maybe extended); ``growable[i]`` says it may still
-    take free runs at its ends.
+    take free runs at its ends. Other new melds take the place of the old meld they share
+    most tiles with (an extended or reshaped meld stays where it lay); the rest follow,
+    runs by color and start, then groups by number.
     """
     runs = _chain([m for m in new if m.kind == "run"])
-    table: list[Meld] = []
-    for meld, grows in zip(in_place, growable, strict=True):
-        if meld is not None:
-            table.append(_grow(meld, runs) if grows and meld.kind == "run" else meld)
+    slots: list[Meld | None] = [
+        _grow(meld, runs) if meld is not None and grows and meld.kind == "run" else meld
+        for meld, grows in zip(in_place, growable, strict=True)
+    ]
     rest = [m for m in new if m.kind != "run"] + runs
-    rest.sort(key=lambda m: meld_order(m, rules))
-    return (*table, *rest)
+    # Greedy by shared tiles: this only orders the answer, legality does not depend on it.
+    pairs = sorted(
+        (
+            (-_shared(old, meld), i, j)
+            for i, old in enumerate(old_table)
+            if slots[i] is None
+            for j, meld in enumerate(rest)
+        ),
+    )
+    placed: set[int] = set()
+    for minus_shared, i, j in pairs:
+        if -minus_shared < 2:
+            break
+        if slots[i] is None and j not in placed:
+            slots[i] = rest[j]
+            placed.add(j)
+    left = sorted(
+        (m for j, m in enumerate(rest) if j not in placed), key=lambda m: meld_order(m, rules)
+    )
+    return (*(m for m in slots if m is not None), *left)
+
+
+def _shared(a: Meld, b: Meld) -> int:
+    return sum((Counter(a.tiles) & Counter(b.tiles)).values())
 
 
 def meld_order(meld: Meld, rules: Rules) -> tuple[int, int, int]:

@@ -449,7 +449,7 @@ class MoveModel:
                     locked[unit.old] = not fate.unchanged
                 else:
                     new.extend([fate.meld] * n)
-        return lay_out(in_place, locked, new, self.rules)
+        return lay_out(old, in_place, locked, new, self.rules)
 
 
 def _hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> list[Meld]:
