@@ -350,8 +350,8 @@ def replay(
             missing = Counter(step.tiles) - left
             if missing:
                 raise ReplayError(
-                    f"step {number} takes {_listed(missing)} from the rack, which holds "
-                    f"{_listed(left) or 'nothing more'}"
+                    f"step {number} takes {_listed(Counter(step.tiles))} from the rack, which "
+                    f"holds {_listed(left) or 'nothing more'}"
                 )
             left -= Counter(step.tiles)
         if isinstance(step.target, int):
@@ -374,7 +374,7 @@ def _take(melds: list[list[Tile]], source: int, tiles: Sequence[Tile], number: i
     if missing:
         held = " ".join(str(t) for t in melds[source]) or "nothing"
         raise ReplayError(
-            f"step {number} takes {_listed(missing)} from meld {source}, which holds {held}"
+            f"step {number} takes {_listed(Counter(tiles))} from meld {source}, which holds {held}"
         )
     for tile in tiles:
         melds[source].remove(tile)
@@ -456,6 +456,10 @@ def _sort_key(rules: Rules) -> Callable[[Tile], tuple[int, int, str, int]]:
     return key
 
 
+def _size(tiles: Counter[Tile]) -> int:
+    return sum(tiles.values())
+
+
 def _shared(a: Sequence[Tile], b: Sequence[Tile]) -> int:
     return sum((Counter(a) & Counter(b)).values())
 
@@ -467,36 +471,27 @@ def _same(a: Meld, b: Meld) -> bool:
     return a.tiles == b.tiles if a.kind == "run" else Counter(a.tiles) == Counter(b.tiles)
 
 
-def _pair(old: Sequence[Meld], new: Sequence[Meld]) -> dict[int, int]:
-    """Old meld index -> the new meld it is transformed into in place.
-
-    Unchanged melds are paired first, so they are never touched. The others are paired to
-    keep as many tiles as possible where they lie, preferring melds of the same kind.
-    """
-    # Imported here: only explanations need networkx, and it takes ~0.1 s to load.
-    import networkx as nx
-
+def _unchanged_pairs(old: Sequence[Meld], new: Sequence[Meld]) -> dict[int, int]:
+    """Old meld index -> an identical new meld: paired first, so never touched."""
     pairs: dict[int, int] = {}
     for j, after in enumerate(new):
         i = next((i for i, m in enumerate(old) if i not in pairs and _same(m, after)), None)
         if i is not None:
             pairs[i] = j
-    paired_new = set(pairs.values())
-    # The bonuses of all pairs together stay below one shared tile's weight.
-    scale = 2 * (len(old) + len(new) + 1)
+    return pairs
+
+
+def _matching(edges: Mapping[tuple[int, int], int], n: int) -> dict[int, int]:
+    """A maximum-weight matching of old melds to new ones, from ``{(i, j): weight}``."""
+    # Imported here: only explanations need networkx, and it takes ~0.1 s to load.
+    import networkx as nx
+
+    # Nodes are integers (old i is i, new j is n + j): string nodes would hash differently
+    # in every process, and so would the matching chosen among equally good ones.
     graph = nx.Graph()
-    for i, before in enumerate(old):
-        for j, after in enumerate(new):
-            if i in pairs or j in paired_new:
-                continue
-            shared = _shared(before.tiles, after.tiles)
-            if shared:
-                bonus = 1 if before.kind == after.kind else 0
-                graph.add_edge(("old", i), ("new", j), weight=shared * scale + bonus)
-    for a, b in nx.max_weight_matching(graph):
-        (_, j), (_, i) = sorted((a, b))  # "new" < "old": the new end comes first
-        pairs[i] = j
-    return dict(sorted(pairs.items()))
+    for (i, j), weight in edges.items():
+        graph.add_edge(i, n + j, weight=weight)
+    return {min(a, b): max(a, b) - n for a, b in nx.max_weight_matching(graph)}
 
 
 @dataclass
@@ -524,7 +519,38 @@ class _Plan:
     def make(
         cls, old: tuple[Meld, ...], new: tuple[Meld, ...], played: Counter[Tile], rules: Rules
     ) -> _Plan:
-        pairs = _pair(old, new)
+        """The plan with the fewest steps (then the most tiles left in place) of two:
+        pairing melds by shared tiles and routing the rest, or routing all tiles first and
+        pairing the melds that the most batches join. Neither is best on every table: the
+        first keeps ``J K2 K3`` in place for ``J R2 R3`` (and then moves K2 K3 on), the
+        second keeps it whole for ``J K2 K3 K4 K5 K6``."""
+        unchanged = _unchanged_pairs(old, new)
+        plans = [
+            cls._shared_first(old, new, played, rules, unchanged),
+            cls._routes_first(old, new, played, rules, unchanged),
+        ]
+        return min(plans, key=lambda p: (len(p.flows), -sum(map(_size, p.kept.values()))))
+
+    @classmethod
+    def _shared_first(
+        cls,
+        old: tuple[Meld, ...],
+        new: tuple[Meld, ...],
+        played: Counter[Tile],
+        rules: Rules,
+        unchanged: dict[int, int],
+    ) -> _Plan:
+        """Pair melds to keep the most tiles in place (same kinds preferred), route the rest."""
+        # The same-kind bonuses of all pairs together stay below one shared tile's weight.
+        scale = 2 * (len(old) + len(new) + 1)
+        taken = set(unchanged.values())
+        edges: dict[tuple[int, int], int] = {}
+        for i, before in enumerate(old):
+            for j, after in enumerate(new):
+                shared = _shared(before.tiles, after.tiles)
+                if i not in unchanged and j not in taken and shared:
+                    edges[i, j] = shared * scale + (before.kind == after.kind)
+        pairs = {**unchanged, **_matching(edges, len(old))}
         kept = {i: Counter(old[i].tiles) & Counter(new[j].tiles) for i, j in pairs.items()}
         supply: dict[Source, Counter[Tile]] = {
             i: Counter(meld.tiles) - kept.get(i, Counter()) for i, meld in enumerate(old)
@@ -532,12 +558,45 @@ class _Plan:
         supply[RACK] = played.copy()
         owner = {j: i for i, j in pairs.items()}
         demand = {
-            j: Counter(meld.tiles) - kept.get(owner[j], Counter())
-            if j in owner
-            else Counter(meld.tiles)
+            j: Counter(meld.tiles) - (kept[owner[j]] if j in owner else Counter())
             for j, meld in enumerate(new)
         }
-        return cls(old, new, played, rules, pairs, kept, _assign(supply, demand))
+        return cls(
+            old, new, played, rules, dict(sorted(pairs.items())), kept, _assign(supply, demand)
+        )
+
+    @classmethod
+    def _routes_first(
+        cls,
+        old: tuple[Meld, ...],
+        new: tuple[Meld, ...],
+        played: Counter[Tile],
+        rules: Rules,
+        unchanged: dict[int, int],
+    ) -> _Plan:
+        """Route every tile of the changed melds, then pair the melds joined by the most
+        batches (each pair saves a step), the bigger batches first."""
+        taken = set(unchanged.values())
+        supply: dict[Source, Counter[Tile]] = {
+            i: Counter(meld.tiles) for i, meld in enumerate(old) if i not in unchanged
+        }
+        supply[RACK] = played.copy()
+        demand = {j: Counter(meld.tiles) for j, meld in enumerate(new) if j not in taken}
+        flows = _assign(supply, demand)
+        # One more paired batch always outweighs any difference in tiles kept.
+        scale = 1 + sum(_size(f.tiles) for f in flows)
+        edges = {
+            (f.source, f.to): scale + _size(f.tiles) for f in flows if isinstance(f.source, int)
+        }
+        pairs = {**unchanged, **_matching(edges, len(old))}
+        kept = {i: Counter(old[i].tiles) for i in unchanged}
+        moving: list[_Flow] = []
+        for flow in flows:
+            if isinstance(flow.source, int) and pairs.get(flow.source) == flow.to:
+                kept[flow.source] = flow.tiles
+            else:
+                moving.append(flow)
+        return cls(old, new, played, rules, dict(sorted(pairs.items())), kept, moving)
 
     @property
     def owner(self) -> dict[int, int]:
@@ -799,13 +858,19 @@ class _Narrator:
                     self._harm(board, f),
                     f.to != last,  # finish one meld before starting another
                     f.source == RACK,  # take table tiles before laying rack tiles by them
-                    remaining.index(f),
+                    self._place(f),
                 ),
             )
             board.apply(best)
             remaining.remove(best)
             ordered.append(best)
         return ordered
+
+    def _place(self, flow: _Flow) -> tuple[int, int]:
+        """Otherwise, go through the old table in its order, then the new melds."""
+        n = len(self.plan.old)
+        target = self.owner.get(flow.to, n + flow.to)
+        return target, flow.source if isinstance(flow.source, int) else n
 
     def _waits(self, flow: _Flow, remaining: list[_Flow]) -> bool:
         """A joker leaves its old meld only after the tile replacing it has arrived."""

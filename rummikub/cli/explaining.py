@@ -50,7 +50,8 @@ def tile_text(tile: Tile, color: bool, *, bold: bool = False) -> str:
     if not color:
         return str(tile)
     fg = JOKER_COLOR if tile.is_joker else TILE_COLORS.get(tile.color)
-    return click.style(str(tile), fg=fg, bold=bold or tile.is_joker)
+    # None, not False: False would write an explicit "not bold" code before every tile.
+    return click.style(str(tile), fg=fg, bold=True if bold or tile.is_joker else None)
 
 
 def words_text(words: Iterable[Word], color: bool, *, bold: bool = False) -> str:
