@@ -432,11 +432,13 @@ def git_state() -> str:
 
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=REPO, check=False)
-        return done.stdout.strip()
+        return done.stdout.rstrip()  # not strip(): porcelain lines start with a status column
 
-    commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--", "rummikub")
-    return f"{commit}" + (" (rummikub/ has uncommitted changes)" if dirty else "")
+    commit = git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    changed = [line[3:] for line in git("status", "--porcelain", "--", "rummikub").splitlines()]
+    if not changed:
+        return commit
+    return f"{commit}, with uncommitted changes to {', '.join(f'`{p}`' for p in changed)}"
 
 
 def describe_position(position: Position) -> str:
