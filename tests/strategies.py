@@ -285,18 +285,28 @@ def racks(
 
     ``jokers``: True puts at least one joker in the rack (if one is left), False none,
     None leaves it to chance (jokers are drawn far more often than their share of the box).
+    Besides random tiles, a rack often holds a whole meld (so that a player who has not
+    opened yet can) and tiles that fit the table: random racks alone mostly mean no move.
     """
     left = box(rules) - Counter(t for m in table for t in m.tiles)
     rack: list[Tile] = []
-    jokers_left = left.pop(JOKER, 0)
-    if jokers is not False and jokers_left:
+
+    def take(tiles: Sequence[Tile]) -> None:
+        rack.extend(tiles)
+        left.subtract(tiles)
+
+    if jokers is not False and left[JOKER]:
         low = 1 if jokers else 0
-        count = draw(st.integers(low, min(jokers_left, 2, max_tiles)))
-        rack.extend([JOKER] * count)
+        take([JOKER] * draw(st.integers(low, min(left[JOKER], 2, max_tiles))))
+    if max_tiles - len(rack) >= 3 and draw(st.sampled_from([True, True, False])):
+        meld = draw(melds(rules, max_jokers=left[JOKER] if jokers is not False else 0, max_run=5))
+        if len(meld.tiles) <= max_tiles - len(rack) and not Counter(meld.tiles) - left:
+            take(meld.tiles)
     for tile in helpful_tiles(rules, table):
         if len(rack) < max_tiles and left[tile] > 0 and draw(st.booleans()):
-            rack.append(tile)
-            left[tile] -= 1
+            take([tile])
+    # Jokers come only from the steps above: random ones would rarely respect ``jokers``.
+    del left[JOKER]
     # Each copy in the box is one item, so distinct indices never overdraw a tile.
     pool = sorted(left.elements(), key=rules.sort_key)
     room = max_tiles - len(rack)
@@ -328,7 +338,8 @@ def positions(
     chosen = draw(rules if rules is not None else rule_sets())
     table = draw(tables(chosen, max_melds=max_melds, max_tiles=max_table_tiles, max_run=max_run))
     rack = draw(racks(chosen, table, max_tiles=max_rack, min_tiles=min_rack, jokers=jokers))
-    is_opened = draw(st.booleans()) if opened is None else opened
+    # Two thirds opened: the joker lock and rearrangements matter most there.
+    is_opened = draw(st.sampled_from([True, True, False])) if opened is None else opened
     position = Position(table, rack, is_opened, chosen)
     assert not position.problems(), position.problems()
     return position

@@ -31,6 +31,7 @@ from tests.strategies import (
     presets,
     rule_sets,
     small_positions,
+    small_rule_sets,
 )
 
 OBJECTIVES = st.sampled_from(["value", "tiles"])
@@ -42,7 +43,7 @@ LEGALITY = settings(
     max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 OPTIMALITY = settings(
-    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
@@ -189,6 +190,19 @@ def test_solver_is_optimal_on_random_small_positions(
     assert_optimal(position, objective)
 
 
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    positions(
+        small_rule_sets(), max_melds=5, max_table_tiles=15, max_run=5, max_rack=7, min_rack=1
+    ),
+    OBJECTIVES,
+)
+def test_solver_is_optimal_on_larger_positions(position: Position, objective: Objective) -> None:
+    # Up to 15 table tiles and 7 in the rack: more room for rearrangements (the exhaustive
+    # search takes ~15 ms on average here, up to a few seconds).
+    assert_optimal(position, objective)
+
+
 # Every value of every rule option, the rest drawn at random: each gets examples of its own
 # rather than relying on the random mix to reach it.
 OPTION_VALUES: list[tuple[str, Any]] = [
@@ -207,7 +221,7 @@ OPTION_VALUES: list[tuple[str, Any]] = [
 
 
 @pytest.mark.parametrize(("option", "value"), OPTION_VALUES)
-@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_solver_is_optimal_for_every_rule_option(
     option: str, value: Any, data: st.DataObject
