@@ -3,25 +3,27 @@
 :func:`explain` compares the old table with the new one and answers two questions:
 
 * **Origins.** For every new meld, where each of its tiles came from (the rack, or an old
-  meld by number), and for every old meld what became of it: unchanged, extended, taken
-  from, broken up, or a joker released (and by which tile).
+  meld by number), and for every old meld what became of it: unchanged, extended,
+  rearranged (tiles taken from it), broken up, or a joker released (and by which tile).
 * **Steps.** A numbered list of physical actions that, replayed in order on the old table,
   gives the new one. Each step moves tiles from one place (the rack or a meld) to one meld.
 
 How the steps are kept few (the choices a good player makes too):
 
-1. Old and new melds are *paired* by a maximum-weight bipartite matching on the number of
-   tiles they share (networkx), so an extended or reordered meld is recognised as the same
-   meld. A paired old meld is transformed in place and keeps its number; the tiles it
-   shares with its new meld never move, and an unchanged meld is never touched.
-2. The tiles that must move are assigned greedily: the largest batch that can go from one
-   source to one destination in a single step first. Tiles of one source bound for one
-   destination therefore move together. This is a heuristic; a minimum is not proven.
+1. Old and new melds are *paired*: a paired old meld is transformed in place, keeps its
+   number, and the tiles it keeps never move. Identical melds are paired first, so an
+   unchanged meld is never touched. Each step moves the tiles of one source bound for one
+   destination, so a step count is the number of (source, destination) batches.
+2. Two plans are made and the one with fewer steps kept (then the one that moves fewer
+   tiles): pair the rest by a maximum-weight bipartite matching on shared tiles (networkx;
+   extended or reordered melds are recognised whatever their order) and route the tiles
+   left over; or route all tiles first and pair the melds joined by the most batches.
+   Routing is greedy, the largest batch first. Neither plan is proven minimal.
 3. The steps are put in the order that leaves the fewest melds invalid after each step
    (adding to a meld before taking from it keeps it valid; a joker is replaced before it is
-   taken), finishing one meld before starting another, and taking table tiles before laying
-   rack tiles beside them. A step may still leave a meld invalid for a while; its text says
-   until which step.
+   taken), finishing one meld before starting another, taking table tiles before laying
+   rack tiles beside them, and otherwise in the old table's order. A step may still leave
+   a meld invalid for a while; its text says until which step.
 
 Melds are numbered as in INTERFACE.md ("Explanations"): the old table's melds ``0..n-1``;
 each step whose target is ``"new"`` starts the next number. :func:`replay` applies steps
@@ -852,8 +854,10 @@ class _Narrator:
         while remaining:
             ready = [f for f in remaining if not self._waits(f, remaining)] or remaining
             last = ordered[-1].to if ordered else None
+            # A joker just replaced is picked up at once: the swap reads as one move.
+            freed = [f for f in ready if ordered and self._frees(ordered[-1], f)]
             best = min(
-                ready,
+                freed or ready,
                 key=lambda f: (
                     self._harm(board, f),
                     f.to != last,  # finish one meld before starting another
@@ -871,6 +875,15 @@ class _Narrator:
         n = len(self.plan.old)
         target = self.owner.get(flow.to, n + flow.to)
         return target, flow.source if isinstance(flow.source, int) else n
+
+    def _frees(self, last: _Flow, flow: _Flow) -> bool:
+        """Whether ``flow`` takes a joker that ``last`` just replaced."""
+        source = flow.source
+        return (
+            isinstance(source, int)
+            and bool(flow.tiles[JOKER])
+            and (last in self._substitutions(source))
+        )
 
     def _waits(self, flow: _Flow, remaining: list[_Flow]) -> bool:
         """A joker leaves its old meld only after the tile replacing it has arrived."""
