@@ -31,6 +31,8 @@ from pathlib import Path
 import rummikub
 from benchmarks import peer as peer_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
+from benchmarks.record import Record, path_for
+from rummikub.checker import check
 from rummikub.position import Position
 from rummikub.puzzles import Puzzle, dump, load
 from rummikub.rules import Rules
@@ -57,6 +59,7 @@ class Settings:
     #: The 1-minute load average when the run started: other processes on the machine
     #: slow every figure, so the report says how busy it was.
     load: float | None
+    record: bool
 
 
 # -- measurements ---------------------------------------------------------------------
@@ -109,7 +112,14 @@ class CorpusReport:
     cases: list[Case]
     generate_seconds: float
     setup_seconds: float
+    #: Where the positions came from: generated now, or read from the seed's record.
+    source: str = "generated"
     timings: list[Timing] = field(default_factory=list)
+    #: Answers the checker rejected, and proven answers unlike the recorded ones.
+    illegal: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+    #: How many proven answers had a recorded one to compare with.
+    compared_answers: int = 0
     peak_rss: int | None = None
     rss_before: int | None = None
     comparisons: list[Comparison] = field(default_factory=list)
@@ -234,26 +244,57 @@ def warm_up(rules: Rules, time_limit: float) -> float:
 
 
 def run_corpus(
-    name: str, settings: Settings, memory: PeakMemory, say: Callable[[str], None]
+    name: str,
+    settings: Settings,
+    memory: PeakMemory,
+    say: Callable[[str], None],
+    record: Record,
 ) -> CorpusReport:
-    """Generate a corpus and time our solver on it (value objective, the corpus's rules)."""
+    """Generate a corpus and time our solver on it (value objective, the corpus's rules),
+    then check every answer (untimed) with the checker and against the recorded answers."""
     corpus = CORPORA[name]
     started = time.perf_counter()
-    cases = corpus.cases(settings.seed, quick=settings.quick)
+    count = corpus.quick_size if settings.quick else corpus.size
+    source = "generated"
+    if name == "game" and not settings.record and len(record.game) >= count:
+        cases = record.game[:count]
+        source = f"read from {path_for(settings.seed).relative_to(REPO)}"
+    else:
+        cases = corpus.cases(settings.seed, size=count)
     generated = time.perf_counter() - started
     rule_sets = list(dict.fromkeys(case.position.rules for case in cases))
     setup = sum(warm_up(rules, settings.time_limit) for rules in rule_sets)
-    report = CorpusReport(name, corpus.description, cases, generated, setup)
+    report = CorpusReport(name, corpus.description, cases, generated, setup, source)
     report.rss_before = memory.current()
     memory.reset()
+    results: list[SolveResult] = []
     for case in cases:
         result, seconds = timed_solve(
             case.position, objective="value", time_limit=settings.time_limit
         )
+        results.append(result)
         report.timings.append(Timing(case.name, result.status, result.value, result.tiles, seconds))
     report.peak_rss = memory.peak()
+    for case, result in zip(cases, results, strict=True):
+        audit(report, case, result, record)
     say(summary_line(report))
     return report
+
+
+def audit(report: CorpusReport, case: Case, result: SolveResult, record: Record) -> None:
+    """Check one answer: legal by the checker, and as recorded if it is proven."""
+    if result.played:
+        verdict = check(case.position, result.table)
+        if not verdict.legal:
+            report.illegal.append(f"{case.name}: {'; '.join(verdict.errors)}")
+    recorded = record.answers.get(case.name)
+    if recorded is not None and result.proven:
+        report.compared_answers += 1
+        if recorded != (result.value, result.tiles):
+            report.mismatches.append(
+                f"{case.name}: value {result.value}, {result.tiles} tiles "
+                f"(recorded: value {recorded[0]}, {recorded[1]} tiles)"
+            )
 
 
 def compare_corpus(
@@ -292,6 +333,10 @@ def summary_line(report: CorpusReport) -> str:
         f"p90 {ms(stats.p90)}  max {ms(stats.max)}  proven {proven:.0%}  "
         f"peak RSS {mib(report.peak_rss)}"
     )
+    if report.illegal:
+        line += f"  ILLEGAL {len(report.illegal)}"
+    if report.mismatches:
+        line += f"  UNLIKE RECORDED {len(report.mismatches)}"
     return line
 
 
@@ -512,8 +557,13 @@ def markdown(
                 f"| {proven:.0%} | {memory_figure(report)} | {ms(report.setup_seconds)} |"
             )
         lines += ["", "Corpora:", ""]
-        lines += [f"- `{r.name}`: {r.description}." for r in reports]
+        lines += [
+            f"- `{r.name}`: {r.description}"
+            + ("." if r.source == "generated" else f"; {r.source}.")
+            for r in reports
+        ]
         lines.append("")
+        lines += checks_section(reports, settings.seed)
         slowest = sorted(
             (t for r in reports for t in r.timings), key=lambda t: t.seconds, reverse=True
         )[:5]
@@ -554,6 +604,31 @@ def markdown(
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def checks_section(reports: list[CorpusReport], seed: int) -> list[str]:
+    moves = sum(t.tiles > 0 for r in reports for t in r.timings)
+    illegal = [item for r in reports for item in r.illegal]
+    mismatches = [item for r in reports for item in r.mismatches]
+    compared = sum(r.compared_answers for r in reports)
+    record = path_for(seed).relative_to(REPO)
+    lines = [
+        f"Checks (untimed): the checker (`rummikub.checker.check`) judged every answer that "
+        f"plays tiles: **{moves - len(illegal)} of {moves} legal**. "
+        + (
+            f"Proven answers against the record `{record}`: **{compared - len(mismatches)} of "
+            f"{compared} equal** in value and tiles."
+            if compared
+            else f"No recorded answers to compare with (`{record}`; `--record` writes it)."
+        ),
+        "",
+    ]
+    for title, items in (("Illegal answers", illegal), ("Unlike the record", mismatches)):
+        if items:
+            lines += [f"{title} ({len(items)}):", ""]
+            lines += [f"- {item}" for item in items[:20]]
+            lines.append("")
+    return lines
 
 
 def peer_section(
@@ -654,6 +729,17 @@ def run_probes(peer: peer_module.Peer, time_limit: float) -> list[Comparison]:
 # -- entry point -------------------------------------------------------------------------
 
 
+def save_record(record: Record, reports: list[CorpusReport], seed: int) -> None:
+    """Keep this run's games and proven answers (older answers of corpora not run stay)."""
+    for report in reports:
+        if report.name == "game":
+            record.game = list(report.cases)
+        for timing in report.timings:
+            if timing.proven:
+                record.answers[timing.name] = (timing.value, timing.tiles)
+    record.save(path_for(seed), seed)
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
@@ -678,6 +764,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--out", type=Path, help="the report to write (default benchmarks/RESULTS.md)"
     )
     parser.add_argument(
+        "--record",
+        action="store_true",
+        help="simulate the game corpus afresh and record it, with every proven answer, in "
+        "benchmarks/data/seed-SEED.json (later runs read the games from there and compare "
+        "their answers)",
+    )
+    parser.add_argument(
         "--time-limit",
         type=float,
         default=30.0,
@@ -690,6 +783,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(args_list)
+    if args.record and args.quick:
+        say("--record takes a full run, not --quick")
+        return 2
     sections = tuple(args.corpus or SECTIONS)
     settings = Settings(
         seed=args.seed,
@@ -701,13 +797,20 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
         throughput=10 if args.quick else 1000,
         command=shlex.join(["python", "-m", "benchmarks", *args_list]),
         load=load_average(),
+        record=args.record,
     )
     if not args.no_peer and not settings.peer:
         say("rummikub-solver is not installed (pip install '.[bench]'): no side by side")
     memory = PeakMemory()
     # Ours first on every corpus, the peer after: its imports and models (cvxpy, SciPy)
     # would otherwise sit in our memory figures.
-    reports = [run_corpus(name, settings, memory, say) for name in CORPORA if name in sections]
+    record = Record.load(path_for(settings.seed))
+    reports = [
+        run_corpus(name, settings, memory, say, record) for name in CORPORA if name in sections
+    ]
+    if settings.record:
+        save_record(record, reports, settings.seed)
+        say(f"recorded {path_for(settings.seed).relative_to(REPO)}")
     peer = peer_module.Peer() if settings.peer and reports else None
     if peer is not None:
         for report in reports:

@@ -10,7 +10,8 @@ import pytest
 
 import benchmarks.peer
 from benchmarks import run
-from benchmarks.corpora import CORPORA, GENERALISED, box
+from benchmarks.corpora import CORPORA, GENERALISED, Case, box
+from benchmarks.record import Record
 from rummikub.position import Position
 
 
@@ -98,3 +99,36 @@ def test_peer_misses_a_joker_at_the_end_of_a_four_tile_run() -> None:
     peer = benchmarks.peer.Peer()
     answer = peer.solve(Position.parse(rack="R5 R6 R7 J"))
     assert answer.tiles == 3  # ours: 4, the run R5 R6 R7 J
+
+
+def test_record_round_trips(tmp_path: Path) -> None:
+    game = CORPORA["game"].cases(1, quick=True)
+    # Melds whose notation needs care: a two-joker group, a run with a leading joker.
+    group = Position.parse(rack="K1", table=["group: K4 J J", "B5 O5 R5"])
+    run_and_group = Position.parse(rack="K1", table=["J R2 R3", "B5 O5 J"], opened=False)
+    cases = [*game, Case("group", group), Case("run-and-group", run_and_group)]
+    record = Record(cases, {"mid-000": (112, 12), "small-003": (0, 0)})
+    path = tmp_path / "seed-1.json"
+    record.save(path, 1)
+    again = Record.load(path)
+    assert again.game == cases
+    assert again.answers == record.answers
+    assert Record.load(tmp_path / "missing.json") == Record()
+
+
+def test_a_run_reads_the_recorded_games_and_compares_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run, "path_for", lambda seed: tmp_path / f"seed-{seed}.json")
+    monkeypatch.setattr(run, "REPO", tmp_path)
+    game = CORPORA["game"].cases(1, quick=True)
+    renamed = [Case(f"frozen-{i}", case.position) for i, case in enumerate(game)]
+    Record(renamed, {"frozen-0": (999, 1)}).save(tmp_path / "seed-1.json", 1)
+    out = tmp_path / "R.md"
+    lines: list[str] = []
+    run.main(["--quick", "--no-peer", "--corpus", "game", "--out", str(out)], say=lines.append)
+    report = out.read_text()
+    assert "read from seed-1.json" in report
+    assert "**0 of 1 equal**" in report
+    assert "frozen-0: value" in report
+    assert "UNLIKE RECORDED 1" in lines[0]
