@@ -332,6 +332,21 @@ def test_joker_release() -> None:
     assert_explains(position, new, explanation)
 
 
+def test_a_replaced_joker_is_picked_up_at_once() -> None:
+    # Adding B3 harms no meld, taking the J starts an incomplete one: B3 would come first,
+    # but a swap reads as one move.
+    position = Position.parse(rack="R6 K5 K6 B3", table=["R5 J R7", "K7 R7 B7 O7", "B4 B5 B6"])
+    new = melds("R5 R6 R7", "K7 R7 B7 O7", "B3 B4 B5 B6", "K5 K6 J")
+    explanation = explain(position, new)
+    assert explanation.text() == (
+        '1. Put R6 from your rack in place of the J in "R5 J R7" (now "R5 R6 R7" + J).\n'
+        '2. Take J from "R5 R6 R7" + J (leaves "R5 R6 R7") to start a new meld.\n'
+        '3. Lay "K5 K6 J" from your rack (K5 K6) and the J.\n'
+        '4. Add B3 from your rack to "B4 B5 B6" (now "B3 B4 B5 B6").'
+    )
+    assert_explains(position, new, explanation)
+
+
 def test_a_joker_that_stays_but_stands_for_another_tile_is_released() -> None:
     position = Position.parse(rack="R6", table=["R5 J R7"])
     explanation = explain(position, melds("J R5 R6 R7"))
