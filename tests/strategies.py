@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from rummikub.melds import Meld, RawMeld
+from rummikub.melds import Kind, Meld, RawMeld
 from rummikub.position import Position
 from rummikub.rules import DEFAULT_COLOR_LETTERS, MAX_COLORS, PRESETS, Rules
 from rummikub.tiles import JOKER, Tile
@@ -208,8 +208,8 @@ def rules_and_melds(draw: st.DrawFn) -> tuple[Rules, Meld]:
 def raw_melds(draw: st.DrawFn) -> RawMeld:
     """Tiles as written with an optional kind, valid as a meld or not."""
     cells = draw(st.lists(notation_tiles(), min_size=1, max_size=8))
-    kind = draw(st.sampled_from([None, "run", "group"]))
-    return RawMeld(tuple(cells), kind)
+    kinds: list[Kind | None] = [None, "run", "group"]
+    return RawMeld(tuple(cells), draw(st.sampled_from(kinds)))
 
 
 # -- positions ----------------------------------------------------------------

@@ -24,13 +24,14 @@ from tests.exhaustive import (
     NO_MOVE,
     BestMove,
     MeldKey,
+    Objective,
     best_move,
     count_unchanged,
     meld_key,
     partitions,
     rack_subsets,
 )
-from tests.strategies import box, option_rule_sets, tables
+from tests.strategies import box, option_rule_sets, small_positions, small_rule_sets, tables
 
 # -- partitions against a naive enumeration --------------------------------------------
 
@@ -154,6 +155,55 @@ def test_unchanged_counts_melds_as_multisets() -> None:
     assert count_unchanged([Meld.parse("R5 J J")], [Meld.parse("J R5 J")]) == 0
 
 
+# -- the search against itself: looser rules never score lower --------------------------------
+
+#: (option, stricter value, looser value): every move legal under the first is legal under
+#: the second, so the best score, a lexicographic maximum, cannot drop.
+RELAXATIONS: list[tuple[str, object, object]] = [
+    ("joker_lock", "strict", "free"),
+    ("joker_swap_from", "rack", "rack_or_table"),
+    ("group_joker_release", "both", "either"),
+    ("open_then_play", False, True),
+    ("initial_meld", 15, 6),
+    ("initial_meld", 6, 0),
+]
+
+
+def ranked(found: BestMove | str) -> tuple[int, int, int]:
+    """The search's answer as a comparable score; no move ranks below every move."""
+    if isinstance(found, BestMove):
+        return (found.value, found.tiles, found.unchanged)
+    return (-1, -1, -1)
+
+
+@pytest.mark.parametrize(("option", "strict", "loose"), RELAXATIONS)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_looser_rules_never_score_lower(
+    option: str, strict: object, loose: object, data: st.DataObject
+) -> None:
+    rules = data.draw(small_rule_sets()).replace(**{option: strict})
+    opened = False if option in ("open_then_play", "initial_meld") else None
+    pos = data.draw(small_positions(st.just(rules), opened=opened))
+    looser = Position(pos.table, pos.rack, pos.opened, rules.replace(**{option: loose}))
+    assert ranked(best_move(looser)) >= ranked(best_move(pos))
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_positions(), st.data())
+def test_opening_or_a_new_rack_tile_never_scores_lower(pos: Position, data: st.DataObject) -> None:
+    base = ranked(best_move(pos))
+    if not pos.opened:
+        assert ranked(best_move(Position(pos.table, pos.rack, True, pos.rules))) >= base
+    spare = sorted(
+        (box(pos.rules) - pos.table_tiles() - pos.rack_tiles()).elements(), key=pos.rules.sort_key
+    )
+    if spare:
+        tile = data.draw(st.sampled_from(spare))
+        richer = Position(pos.table, (*pos.rack, tile), pos.opened, pos.rules)
+        assert ranked(best_move(richer)) >= base
+
+
 # -- best moves worked out by hand ----------------------------------------------------------
 
 
@@ -163,8 +213,8 @@ def position(
     return Position.parse(rack=rack, table=table, opened=opened, rules=Rules().replace(**options))
 
 
-def best(pos: Position, objective: str = "value") -> BestMove:
-    found = best_move(pos, objective)  # type: ignore[arg-type]
+def best(pos: Position, objective: Objective = "value") -> BestMove:
+    found = best_move(pos, objective)
     assert isinstance(found, BestMove), found
     return found
 
@@ -205,6 +255,10 @@ def test_least_disturbance_breaks_ties() -> None:
     found = best(position("R7", ["R1 R2 R3", "R4 R5 R6"]))
     assert (found.value, found.tiles, found.unchanged) == (7, 1, 1)
     assert "R1 R2 R3" in table_of(found)
+    # R1 can only start a run: R1-R4 + R5-R7 keeps R5 R6 R7, unlike R1-R3 + R4-R7 or R1-R7.
+    found = best(position("R1", ["R2 R3 R4", "R5 R6 R7"]))
+    assert (found.value, found.tiles, found.unchanged) == (1, 1, 1)
+    assert table_of(found) == {"R1 R2 R3 R4", "R5 R6 R7"}
 
 
 def test_joker_lock_forbids_the_best_move() -> None:

@@ -25,6 +25,7 @@ from rummikub.solver import SolveResult, solve
 from rummikub.solver.result import Objective
 from tests.exhaustive import NO_MOVE, BestMove, best_move, count_unchanged
 from tests.strategies import (
+    box,
     examples,
     option_rule_sets,
     positions,
@@ -34,7 +35,8 @@ from tests.strategies import (
     small_rule_sets,
 )
 
-OBJECTIVES = st.sampled_from(["value", "tiles"])
+_OBJECTIVE_VALUES: list[Objective] = ["value", "tiles"]
+OBJECTIVES = st.sampled_from(_OBJECTIVE_VALUES)
 
 # A solve of a random position takes a few ms to ~0.2 s; the exhaustive search a few ms
 # to ~1 s on the small positions. These counts keep the file under a minute on two cores;
@@ -150,6 +152,7 @@ KNOWN_CASES: list[tuple[str, list[str], dict[str, Any]]] = [
     ("R4 K7 O7", ["R1 R2 R3", "K7 R7 B7", "B9 B10 J"], {}),
     ("K1 K2 K4 R4 R5", ["K3 R3 B3 O3"], {}),
     ("R7", ["R1 R2 R3", "R4 R5 R6"], {}),
+    ("R1", ["R2 R3 R4", "R5 R6 R7"], {}),
     ("R3 R4 K8", ["K9 K10 K11 J"], {}),
     ("R3 R4 K8", ["K9 K10 K11 J"], {"joker_lock": "free"}),
     ("K12 R3 R4", ["K9 K10 K11 J"], {}),
@@ -241,3 +244,60 @@ def test_solver_is_optimal_for_every_rule_option(
     position = data.draw(small_positions(st.just(rules), opened=opened))
     objective = data.draw(OBJECTIVES)
     assert_optimal(position, objective)
+
+
+# -- relaxing a rule never lowers the best score ------------------------------------------------
+
+#: (option, stricter value, looser value): every move legal under the first is legal under
+#: the second, so the best score (a lexicographic maximum) cannot drop.
+RELAXATIONS: list[tuple[str, Any, Any]] = [
+    ("joker_lock", "strict", "free"),
+    ("joker_swap_from", "rack", "rack_or_table"),
+    ("group_joker_release", "both", "either"),
+    ("open_then_play", False, True),
+    ("initial_meld", 30, 10),
+    ("initial_meld", 10, 0),
+]
+
+
+def score(result: SolveResult) -> tuple[int, int, int]:
+    """The solver's answer ranked as RULES.md "The best move" ranks moves."""
+    unchanged = count_unchanged(result.position.table, result.table)
+    if result.objective == "tiles":
+        return (result.tiles, result.value, unchanged)
+    return (result.value, result.tiles, unchanged)
+
+
+@pytest.mark.parametrize(("option", "strict", "loose"), RELAXATIONS)
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_relaxing_a_rule_never_lowers_the_best_score(
+    option: str, strict: Any, loose: Any, data: st.DataObject
+) -> None:
+    rules = data.draw(rule_sets()).replace(**{option: strict})
+    opened = False if option in ("open_then_play", "initial_meld") else None
+    position = data.draw(positions(st.just(rules), opened=opened, max_rack=10))
+    objective = data.draw(OBJECTIVES)
+    looser = Position(
+        position.table, position.rack, position.opened, rules.replace(**{option: loose})
+    )
+    assert score(solve(looser, objective=objective)) >= score(solve(position, objective=objective))
+
+
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_rack=10), OBJECTIVES, st.data())
+def test_opening_or_a_new_rack_tile_never_lowers_the_best_score(
+    position: Position, objective: Objective, data: st.DataObject
+) -> None:
+    base = score(solve(position, objective=objective))
+    if not position.opened:
+        opened = Position(position.table, position.rack, True, position.rules)
+        assert score(solve(opened, objective=objective)) >= base
+    spare = sorted(
+        (box(position.rules) - position.table_tiles() - position.rack_tiles()).elements(),
+        key=position.rules.sort_key,
+    )
+    if spare:
+        tile = data.draw(st.sampled_from(spare))
+        richer = Position(position.table, (*position.rack, tile), position.opened, position.rules)
+        assert score(solve(richer, objective=objective)) >= base
