@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from rummikub.checker import Verdict, check
 from rummikub.errors import (
+    ExplainError,
     MeldError,
     NotationError,
     PositionError,
     PuzzleError,
+    ReplayError,
     RulesError,
     RummikubError,
 )
+from rummikub.explain import Explanation, Step, explain, replay
 from rummikub.melds import Kind, Meld, RawMeld
 from rummikub.position import Move, Position
 from rummikub.rules import PRESETS, STANDARD, Rules, preset
@@ -32,6 +35,8 @@ __all__ = [
     "JOKER",
     "PRESETS",
     "STANDARD",
+    "ExplainError",
+    "Explanation",
     "Kind",
     "Meld",
     "MeldError",
@@ -42,17 +47,21 @@ __all__ = [
     "PositionError",
     "PuzzleError",
     "RawMeld",
+    "ReplayError",
     "Rules",
     "RulesError",
     "RummikubError",
     "SolveResult",
     "Status",
+    "Step",
     "Tile",
     "Verdict",
     "check",
+    "explain",
     "format_tiles",
     "parse_tiles",
     "preset",
+    "replay",
     "solve",
 ]
 __version__ = "0.1.0"

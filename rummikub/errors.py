@@ -40,3 +40,11 @@ class PuzzleError(RummikubError):
         self.path = path
         self.problems: tuple[str, ...] = tuple(problems)
         super().__init__("\n".join(f"{path}: {p}" for p in self.problems))
+
+
+class ExplainError(RummikubError, ValueError):
+    """A new table that no sequence of steps reaches from the old one (tiles not conserved)."""
+
+
+class ReplayError(ExplainError):
+    """A step that cannot be carried out: it takes a tile that is not where it says."""

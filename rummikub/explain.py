@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, Literal, TypeAlias
 
-from rummikub.errors import RummikubError
+from rummikub.errors import ExplainError, ReplayError
 from rummikub.melds import Meld
 from rummikub.position import Move, Position
 from rummikub.rules import Rules
@@ -80,14 +80,6 @@ Words: TypeAlias = tuple[Word, ...]
 ChangeKind = Literal["unchanged", "extended", "rearranged", "new"]
 #: What became of a meld of the old table.
 FateKind = Literal["unchanged", "extended", "rearranged", "broken_up", "joker_released"]
-
-
-class ExplainError(RummikubError, ValueError):
-    """A new table that no sequence of steps reaches from the old one (tiles not conserved)."""
-
-
-class ReplayError(ExplainError):
-    """A step that cannot be carried out: it takes a tile that is not where it says."""
 
 
 def plain(words: Iterable[Word]) -> str:
@@ -466,18 +458,11 @@ def _shared(a: Sequence[Tile], b: Sequence[Tile]) -> int:
     return sum((Counter(a) & Counter(b)).values())
 
 
-def _same(a: Meld, b: Meld) -> bool:
-    """The same meld: a run's tiles in order (jokers at the same places), a group's in any."""
-    if a.kind != b.kind:
-        return False
-    return a.tiles == b.tiles if a.kind == "run" else Counter(a.tiles) == Counter(b.tiles)
-
-
 def _unchanged_pairs(old: Sequence[Meld], new: Sequence[Meld]) -> dict[int, int]:
     """Old meld index -> an identical new meld: paired first, so never touched."""
     pairs: dict[int, int] = {}
     for j, after in enumerate(new):
-        i = next((i for i, m in enumerate(old) if i not in pairs and _same(m, after)), None)
+        i = next((i for i, m in enumerate(old) if i not in pairs and m.same_as(after)), None)
         if i is not None:
             pairs[i] = j
     return pairs
@@ -629,7 +614,7 @@ class _Plan:
             return "rearranged"
         if self.incoming(j):
             return "extended"
-        return "unchanged" if _same(self.old[i], self.new[j]) else "rearranged"
+        return "unchanged" if self.old[i].same_as(self.new[j]) else "rearranged"
 
     def fates(self) -> tuple[Fate, ...]:
         # Each played tile substitutes at most one joker, over all melds.

@@ -169,6 +169,21 @@ class Meld:
             return self.number * len(self.tiles)
         return sum(range(self.start, self.end + 1))
 
+    def same_as(self, other: Meld) -> bool:
+        """The same meld as laid: a run's tiles in order (each joker where it stood), a
+        group's in any order. This is "left exactly as it was" (RULES.md, tie-break 3).
+
+        >>> Meld.parse("K7 R7 B7").same_as(Meld.parse("B7 K7 R7"))
+        True
+        >>> Meld.parse("R5 R6 J").same_as(Meld.parse("J R5 R6"))
+        False
+        """
+        if self.kind != other.kind:
+            return False
+        if self.kind == "run":
+            return self.tiles == other.tiles
+        return sorted(map(str, self.tiles)) == sorted(map(str, other.tiles))
+
     def __str__(self) -> str:
         body = format_tiles(self.tiles)
         # A group with a single numbered tile would read as a run without its prefix.

@@ -4,7 +4,6 @@ the commands decide where the text goes."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -83,22 +82,19 @@ def result_json(result: SolveResult, puzzle: str | None) -> str:
 def changed_melds(old: Sequence[Meld], new: Sequence[Meld], rules: Rules) -> list[bool]:
     """For each new meld, whether it is new or changed.
 
-    A meld is unchanged if it equals an old meld as a multiset of tiles and kind; each old
-    meld vouches for one new meld only (two equal old melds for two equal new ones).
+    A meld is unchanged if it is an old meld exactly as it was laid (:meth:`Meld.same_as`:
+    a run with its jokers where they stood, a group in any order); each old meld vouches for
+    one new meld only (two equal old melds for two equal new ones).
     """
-
-    def key(meld: Meld) -> tuple[str, tuple[Tile, ...]]:
-        return meld.kind, tuple(sorted(meld.tiles, key=rules.sort_key))
-
-    unused = Counter(key(m) for m in old)
+    unused = list(old)
     marks: list[bool] = []
     for meld in new:
-        k = key(meld)
-        if unused[k]:
-            unused[k] -= 1
-            marks.append(False)
-        else:
+        twin = next((i for i, m in enumerate(unused) if m.same_as(meld)), None)
+        if twin is None:
             marks.append(True)
+        else:
+            del unused[twin]
+            marks.append(False)
     return marks
 
 
