@@ -429,6 +429,13 @@ def run_throughput(settings: Settings, say: Callable[[str], None]) -> Throughput
 # -- the report ------------------------------------------------------------------------
 
 
+def busy_note(load: float | None) -> str:
+    cores = os.cpu_count() or 1
+    if load is None or load <= cores:
+        return ""
+    return f" (above the {cores} cores: other processes shared the machine, times inflated)"
+
+
 def fmt_load(load: float | None) -> str:
     return "n/a" if load is None else f"{load:.2f}"
 
@@ -520,8 +527,7 @@ def markdown(
         f"- command: `{settings.command}`",
         f"- cpu: {cpu_model()}, {os.cpu_count()} cores; {platform.system()} {platform.release()}",
         f"- load average (1 min): {fmt_load(settings.load)} at the start, "
-        f"{fmt_load(load_average())} at the end (above the core count, other processes "
-        "shared the machine and the times are inflated)",
+        f"{fmt_load(load_average())} at the end" + busy_note(settings.load),
         f"- python {platform.python_version()}, ortools {installed('ortools')}, "
         f"rummikub {rummikub.__version__} at {git_state()}",
         f"- rummikub-solver {peer_version}",
@@ -536,9 +542,9 @@ def markdown(
             "In-process wall time of one `rummikub.solver.solve` call. An answer the time limit "
             "cut short counts at the time it took (a lower bound) and is not proven. "
             f"Memory: {memory.method}, and in brackets its rise over the RSS before the corpus "
-            "(the process keeps what earlier corpora loaded). Warm-up: an untimed one-tile "
-            "solve under each rule set not yet met in this process (it builds the rule set's "
-            "candidate melds; the `game` corpus is warm from simulating its games).",
+            "(the process keeps what earlier corpora loaded). Warm-up: untimed one-tile "
+            "solves under each rule set not yet met in this process (they build the rule "
+            "set's candidate melds; the first also pays the solver's imports).",
             "",
             "| corpus | positions | table tiles | rack tiles | opened | median | p90 | max "
             "| proven | peak RSS | warm-up |",
