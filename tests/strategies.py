@@ -48,7 +48,7 @@ def presets() -> st.SearchStrategy[Rules]:
 
 @st.composite
 def color_sets(draw: st.DrawFn, counts: st.SearchStrategy[int]) -> str:
-    """Color letters: usually the default ones, sometimes any letters but J in any order."""
+    """Color letters: half the time the default ones, else any letters but J in any order."""
     count = draw(counts)
     if draw(st.booleans()):
         return DEFAULT_COLOR_LETTERS[:count]
