@@ -43,11 +43,13 @@ class Fate:
     #: True for the unit left exactly as it was (tie-break 3).
     unchanged: bool
 
-    @property
-    def needs(self) -> Counter[Tile]:
-        """Every tile this fate needs in play: its meld and its substitutes (a partly
-        released unit holds its substitutes, so they are not counted twice)."""
-        return Counter(self.meld.tiles if self.meld else ()) | Counter(self.demands)
+    #: Every tile this fate needs in play: its meld and its substitutes (a partly released
+    #: unit holds its substitutes, so they are not counted twice).
+    needs: tuple[tuple[Tile, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        needs = Counter(self.meld.tiles if self.meld else ()) | Counter(self.demands)
+        object.__setattr__(self, "needs", tuple(needs.items()))
 
 
 @lru_cache(maxsize=4096)

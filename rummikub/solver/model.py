@@ -193,7 +193,7 @@ class MoveModel:
             self.as_was.append((olds, var, column))
 
     def _fits(self, fate: Fate) -> bool:
-        return all(n <= self.available[self.index[t]] for t, n in fate.needs.items())
+        return all(n <= self.available[self.index[t]] for t, n in fate.needs)
 
     def _add_unit(self, unit: Unit, upper: int) -> Any:
         """One variable per fate of ``unit``; returns the sum of them (copies laid)."""

@@ -14,8 +14,8 @@ INF = float("inf")
 
 
 def add_row(solver: Any, lower: float, upper: float, terms: Iterable[tuple[Any, float]]) -> Any:
-    """Add ``lower <= sum(coef * var) <= upper`` (coefficients of a repeated var add up)."""
+    """Add ``lower <= sum(coef * var) <= upper``; each variable appears once in ``terms``."""
     row = solver.Constraint(lower, upper)
     for var, coef in terms:
-        row.SetCoefficient(var, row.GetCoefficient(var) + coef)
+        row.SetCoefficient(var, coef)
     return row

@@ -55,14 +55,18 @@ class RunFlow:
         numbers = rules.numbers
         for color in rules.colors:
             flow = ColorFlow(color)
+            real = [0] * (numbers + 3)
+            for n in range(1, numbers + 1):
+                real[n] = available[index[Tile(color, n)]]
+            if not any(real):
+                continue
             # How many run tiles each number can hold (its copies in play plus jokers).
-            room = {
-                n: int(available[index[Tile(color, n)]]) + jokers for n in range(1, numbers + 1)
-            }
-            room[numbers + 1] = room[numbers + 2] = 0
+            room = [r + jokers if 1 <= n <= numbers else 0 for n, r in enumerate(real)]
             for n in range(1, numbers - 1):
                 upper = min(room[n], room[n + 1], room[n + 2])
-                if upper:
+                # The first three places of a run need numbered tiles where no joker is left.
+                covered = sum(1 for k in range(n, n + 3) if real[k])
+                if upper and covered + jokers >= 3:
                     flow.start[n] = solver.IntVar(0, upper, f"start_{color}{n}")
             for n in range(3, numbers + 1):
                 if room[n] and (n - 2 in flow.start or n - 1 in flow.long):
@@ -97,7 +101,7 @@ class RunFlow:
             return
         tile_row = balance(index[Tile(flow.color, n)])
         for var in covering:
-            tile_row.SetCoefficient(var, tile_row.GetCoefficient(var) + 1.0)
+            tile_row.SetCoefficient(var, 1.0)
         if jokers:
             joker = solver.IntVar(0, jokers, f"joker_{flow.color}{n}")
             add_row(solver, -INF, 0.0, [(joker, 1.0), *((v, -1.0) for v in covering)])

@@ -44,7 +44,7 @@ def branch_and_bound(
     variables = solver.variables()
     reader = _Reader(solver, variables)
     objective = solver.Objective()
-    original = {i: (variables[i].lb(), variables[i].ub()) for i in integer}
+    original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = -math.inf
     incumbent: list[float] | None = None
     stack: list[dict[int, tuple[float, float]]] = [{}]
@@ -78,6 +78,8 @@ def branch_and_bound(
             incumbent = values
             continue
         index, value = branch
+        if index not in original:
+            original[index] = (variables[index].lb(), variables[index].ub())
         low, high = node.get(index, original[index])
         down = {**node, index: (low, float(math.floor(value)))}
         up = {**node, index: (float(math.ceil(value)), high)}
