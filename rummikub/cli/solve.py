@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,9 @@ from rummikub.puzzles import Overrides, Puzzle, expand_all, from_data, load
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
+
+#: Below this many puzzles a second process costs more than it saves.
+PARALLEL_FROM = 16
 
 #: How a position given by --rack/--table is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
@@ -125,6 +129,13 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     is_flag=True,
     help="Show --explain output without colors (as when NO_COLOR is set).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help=f"Solve puzzles in N processes (default: one per core from {PARALLEL_FROM} puzzles "
+    "on, else 1). The output order is the same.",
+)
 @click.pass_context
 def solve(
     ctx: click.Context,
@@ -140,6 +151,7 @@ def solve(
     verify: bool,
     explain: bool,
     no_color: bool,
+    jobs: int | None,
 ) -> None:
     """Find the best move for each PUZZLE file, or for the position given by --rack/--table.
 
@@ -156,52 +168,125 @@ def solve(
         raise click.UsageError("give PUZZLE files or folders, or a position with --rack/--table")
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
 
-    # Imported here so that --help and check never load the solver (and OR-Tools).
-    from rummikub.solver import solve as solve_position
-
     sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
+    task = _Task(
+        inline=(rack, table) if inline else None,
+        choices=choices,
+        objective=objective,
+        time_limit=time_limit,
+        as_json=as_json,
+        verify=verify,
+        explain=explain,
+        color=explaining.use_color(no_color) if explain else False,
+        several=len(sources) > 1,
+    )
     outcome = _Outcome()
     show_bar = len(sources) > 1 and not as_json and _stderr_is_terminal()
     with _progress(len(sources), show_bar) as progress:
-        for source in sources:
-            try:
-                if isinstance(source, PuzzleError):
-                    raise source
-                puzzle = (
-                    _inline(rack, table, choices) if inline else load(source, overrides=choices)
-                )
-            except PuzzleError as error:
-                if show_bar:
-                    click.echo("\r\033[K", err=True, nl=False)
-                click.echo(f"Error: {error}", err=True)
-                outcome.bad_input = True
-                progress.step()
-                continue
-            result = solve_position(puzzle.position, objective=objective, time_limit=time_limit)
-            name = None if inline else puzzle.path
-            explanation = explaining.explain_result(result) if explain else None
-            if as_json and explanation is not None:
-                progress.echo(explaining.result_json(result, name, explanation))
-            elif as_json:
-                progress.echo(render.result_json(result, name))
-            else:
-                if explanation is not None:
-                    color = explaining.use_color(no_color)
-                    text = explaining.result_text(
-                        result, explanation, name=name, title=puzzle.title, color=color
-                    )
-                else:
-                    text = render.result_text(result, name=name, title=puzzle.title)
-                progress.echo(text + ("\n" if len(sources) > 1 else ""))
-            outcome.unproven |= not result.proven
-            expect = puzzle.expect
-            if verify and expect and not expect.matches(result.status, result.value, result.tiles):
-                progress.echo(
-                    f"Mismatch: {render.mismatch_text(puzzle.path, expect, result)}", err=True
-                )
-                outcome.mismatch = True
+        for report in _reports(task, sources, _worker_count(jobs, len(sources))):
+            for text, err in report.lines:
+                progress.echo(text, err=err)
+            outcome.bad_input |= report.bad_input
+            outcome.mismatch |= report.mismatch
+            outcome.unproven |= report.unproven
             progress.step()
     ctx.exit(outcome.exit_code)
+
+
+@dataclass(frozen=True)
+class _Task:
+    """Everything a solve needs besides the puzzle (sent once to each worker process)."""
+
+    inline: tuple[str | None, tuple[str, ...]] | None
+    choices: Overrides
+    objective: Literal["value", "tiles"]
+    time_limit: float | None
+    as_json: bool
+    verify: bool
+    explain: bool
+    color: bool
+    several: bool
+
+
+@dataclass
+class _Report:
+    """What one puzzle prints (in order; ``True`` for stderr) and what it means for the exit."""
+
+    lines: list[tuple[str, bool]]
+    bad_input: bool = False
+    mismatch: bool = False
+    unproven: bool = False
+
+
+def _worker_count(jobs: int | None, count: int) -> int:
+    if jobs is not None:
+        return jobs
+    return min(os.cpu_count() or 1, 8) if count >= PARALLEL_FROM else 1
+
+
+def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Iterator[_Report]:
+    """One report per source, in order; solved in ``workers`` processes when more than one
+    (each puzzle is independent, and the solver uses one thread)."""
+    if workers <= 1:
+        for source in sources:
+            yield _solve_one(task, source)
+        return
+    import multiprocessing
+
+    # fork: the workers start with the solver already imported.
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, initializer=_start_worker, initargs=(task,)) as pool:
+        yield from pool.imap(_solve_in_worker, sources, chunksize=4)
+
+
+_worker_task: _Task | None = None
+
+
+def _start_worker(task: _Task) -> None:
+    global _worker_task
+    _worker_task = task
+
+
+def _solve_in_worker(source: str | PuzzleError) -> _Report:
+    assert _worker_task is not None
+    return _solve_one(_worker_task, source)
+
+
+def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
+    """Load, solve and render one puzzle."""
+    # Imported here so that --help and check never load the solver (and OR-Tools).
+    from rummikub.solver import solve as solve_position
+
+    try:
+        if task.inline is not None:
+            puzzle = _inline(*task.inline, task.choices)
+        else:
+            puzzle = _load(source, task.choices)
+    except PuzzleError as error:
+        return _Report([(f"Error: {error}", True)], bad_input=True)
+    result = solve_position(puzzle.position, objective=task.objective, time_limit=task.time_limit)
+    name = None if task.inline is not None else puzzle.path
+    explanation = explaining.explain_result(result) if task.explain else None
+    if task.as_json and explanation is not None:
+        text = explaining.result_json(result, name, explanation)
+    elif task.as_json:
+        text = render.result_json(result, name)
+    else:
+        if explanation is not None:
+            text = explaining.result_text(
+                result, explanation, name=name, title=puzzle.title, color=task.color
+            )
+        else:
+            text = render.result_text(result, name=name, title=puzzle.title)
+        text += "\n" if task.several else ""
+    report = _Report([(text, False)], unproven=not result.proven)
+    expect = puzzle.expect
+    if task.verify and expect and not expect.matches(result.status, result.value, result.tiles):
+        report.lines.append(
+            (f"Mismatch: {render.mismatch_text(puzzle.path, expect, result)}", True)
+        )
+        report.mismatch = True
+    return report
 
 
 def _inline(rack: str | None, table: tuple[str, ...], choices: Overrides) -> Puzzle:
