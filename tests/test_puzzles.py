@@ -134,11 +134,11 @@ def test_load_picks_the_format_by_suffix(tmp_path: Path) -> None:
 
 def test_example_puzzles_load() -> None:
     names = expand(str(REPO / "puzzles" / "basics"))
-    assert [Path(n).name for n in names] == [
-        "first-meld.json",
-        "nothing-fits.toml",
-        "two-tiles-fit.toml",
-    ]
+    assert names == sorted(names)
+    # The collection grows (tests/test_puzzle_collection.py checks all of it); these stay.
+    assert {"first-meld.json", "nothing-fits.toml", "two-tiles-fit.toml"} <= {
+        Path(n).name for n in names
+    }
     for name in names:
         assert load(name).expect is not None
 
