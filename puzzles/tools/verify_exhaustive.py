@@ -18,6 +18,7 @@ is not (each such puzzle is named, with the reason).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -90,7 +91,8 @@ def after_problem(puzzle: Puzzle, expect: Expect) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("paths", nargs="*", default=[str(REPO / "puzzles")])
+    default = os.path.relpath(REPO / "puzzles")  # the collection, named from here
+    parser.add_argument("paths", nargs="*", default=[default])
     parser.add_argument("--max-table", type=int, default=MAX_TABLE)
     parser.add_argument("--max-rack", type=int, default=MAX_RACK)
     args = parser.parse_args(argv)
