@@ -31,12 +31,21 @@ def solve(
     ('optimal', 11, ['R4', 'O7'])
     """
     from rummikub.solver.model import MoveModel
+    from rummikub.solver.runs_flow import JokerOnlyRun
 
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
     started = time.perf_counter()
     model = MoveModel(position, objective, backend)
-    solution = model.solve(time_limit)
+    try:
+        solution = model.solve(time_limit)
+    except JokerOnlyRun:
+        # Three or more jokers made the flow's best table need a run of jokers alone:
+        # solve again with candidate runs, which only hold valid runs.
+        spent = time.perf_counter() - started
+        remaining = None if time_limit is None else max(time_limit - spent, 0.001)
+        model = MoveModel(position, objective, backend, runs_as_flow=False)
+        solution = model.solve(remaining)
     rules = position.rules
     if solution is None:
         status: Status = "feasible" if model.timed_out else "no_move"

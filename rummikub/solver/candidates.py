@@ -72,8 +72,6 @@ class Candidates:
     values: tuple[int, ...]
     #: ``lookup[needs]``: the row of the candidate with those tiles.
     lookup: dict[Needs, int]
-    #: the rows that are groups.
-    groups: tuple[int, ...]
 
     def fitting(self, limit: Counts, rows: Iterable[int] | None = None) -> list[tuple[int, int]]:
         """(row, copies that fit) for each candidate whose tiles are all within ``limit``."""
@@ -124,12 +122,23 @@ def group_readings(rules: Rules, max_size: int) -> list[Meld]:
 
 @lru_cache(maxsize=16)
 def candidates(rules: Rules) -> Candidates:
-    """The candidate melds of ``rules`` (cached: built once per rule set)."""
+    """The candidate runs and groups of ``rules`` (cached: built once per rule set)."""
+    return _collect(rules, run_readings(rules, max_run_length(rules)) + _groups(rules))
+
+
+@lru_cache(maxsize=16)
+def group_candidates(rules: Rules) -> Candidates:
+    """The candidate groups alone, for a model that lays runs as a flow (cached)."""
+    return _collect(rules, _groups(rules))
+
+
+def _groups(rules: Rules) -> list[Meld]:
+    return group_readings(rules, min(5, rules.max_group))
+
+
+def _collect(rules: Rules, readings: list[Meld]) -> Candidates:
     index = TileIndex(rules)
     best: dict[Needs, Meld] = {}
-    readings = run_readings(rules, max_run_length(rules)) + group_readings(
-        rules, min(5, rules.max_group)
-    )
     for meld in readings:
         key = index.needs(meld.tiles)
         kept = best.get(key)
@@ -143,5 +152,4 @@ def candidates(rules: Rules) -> Candidates:
         needs=keys,
         values=tuple(m.value for m in melds),
         lookup={k: i for i, k in enumerate(keys)},
-        groups=tuple(i for i, m in enumerate(melds) if m.kind == "group"),
     )

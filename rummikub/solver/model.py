@@ -23,10 +23,12 @@ from rummikub.melds import Meld
 from rummikub.position import Position
 from rummikub.rules import Rules
 from rummikub.solver.candidates import (
+    Candidates,
     Counts,
     Needs,
     TileIndex,
     candidates,
+    group_candidates,
     group_readings,
     max_run_length,
     meld_key,
@@ -68,11 +70,19 @@ NODE_LIMIT = 100
 class MoveModel:
     """Builds the integer program for one position and reads its answer back."""
 
-    def __init__(self, position: Position, objective: Objective, backend: str = "CBC") -> None:
+    def __init__(
+        self,
+        position: Position,
+        objective: Objective,
+        backend: str = "CBC",
+        *,
+        runs_as_flow: bool = True,
+    ) -> None:
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
         self.pywraplp = pywraplp
         self.position = position
+        self.runs_as_flow = runs_as_flow
         self.rules: Rules = position.rules
         self.objective = objective
         self.index = TileIndex(self.rules)
@@ -149,20 +159,20 @@ class MoveModel:
 
     def _build_play(self) -> None:
         position, rules = self.position, self.rules
-        cands = candidates(rules)
         locked = [self.strict and m.jokers > 0 for m in position.table]
-        # Free melds: any meld the table and rack can supply. Runs as a flow when at most
-        # two jokers are in play (see runs_flow), else as candidate columns.
-        rows = None
-        if self.available[self.index.joker] <= 2:
+        # Free melds: any meld the table and rack can supply. Runs as a flow (see
+        # runs_flow), or as candidate columns when the flow's answer needs a run of jokers.
+        if self.runs_as_flow:
             self.flow = RunFlow(self.solver, rules, self.index, self.available, self._conservation)
-            rows = cands.groups
+            cands = group_candidates(rules)
+        else:
+            cands = candidates(rules)
         columns: dict[int, Any] = {}
-        for row, upper in cands.fitting(self.available, rows):
+        for row, upper in cands.fitting(self.available):
             var = self._add_column(cands.needs[row], upper, f"lay_{row}")
             self.lay.append((cands.melds[row], var))
             columns[row] = var
-        self._add_as_was(locked, columns)
+        self._add_as_was(locked, cands, columns)
         for i, meld in enumerate(position.table):
             if locked[i]:
                 self._add_unit(Unit(meld, i, list(fates(meld, rules))), upper=1)
@@ -172,9 +182,8 @@ class MoveModel:
         self._add_substitution_supply()
         self._require_a_tile()
 
-    def _add_as_was(self, locked: list[bool], columns: dict[int, Any]) -> None:
+    def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
         """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
-        cands = candidates(self.rules)
         groups: dict[tuple[str, Needs], list[int]] = defaultdict(list)
         for i, meld in enumerate(self.position.table):
             if not locked[i]:

@@ -117,10 +117,21 @@ class RunFlow:
         return found
 
 
+class JokerOnlyRun(Exception):
+    """The flow's answer splits only into runs of which one holds no numbered tile.
+
+    Possible only with three or more jokers in play, where the flow is a relaxation; the
+    model is then rebuilt with candidate runs, which cannot do this.
+    """
+
+
 def _split(flow: ColorFlow, numbers: int, count: Callable[[Any], int]) -> list[Meld]:
     def value(table: dict[int, Any], n: int) -> int:
         var = table.get(n)
         return 0 if var is None else count(var)
+
+    def numbered(run: list[Tile]) -> bool:
+        return any(not t.is_joker for t in run)
 
     done: list[list[Tile]] = []
     young: list[list[Tile]] = []  # runs with one or two tiles so far
@@ -129,16 +140,23 @@ def _split(flow: ColorFlow, numbers: int, count: Callable[[Any], int]) -> list[M
         tile = Tile(flow.color, n)
         second = [r for r in young if len(r) == 2]
         first = [r for r in young if len(r) == 1]
-        # long[n] counts the runs reaching their third tile and the grown runs going on.
+        # long[n] counts the runs reaching their third tile and the grown runs going on;
+        # runs still without a numbered tile go on first, to find one.
         going_on = value(flow.long, n) - len(second)
+        grown.sort(key=numbered)
         done.extend(grown[going_on:])
         grown = grown[:going_on]
         new: list[list[Tile]] = [[] for _ in range(value(flow.start, n))]
-        jokers = value(flow.jokers, n)
-        for i, run in enumerate(grown + second + first + new):
-            # Jokers take places in runs that already hold numbered tiles first.
-            run.append(JOKER if i < jokers else tile)
+        covering = grown + second + first + new
+        # Numbered tiles go first to runs without one; jokers to runs that have one.
+        covering.sort(key=numbered)
+        numbered_here = len(covering) - value(flow.jokers, n)
+        for i, run in enumerate(covering):
+            run.append(tile if i < numbered_here else JOKER)
         grown += second
         young = first + new
     assert not young, "every run reaches three tiles"
-    return [Meld("run", tuple(run)) for run in done + grown]
+    runs = done + grown
+    if not all(numbered(run) for run in runs):
+        raise JokerOnlyRun(flow.color)
+    return [Meld("run", tuple(run)) for run in runs]
