@@ -164,3 +164,13 @@ def test_time_limit_says_whether_proven() -> None:
 def test_unknown_objective_is_refused() -> None:
     with pytest.raises(ValueError, match="objective"):
         solve(position("R4", ["R1 R2 R3"]), objective="points")  # type: ignore[arg-type]
+
+
+def test_three_jokers_alone_are_no_run() -> None:
+    # With 3+ jokers in play the run flow could lay J J J; the solver must not.
+    rules = Rules(jokers=4)
+    assert solved(position("J J J", [], rules=rules)).status == "no_move"
+    result = solved(position("J J J R5", [], rules=rules))
+    assert (result.tiles, result.value) == (4, 95)
+    (meld,) = result.table
+    assert meld.kind == "run" and len(meld.numbered) == 1
