@@ -174,3 +174,16 @@ def test_three_jokers_alone_are_no_run() -> None:
     assert (result.tiles, result.value) == (4, 95)
     (meld,) = result.table
     assert len(meld.tiles) == 4 and len(meld.numbered) == 1
+
+
+def test_candidate_runs_take_over_when_the_flow_needs_a_run_of_jokers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rummikub.solver import runs_flow
+
+    def refuse(*args: object) -> None:
+        raise runs_flow.JokerOnlyRun("R")
+
+    monkeypatch.setattr(runs_flow, "_split", refuse)
+    result = solved(position("R4 K7 O7", ["R1 R2 R3", "K7 R7 B7", "B9 B10 J"]))
+    assert (result.status, result.value, result.tiles) == ("optimal", 11, 2)
