@@ -65,6 +65,9 @@ class Solution:
 #: Nodes the branch and bound may spend before the MIP back end takes over: on the hard
 #: corpus 95% of fractional positions needed fewer than 60.
 NODE_LIMIT = 100
+#: Seconds the branch and bound may spend before the MIP back end takes over: a big model
+#: (26x8x4 boxes) that branches long is solved faster by CBC (1.1 s -> 0.35 s there).
+SEARCH_BUDGET = 0.06
 
 
 class MoveModel:
@@ -379,7 +382,13 @@ class MoveModel:
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
         integer = [i for i in range(self.solver.NumVariables()) if i not in self.continuous]
-        outcome = branch_and_bound(self.solver, integer, node_limit=NODE_LIMIT, deadline=deadline)
+        budget = started + SEARCH_BUDGET
+        outcome = branch_and_bound(
+            self.solver,
+            integer,
+            node_limit=NODE_LIMIT,
+            deadline=budget if deadline is None else min(budget, deadline),
+        )
         self.nodes = outcome.nodes
         if outcome.status == "optimal" and outcome.values is not None:
             self.stage = "search"
