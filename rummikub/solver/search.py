@@ -47,14 +47,17 @@ def branch_and_bound(
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = -math.inf
     incumbent: list[float] | None = None
-    stack: list[dict[int, tuple[float, float]]] = [{}]
+    # Each node: the bounds it sets, and its parent's LP bound (no child can do better).
+    stack: list[tuple[dict[int, tuple[float, float]], float]] = [({}, math.inf)]
     applied: dict[int, tuple[float, float]] = {}
     nodes = 0
     unsure = False  # a node the LP could not settle: no proof from this search
     while stack:
         if nodes >= node_limit or (deadline is not None and time.perf_counter() > deadline):
             break
-        node = stack.pop()
+        node, ceiling = stack.pop()
+        if ceiling <= best:
+            continue  # pruned by its parent's bound, without an LP solve
         for i in applied:
             if i not in node:
                 variables[i].SetBounds(*original[i])
@@ -84,10 +87,11 @@ def branch_and_bound(
         down = {**node, index: (low, float(math.floor(value)))}
         up = {**node, index: (float(math.ceil(value)), high)}
         # Explore the nearer side first: it more often holds an integer solution.
-        stack += [down, up] if value - math.floor(value) >= 0.5 else [up, down]
+        first, second = (up, down) if value - math.floor(value) >= 0.5 else (down, up)
+        stack += [(second, bound), (first, bound)]
     for i in applied:
         variables[i].SetBounds(*original[i])
-    if stack or unsure:
+    if unsure or any(ceiling > best for _, ceiling in stack):
         return Outcome("open", incumbent, nodes)
     return Outcome("optimal" if incumbent is not None else "infeasible", incumbent, nodes)
 
