@@ -41,6 +41,11 @@ def branch_and_bound(
     """Maximise ``solver``'s objective over integer values of the variables ``integer``."""
     from ortools.linear_solver import pywraplp
 
+    # Without presolve CLP keeps its basis between solves, and the dual simplex re-solves
+    # a node after a bound change from it: 0.11 ms a node instead of 1.1 ms (hard corpus).
+    params = pywraplp.MPSolverParameters()
+    params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+    params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
     variables = solver.variables()
     reader = _Reader(solver, variables)
     objective = solver.Objective()
@@ -64,7 +69,7 @@ def branch_and_bound(
         for i, (low, high) in node.items():
             variables[i].SetBounds(low, high)
         applied = node
-        status = solver.Solve()
+        status = solver.Solve(params)
         nodes += 1
         if status == pywraplp.Solver.INFEASIBLE:
             continue
