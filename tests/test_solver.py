@@ -113,8 +113,8 @@ def test_rearranging_melds_to_play_one_tile() -> None:
     table = ["K4 R4 B4 O4", "K6 R6 B6 O6", "K7 R7 B7 O7"]
     result = solved(position("R5", table))
     assert (result.value, result.tiles) == (5, 1)
-    assert "R5 R6 R7" in tables(result)
-    assert "K4 R4 B4 O4" in tables(result)  # the group that need not move stays
+    # R4 R5 R6 or R5 R6 R7: either way two groups give up a tile and one stays as it was.
+    assert sum(m in result.position.table for m in result.table) == 1
 
 
 def test_splitting_a_long_run_to_play_a_duplicate() -> None:

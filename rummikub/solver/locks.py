@@ -19,7 +19,6 @@ with ``joker_swap_from = "rack_or_table"``, a free table tile), counted by the m
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,7 +47,11 @@ class Fate:
     needs: tuple[tuple[Tile, int], ...] = ()
 
     def __post_init__(self) -> None:
-        needs = Counter(self.meld.tiles if self.meld else ()) | Counter(self.demands)
+        needs: dict[Tile, int] = {}
+        for tile in self.meld.tiles if self.meld else ():
+            needs[tile] = needs.get(tile, 0) + 1
+        for tile in self.demands:
+            needs.setdefault(tile, 1)  # already counted if the unit holds it
         object.__setattr__(self, "needs", tuple(needs.items()))
 
 
@@ -72,13 +75,16 @@ def kept_in(unit: Meld, rules: Rules) -> Iterator[Meld]:
         yield from _groups_around(unit, rules)
 
 
-def _fillings(tiles: list[Tile]) -> Iterator[tuple[Tile, ...]]:
-    """Each position filled by its own tile or by a joker."""
-    yield from itertools.product(*[(t, JOKER) for t in tiles])
+def _fillings(tiles: list[Tile], jokers: int) -> Iterator[tuple[Tile, ...]]:
+    """Each position filled by its own tile or by one of at most ``jokers`` jokers."""
+    for laid in itertools.product(*[(t, JOKER) for t in tiles]):
+        if laid.count(JOKER) <= jokers:
+            yield laid
 
 
 def _runs_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
     color, start, end = unit.color, unit.start, unit.end
+    spare = rules.jokers - unit.jokers  # jokers the box has beyond the unit's own
     for below in range(MAX_EXTENSION + 1):
         if start - below < 1:
             break
@@ -87,8 +93,8 @@ def _runs_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
                 break
             low = [Tile(color, n) for n in range(start - below, start)]
             high = [Tile(color, n) for n in range(end + 1, end + above + 1)]
-            for low_laid in _fillings(low):
-                for high_laid in _fillings(high):
+            for low_laid in _fillings(low, spare):
+                for high_laid in _fillings(high, spare - low_laid.count(JOKER)):
                     yield Meld("run", (*low_laid, *unit.tiles, *high_laid))
 
 
@@ -98,7 +104,7 @@ def _groups_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
     room = rules.max_group - len(unit.tiles)
     # The unit's own jokers need colors that stay missing, so size <= colors is the rule.
     for added in range(min(MAX_EXTENSION, room) + 1):
-        for jokers in range(added + 1):
+        for jokers in range(min(added, rules.jokers - unit.jokers) + 1):
             for colors in itertools.combinations(missing, added - jokers):
                 if added == 0:
                     yield unit  # as laid, so that "left as it was" is recognised
