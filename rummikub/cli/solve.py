@@ -233,6 +233,8 @@ def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Ite
         return
     import multiprocessing
 
+    import rummikub.solver.model  # noqa: F401  (imported once here, inherited by the workers)
+
     # fork: the workers start with the solver already imported.
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, initializer=_start_worker, initargs=(task,)) as pool:
