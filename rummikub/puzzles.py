@@ -32,6 +32,9 @@ from rummikub.position import Position
 from rummikub.rules import OPTION_NAMES, PRESETS, Rules, preset, with_options
 from rummikub.tiles import Tile, format_tiles
 
+#: Options that decide which tiles and melds exist.
+TILE_SET_OPTIONS = ("numbers", "colors")
+
 KEYS = ("title", "description", "rack", "table", "opened", "after", "rules", "expect")
 EXPECT_KEYS = ("value", "tiles", "status")
 MELD_KEYS = ("kind", "tiles")
@@ -232,17 +235,21 @@ class _Reader:
             self.problems.append(f"rules.preset: {error}")
             return None
         # One option at a time, so that every bad option is its own problem.
-        broken = False
+        good: dict[str, Any] = {}
         for key, value in options.items():
             try:
                 with_options(base, {key: value})
             except RulesError as error:
                 self.problems.append(f"rules: {error}")
-                broken = True
-        if broken:
+            else:
+                good[key] = value
+        if any(k in TILE_SET_OPTIONS and k not in good for k in options):
+            # The box itself is unknown: judging tiles against another box would mislead.
             return None
+        # Otherwise the tiles and melds are still judged (with the good options), so that
+        # the file's other problems are reported too; the bad option keeps it rejected.
         try:
-            return with_options(base, options)
+            return with_options(base, good)
         except RulesError as error:  # pragma: no cover - options are checked one by one above
             self.problems.append(f"rules: {error}")
             return None

@@ -434,3 +434,18 @@ def test_expect_matches() -> None:
     assert not Expect(status="no_move").matches("optimal", 4, 1)
     assert str(Expect(value=11, tiles=2)) == "value 11, 2 tiles"
     assert str(Expect(status="no_move")) == "no move"
+
+
+def test_a_bad_option_does_not_hide_the_tiles_problems() -> None:
+    text = 'rack = "Q5"\ntable = ["R5 R6 R8"]\n[rules]\ncopies = 9\n'
+    assert problems(text) == [
+        "rules: copies=9 must be in the range 1-4",
+        "rack \"Q5\": invalid tile 'Q5': unknown color 'Q' (expected one of K, R, B, O)",
+        'table[0] "R5 R6 R8": not a run (no 7) and not a group',
+    ]
+
+
+def test_a_bad_box_option_leaves_tiles_unjudged() -> None:
+    # Which colors exist is unknown, so Q5 might be fine: only the option is reported.
+    text = 'rack = "Q5"\n[rules]\ncolors = 9\n'
+    assert problems(text) == ["rules: colors=9 must be in the range 1-8"]
