@@ -60,7 +60,7 @@ def lay_out(
         _grow(meld, runs) if meld is not None and grows and meld.kind == "run" else meld
         for meld, grows in zip(in_place, growable, strict=True)
     ]
-    rest = [m for m in new if m.kind != "run"] + runs
+    rest = [m for m in new if m.kind != "run"] + [_jokers_last(run, rules) for run in runs]
     # Greedy by shared tiles: this only orders the answer, legality does not depend on it.
     pairs = sorted(
         (
@@ -81,6 +81,17 @@ def lay_out(
         (m for j, m in enumerate(rest) if j not in placed), key=lambda m: meld_order(m, rules)
     )
     return (*(m for m in slots if m is not None), *left)
+
+
+def _jokers_last(run: Meld, rules: Rules) -> Meld:
+    """A free run with its leading jokers moved to the top end where there is room, as a
+    player lays it (``K5 K6 J`` rather than ``J K5 K6``); free jokers may stand anywhere."""
+    tiles = list(run.tiles)
+    end = run.end
+    while tiles[0].is_joker and end < rules.numbers:
+        tiles.append(tiles.pop(0))
+        end += 1
+    return Meld("run", tuple(tiles))
 
 
 def _shared(a: Meld, b: Meld) -> int:
