@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
+from rummikub.tiles import Tile
 
 
 def _chain(runs: list[Meld]) -> list[Meld]:
@@ -62,14 +63,7 @@ def lay_out(
     ]
     rest = [m for m in new if m.kind != "run"] + [_jokers_last(run, rules) for run in runs]
     # Greedy by shared tiles: this only orders the answer, legality does not depend on it.
-    pairs = sorted(
-        (
-            (-_shared(old, meld), i, j)
-            for i, old in enumerate(old_table)
-            if slots[i] is None
-            for j, meld in enumerate(rest)
-        ),
-    )
+    pairs = sorted(_sharing([(i, m) for i, m in enumerate(old_table) if slots[i] is None], rest))
     placed: set[int] = set()
     for minus_shared, i, j in pairs:
         if -minus_shared < 2:
@@ -94,8 +88,20 @@ def _jokers_last(run: Meld, rules: Rules) -> Meld:
     return Meld("run", tuple(tiles))
 
 
-def _shared(a: Meld, b: Meld) -> int:
-    return sum((Counter(a.tiles) & Counter(b.tiles)).values())
+def _sharing(olds: list[tuple[int, Meld]], new: list[Meld]) -> list[tuple[int, int, int]]:
+    """(-shared tiles, old index, new index) for each old and new meld sharing a tile."""
+    holders: dict[Tile, list[int]] = {}
+    for j, meld in enumerate(new):
+        for tile in set(meld.tiles):
+            holders.setdefault(tile, []).append(j)
+    found: list[tuple[int, int, int]] = []
+    for i, meld in olds:
+        shared: Counter[int] = Counter()
+        for tile, count in Counter(meld.tiles).items():
+            for j in holders.get(tile, ()):
+                shared[j] += min(count, new[j].tiles.count(tile))
+        found.extend((-n, i, j) for j, n in shared.items())
+    return found
 
 
 def meld_order(meld: Meld, rules: Rules) -> tuple[int, int, int]:

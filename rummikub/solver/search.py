@@ -126,10 +126,12 @@ def _most_fractional(integer: list[int], values: list[float]) -> tuple[int, floa
     """The integer variable farthest from an integer, with its value, or None."""
     pick: tuple[int, float] | None = None
     spread = INTEGRALITY
+    floor = math.floor
     for i in integer:
         value = values[i]
-        fraction = value - math.floor(value)
-        distance = min(fraction, 1.0 - fraction)
+        distance = value - floor(value)
+        if distance > 0.5:
+            distance = 1.0 - distance
         if distance > spread:
             pick, spread = (i, value), distance
     return pick
