@@ -1,14 +1,21 @@
-"""The integer program for the best move (den Hertog & Hulshof's candidate-meld model,
-extended with the joker lock and the initial meld).
+"""The integer program for the best move: den Hertog & Hulshof's model, with runs as a
+flow, the joker lock and the initial meld.
 
-Variables (all integer):
+Variables (all integer but the ranks):
 - ``played[t]``: tiles of type ``t`` played from the rack;
-- ``lay[c]``: copies of free candidate meld ``c`` on the new table;
+- free runs: the flow of :mod:`.runs_flow` (or candidate run columns, see ``runs_as_flow``);
+- ``lay[c]``: copies of candidate group ``c`` (of candidate meld ``c`` without the flow);
 - ``fate[u, f]``: locked unit ``u`` ends in fate ``f`` (see :mod:`.locks`);
 - ``opening[c]``: copies of joker-free meld ``c`` laid from the hand as the initial meld;
-- ``kept_as_was[k]``: old melds of kind and tiles ``k`` left as they were (tie-break 3);
-- ``source[...]``: where a substituting tile comes from (rack, free table tile, or a
-  released locked meld) when ``joker_swap_from = "rack_or_table"``.
+- ``as_was[k]``: old melds of kind and tiles ``k`` left as they were (tie-break 3), each
+  with a column of its own;
+- ``from_...`` and ``rank_...``: which released locked meld gives a tile to replace another
+  meld's joker, in an order that forbids two melds releasing each other
+  (``joker_swap_from = "rack_or_table"``).
+
+Rows: one balance per tile type (new table = old table + played), the fates of each
+locked meld summing to one, the initial meld's value and tiles, and the supply of
+substituting tiles. The objective is lexicographic through exact integer weights.
 """
 
 from __future__ import annotations
