@@ -47,6 +47,7 @@ from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, add_row
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import branch_and_bound
+from rummikub.solver.template import Template, play_template
 from rummikub.tiles import Tile
 
 
@@ -97,9 +98,6 @@ class MoveModel:
         self.objective = objective
         self.index = TileIndex(self.rules)
         self.backend = backend
-        # The model is built for CLP, whose warm re-solves drive the branch and bound of
-        # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
-        self.solver = pywraplp.Solver.CreateSolver("CLP")
         rules = self.rules
         self.table = self.index.counts(t for m in position.table for t in m.tiles)
         self.rack = self.index.counts(position.rack)
@@ -107,13 +105,25 @@ class MoveModel:
         self.strict = rules.joker_lock == "strict"
         self.opening_only = not position.opened and not rules.open_then_play
         self.opening = not position.opened and rules.open_then_play
+        # The model is built for CLP, whose warm re-solves drive the branch and bound of
+        # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
+        # With the run flow it starts as a copy of the rule set's template.
+        self.template = None if self.opening_only or not runs_as_flow else play_template(rules)
+        #: Variables that may move in this position (others are fixed at 0 in the template).
+        self.active: list[Any] = []
         # conservation[t]: tiles of type t on the new table minus played tiles.
         self.conservation: dict[int, Any] = {}
-        self.played = {
-            t: self.solver.IntVar(0, int(n), f"played_{t}")
-            for t, n in enumerate(self.rack)
-            if n > 0
-        }
+        if self.template is not None:
+            self.solver = self.template.load()
+            self.variables = self.solver.variables()
+            self.played = self._from_template(self.template)
+        else:
+            self.solver = pywraplp.Solver.CreateSolver("CLP")
+            self.played = {
+                t: self.solver.IntVar(0, int(n), f"played_{t}")
+                for t, n in enumerate(self.rack)
+                if n > 0
+            }
         self.lay: list[tuple[Meld, Any]] = []
         self.flow: RunFlow | None = None
         self.continuous: set[int] = set()
@@ -136,6 +146,41 @@ class MoveModel:
         self._set_objective()
 
     # -- building ---------------------------------------------------------------
+
+    def _from_template(self, template: Template) -> dict[int, Any]:
+        """Bound the template's played tiles and balances to this position; returns the
+        played-tile variables of the rack's tile types."""
+        variables = self.variables
+        rows = self.solver.constraints()
+        played: dict[int, Any] = {}
+        for t, (v, r) in enumerate(zip(template.played, template.balance, strict=True)):
+            if self.rack[t]:
+                var = variables[v]
+                var.SetBounds(0.0, float(self.rack[t]))
+                played[t] = var
+                self.active.append(var)
+            if self.table[t]:
+                rows[r].SetBounds(float(self.table[t]), float(self.table[t]))
+            self.conservation[t] = rows[r]
+        return played
+
+    def _template_melds(self, template: Template) -> tuple[Candidates, dict[int, Any]]:
+        """The flow and the candidate groups of the template, bounded to the tiles in play."""
+        variables = self.variables
+        self.flow = template.flow.bound_to(variables)
+        self.active += self.flow.limit(self.available, self.index)
+        cands = group_candidates(self.rules)
+        fit = dict(cands.fitting(self.available))
+        columns: dict[int, Any] = {}
+        for row, v in template.groups:
+            upper = fit.get(row)
+            if upper:
+                var = variables[v]
+                var.SetBounds(0.0, float(upper))
+                self.lay.append((cands.melds[row], var))
+                self.active.append(var)
+                columns[row] = var
+        return cands, columns
 
     def _conservation(self, t: int) -> Any:
         row = self.conservation.get(t)
@@ -172,16 +217,21 @@ class MoveModel:
         locked = [self.strict and m.jokers > 0 for m in position.table]
         # Free melds: any meld the table and rack can supply. Runs as a flow (see
         # runs_flow), or as candidate columns when the flow's answer needs a run of jokers.
-        if self.runs_as_flow:
-            self.flow = RunFlow(self.solver, rules, self.index, self.available, self._conservation)
-            cands = group_candidates(rules)
+        if self.template is not None:
+            cands, columns = self._template_melds(self.template)
         else:
-            cands = candidates(rules)
-        columns: dict[int, Any] = {}
-        for row, upper in cands.fitting(self.available):
-            var = self._add_column(cands.needs[row], upper, f"lay_{row}")
-            self.lay.append((cands.melds[row], var))
-            columns[row] = var
+            if self.runs_as_flow:
+                flow = RunFlow.build(self.solver, rules, self.index, self._conservation)
+                self.flow = flow.bound_to(self.solver.variables())
+                self.flow.limit(self.available, self.index)
+                cands = group_candidates(rules)
+            else:
+                cands = candidates(rules)
+            columns = {}
+            for row, upper in cands.fitting(self.available):
+                var = self._add_column(cands.needs[row], upper, f"lay_{row}")
+                self.lay.append((cands.melds[row], var))
+                columns[row] = var
         self._add_as_was(locked, cands, columns)
         for i, meld in enumerate(position.table):
             if locked[i]:
@@ -190,7 +240,8 @@ class MoveModel:
             self._add_opening_cores()
             self._require_opening()
         self._add_substitution_supply()
-        self._require_a_tile()
+        if self.template is None:
+            self._require_a_tile()  # the template holds this row
 
     def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
         """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
@@ -388,7 +439,7 @@ class MoveModel:
             return None
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
-        integer = [i for i in range(self.solver.NumVariables()) if i not in self.continuous]
+        integer = self._integer_variables()
         budget = started + SEARCH_BUDGET
         outcome = branch_and_bound(
             self.solver,
@@ -409,6 +460,15 @@ class MoveModel:
         if solution is None and self.timed_out:
             return self._unproven(outcome.values)
         return solution
+
+    def _integer_variables(self) -> list[int]:
+        """The integer variables free to move (a template's fixed ones never branch)."""
+        own = range(self.solver.NumVariables())
+        moving: list[int] = []
+        if self.template is not None:
+            own = range(self.template.variables, self.solver.NumVariables())
+            moving = [var.index() for var in self.active]
+        return moving + [i for i in own if i not in self.continuous]
 
     stage = "mip"
     nodes = 0

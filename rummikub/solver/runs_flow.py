@@ -32,82 +32,86 @@ from rummikub.tiles import JOKER, Tile
 
 @dataclass(slots=True)
 class ColorFlow:
+    """The flow variables of one color, by number (indices in a template, or variables)."""
+
     color: str
     start: dict[int, Any] = field(default_factory=dict)
     long: dict[int, Any] = field(default_factory=dict)
     jokers: dict[int, Any] = field(default_factory=dict)
 
+    def bound_to(self, variables: list[Any]) -> ColorFlow:
+        """The same flow with template indices replaced by a loaded model's variables."""
+        return ColorFlow(
+            self.color,
+            {n: variables[i] for n, i in self.start.items()},
+            {n: variables[i] for n, i in self.long.items()},
+            {n: variables[i] for n, i in self.jokers.items()},
+        )
+
 
 class RunFlow:
-    """The free runs of a position as flow variables in ``solver``."""
+    """The free runs of a position as flow variables.
 
-    def __init__(
-        self,
-        solver: Any,
-        rules: Rules,
-        index: TileIndex,
-        available: Counts,
-        balance: Callable[[int], Any],
-    ) -> None:
+    :meth:`build` lays the flow of a whole rule set into a model once (the template of
+    :mod:`.template`); :meth:`limit` then fits it to one position by bounds alone.
+    """
+
+    def __init__(self, rules: Rules, colors: list[ColorFlow]) -> None:
         self.rules = rules
-        self.colors: list[ColorFlow] = []
-        jokers = int(available[index.joker])
+        self.colors = colors
+
+    @classmethod
+    def build(
+        cls, solver: Any, rules: Rules, index: TileIndex, balance: Callable[[int], Any]
+    ) -> RunFlow:
+        """Every flow variable and row of ``rules``, as variable indices."""
         numbers = rules.numbers
+        most = rules.copies + rules.jokers  # runs that one number can hold at most
+        colors: list[ColorFlow] = []
         for color in rules.colors:
             flow = ColorFlow(color)
+            for n in range(1, numbers - 1):
+                flow.start[n] = solver.IntVar(0, most, f"start_{color}{n}")
+            for n in range(3, numbers + 1):
+                flow.long[n] = solver.IntVar(0, most, f"long_{color}{n}")
+            for n in range(1, numbers + 1):
+                _number(solver, flow, n, rules.jokers, index, balance)
+            colors.append(
+                ColorFlow(
+                    color,
+                    {n: v.index() for n, v in flow.start.items()},
+                    {n: v.index() for n, v in flow.long.items()},
+                    {n: v.index() for n, v in flow.jokers.items()},
+                )
+            )
+        return cls(rules, colors)
+
+    def bound_to(self, variables: list[Any]) -> RunFlow:
+        return RunFlow(self.rules, [flow.bound_to(variables) for flow in self.colors])
+
+    def limit(self, available: Counts, index: TileIndex) -> list[Any]:
+        """Bound the flow to the tiles in play; returns the variables left free to move."""
+        jokers = available[index.joker]
+        numbers = self.rules.numbers
+        active: list[Any] = []
+        for flow in self.colors:
             real = [0] * (numbers + 3)
             for n in range(1, numbers + 1):
-                real[n] = available[index[Tile(color, n)]]
-            if not any(real):
-                continue
+                real[n] = available[index[Tile(flow.color, n)]]
             # How many run tiles each number can hold (its copies in play plus jokers).
             room = [r + jokers if 1 <= n <= numbers else 0 for n, r in enumerate(real)]
-            for n in range(1, numbers - 1):
+            if not any(real):
+                room = [0] * len(room)
+            for n, var in flow.start.items():
                 upper = min(room[n], room[n + 1], room[n + 2])
                 # The first three places of a run need numbered tiles where no joker is left.
                 covered = sum(1 for k in range(n, n + 3) if real[k])
-                if upper and covered + jokers >= 3:
-                    flow.start[n] = solver.IntVar(0, upper, f"start_{color}{n}")
-            for n in range(3, numbers + 1):
-                if room[n] and (n - 2 in flow.start or n - 1 in flow.long):
-                    flow.long[n] = solver.IntVar(0, room[n], f"long_{color}{n}")
-            for n in range(1, numbers + 1):
-                self._number(solver, flow, n, jokers, index, balance)
-            self.colors.append(flow)
-
-    @staticmethod
-    def _number(
-        solver: Any,
-        flow: ColorFlow,
-        n: int,
-        jokers: int,
-        index: TileIndex,
-        balance: Callable[[int], Any],
-    ) -> None:
-        started = flow.start.get(n - 2)
-        long = flow.long.get(n)
-        before = flow.long.get(n - 1)
-        if n >= 3:
-            # Runs at their second tile at n-1 go on; longer runs may go on or stop.
-            if long is not None:
-                if started is not None:
-                    add_row(solver, 0.0, INF, [(long, 1.0), (started, -1.0)])
-                feeders = [(v, -1.0) for v in (started, before) if v is not None]
-                add_row(solver, -INF, 0.0, [(long, 1.0), *feeders])
-            elif started is not None:
-                raise AssertionError("a run at its second tile always has room to go on")
-        covering = [v for v in (flow.start.get(n), flow.start.get(n - 1), long) if v is not None]
-        if not covering:
-            return
-        tile_row = balance(index[Tile(flow.color, n)])
-        for var in covering:
-            tile_row.SetCoefficient(var, 1.0)
-        if jokers:
-            joker = solver.IntVar(0, jokers, f"joker_{flow.color}{n}")
-            add_row(solver, -INF, 0.0, [(joker, 1.0), *((v, -1.0) for v in covering)])
-            tile_row.SetCoefficient(joker, -1.0)
-            balance(index.joker).SetCoefficient(joker, 1.0)
-            flow.jokers[n] = joker
+                _limit(var, upper if covered + jokers >= 3 else 0, active)
+            for n, var in flow.long.items():
+                _limit(var, room[n], active)
+            for n, var in flow.jokers.items():
+                _limit(var, min(jokers, room[n]), active)
+        return active
 
     def runs(self, count: Callable[[Any], int]) -> list[Meld]:
         """Split the chosen flow back into runs."""
@@ -115,6 +119,42 @@ class RunFlow:
         for flow in self.colors:
             found.extend(_split(flow, self.rules.numbers, count))
         return found
+
+
+def _limit(var: Any, upper: int, active: list[Any]) -> None:
+    var.SetBounds(0.0, float(upper))
+    if upper:
+        active.append(var)
+
+
+def _number(
+    solver: Any,
+    flow: ColorFlow,
+    n: int,
+    jokers: int,
+    index: TileIndex,
+    balance: Callable[[int], Any],
+) -> None:
+    """The rows of number ``n``: runs go on as runs do, and the tiles at ``n`` balance."""
+    started = flow.start.get(n - 2)
+    long = flow.long.get(n)
+    before = flow.long.get(n - 1)
+    if long is not None:
+        # Runs at their second tile at n-1 go on; longer runs may go on or stop.
+        if started is not None:
+            add_row(solver, 0.0, INF, [(long, 1.0), (started, -1.0)])
+        feeders = [(v, -1.0) for v in (started, before) if v is not None]
+        add_row(solver, -INF, 0.0, [(long, 1.0), *feeders])
+    covering = [v for v in (flow.start.get(n), flow.start.get(n - 1), long) if v is not None]
+    tile_row = balance(index[Tile(flow.color, n)])
+    for var in covering:
+        tile_row.SetCoefficient(var, 1.0)
+    if jokers:
+        joker = solver.IntVar(0, jokers, f"joker_{flow.color}{n}")
+        add_row(solver, -INF, 0.0, [(joker, 1.0), *((v, -1.0) for v in covering)])
+        tile_row.SetCoefficient(joker, -1.0)
+        balance(index.joker).SetCoefficient(joker, 1.0)
+        flow.jokers[n] = joker
 
 
 class JokerOnlyRun(Exception):

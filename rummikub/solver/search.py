@@ -47,7 +47,7 @@ def branch_and_bound(
     params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
     params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
     variables = solver.variables()
-    reader = _Reader(solver, variables)
+    reader = _Reader(solver)
     objective = solver.Objective()
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = -math.inf
@@ -102,22 +102,17 @@ def branch_and_bound(
 
 
 class _Reader:
-    """Reads a node's solution. The first read goes variable by variable; later ones through
-    one solution proto, 25x faster on the hard corpus (0.02 ms against 0.57 ms a node), at
-    the price of importing protobuf (tens of ms), paid only by positions that branch."""
+    """Reads a node's solution through one solution proto: 25x faster than variable by
+    variable on the hard corpus (0.02 ms against 0.57 ms a node)."""
 
-    def __init__(self, solver: Any, variables: list[Any]) -> None:
-        self.solver = solver
-        self.variables = variables
-        self.reads = 0
-
-    def values(self) -> list[float]:
-        self.reads += 1
-        if self.reads == 1:
-            return [v.solution_value() for v in self.variables]
+    def __init__(self, solver: Any) -> None:
         from ortools.linear_solver import linear_solver_pb2
 
-        response = linear_solver_pb2.MPSolutionResponse()
+        self.solver = solver
+        self.response = linear_solver_pb2.MPSolutionResponse
+
+    def values(self) -> list[float]:
+        response = self.response()
         self.solver.FillSolutionResponseProto(response)
         return list(response.variable_value)
 
