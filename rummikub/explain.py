@@ -14,11 +14,14 @@ How the steps are kept few (the choices a good player makes too):
    number, and the tiles it keeps never move. Identical melds are paired first, so an
    unchanged meld is never touched. Each step moves the tiles of one source bound for one
    destination, so a step count is the number of (source, destination) batches.
-2. Two plans are made and the one with fewer steps kept (then the one that moves fewer
-   tiles): pair the rest by a maximum-weight bipartite matching on shared tiles (networkx;
-   extended or reordered melds are recognised whatever their order) and route the tiles
-   left over; or route all tiles first and pair the melds joined by the most batches.
-   Routing is greedy, the largest batch first. Neither plan is proven minimal.
+2. Two plans are made and the one with fewer steps kept (then the one that touches fewer
+   melds, then the one that moves fewer tiles): pair the rest by a maximum-weight bipartite
+   matching on shared tiles (networkx; extended or reordered melds are recognised whatever
+   their order) and route the tiles left over; or route all tiles first and pair the melds
+   joined by the most batches. A local search then re-pairs one changed old meld at a time
+   (with another new meld it shares a tile with, or with none) while that lowers the cost:
+   the most shared tiles is not always the fewest steps. Routing is greedy, the largest
+   batch first. The plan is not proven minimal.
 3. The steps are put in the order that leaves the fewest melds invalid after each step
    (adding to a meld before taking from it keeps it valid; a joker is replaced before it is
    taken), finishing one meld before starting another, taking table tiles before laying
@@ -481,6 +484,10 @@ def _matching(edges: Mapping[tuple[int, int], int], n: int) -> dict[int, int]:
     return {min(a, b): max(a, b) - n for a, b in nx.max_weight_matching(graph)}
 
 
+#: How many steps the plans tried by the pairing search may hold in all (each is routed).
+_SEARCH_BUDGET: Final = 4000
+
+
 @dataclass
 class _Flow:
     """Tiles that go from one source to one meld of the new table (by index)."""
@@ -516,7 +523,77 @@ class _Plan:
             cls._shared_first(old, new, played, rules, unchanged),
             cls._routes_first(old, new, played, rules, unchanged),
         ]
-        return min(plans, key=lambda p: (len(p.flows), -sum(map(_size, p.kept.values()))))
+        return min(plans, key=_Plan.cost)._improved(unchanged)
+
+    def cost(self) -> tuple[int, int, int]:
+        """Fewer steps, then fewer melds touched, then more tiles left in place."""
+        owner, n = self.owner, len(self.old)
+        touched = {f.source for f in self.flows} | {owner.get(f.to, n + f.to) for f in self.flows}
+        touched.discard(RACK)
+        return len(self.flows), len(touched), -sum(map(_size, self.kept.values()))
+
+    def _improved(self, unchanged: Mapping[int, int]) -> _Plan:
+        """Re-pair the changed melds while that lowers the :meth:`cost` (a local search).
+
+        Pairing by shared tiles can cost steps: for ``K1 K2 K3 K4 K5 K6`` and the rack's
+        tiles becoming ``K1 K2 K3 K4``, ``K1 K2 K3``, ``K4 K5 K6`` and ``K5 K6 K7``, the old
+        run shares most with ``K1 K2 K3 K4``, but left in place as ``K1 K2 K3`` (or
+        ``K4 K5 K6``) it saves a step. So each changed old meld in turn is paired with
+        every new meld it shares a tile with (the old meld paired with that one taking its
+        former partner, or none) or with none, and a change is kept when the plan it gives
+        costs less; until no change does, or the plans tried hold :data:`_SEARCH_BUDGET`
+        steps in all (a table rearranged throughout stays fast; the search only ever lowers
+        the cost). Each plan is made by :meth:`_paired`.
+        """
+        taken = set(unchanged.values())
+        near: dict[int, list[int]] = {}
+        for i, before in enumerate(self.old):
+            if i not in unchanged:
+                near[i] = [
+                    j
+                    for j, after in enumerate(self.new)
+                    if j not in taken and _shared(before.tiles, after.tiles)
+                ]
+        tally = _Tally(self.old, self.new, self.played)
+        best, cost = self, self.cost()
+        budget = _SEARCH_BUDGET
+        improved = True
+        while improved:
+            improved = False
+            for i, options in near.items():
+                for pairs in self._neighbours(best.pairs, i, options, near):
+                    if budget <= 0:
+                        return best
+                    plan = self._paired(self.old, self.new, self.played, self.rules, pairs, tally)
+                    budget -= len(plan.flows)
+                    if plan.cost() < cost:
+                        best, cost, improved = plan, plan.cost(), True
+                        break
+        return best
+
+    @staticmethod
+    def _neighbours(
+        pairs: dict[int, int], i: int, options: list[int], near: Mapping[int, list[int]]
+    ) -> Iterable[dict[int, int]]:
+        """Pairings that differ from ``pairs`` in old meld ``i``'s partner."""
+        was = pairs.get(i)
+        owner = {j: k for k, j in pairs.items()}
+        for j in [*options, None]:
+            if j == was:
+                continue
+            changed = {k: v for k, v in pairs.items() if k != i}
+            if j is None:
+                yield changed
+                continue
+            changed[i] = j
+            other = owner.get(j)
+            if other is None:
+                yield changed
+                continue
+            del changed[other]
+            yield changed
+            if was is not None and was in near[other]:
+                yield {**changed, other: was}
 
     @classmethod
     def _shared_first(
@@ -537,20 +614,34 @@ class _Plan:
                 shared = _shared(before.tiles, after.tiles)
                 if i not in unchanged and j not in taken and shared:
                     edges[i, j] = shared * scale + (before.kind == after.kind)
-        pairs = {**unchanged, **_matching(edges, len(old))}
-        kept = {i: Counter(old[i].tiles) & Counter(new[j].tiles) for i, j in pairs.items()}
-        supply: dict[Source, Counter[Tile]] = {
-            i: Counter(meld.tiles) - kept.get(i, Counter()) for i, meld in enumerate(old)
-        }
-        supply[RACK] = played.copy()
-        owner = {j: i for i, j in pairs.items()}
-        demand = {
-            j: Counter(meld.tiles) - (kept[owner[j]] if j in owner else Counter())
-            for j, meld in enumerate(new)
-        }
-        return cls(
-            old, new, played, rules, dict(sorted(pairs.items())), kept, _assign(supply, demand)
-        )
+        return cls._paired(old, new, played, rules, {**unchanged, **_matching(edges, len(old))})
+
+    @classmethod
+    def _paired(
+        cls,
+        old: tuple[Meld, ...],
+        new: tuple[Meld, ...],
+        played: Counter[Tile],
+        rules: Rules,
+        pairs: Mapping[int, int],
+        tally: _Tally | None = None,
+    ) -> _Plan:
+        """The plan for a pairing: each paired old meld keeps the tiles it shares with its
+        new meld in place; the other tiles are routed. ``tally``: the tiles of these melds,
+        if already counted (a search plans many pairings)."""
+        tally = tally or _Tally(old, new, played)
+        kept: dict[int, Counter[Tile]] = {}
+        supply: dict[Source, dict[int, int]] = {}
+        demand: dict[int, dict[int, int]] = {}
+        for i in range(len(old)):
+            if i in pairs:
+                kept[i], supply[i], demand[pairs[i]] = tally.pair(i, pairs[i])
+            else:
+                supply[i] = tally.old[i]
+        supply[RACK] = tally.rack
+        demand = {j: demand[j] if j in demand else tally.new[j] for j in range(len(new))}
+        flows = _route(supply, demand, tally.numbers.tiles)
+        return cls(old, new, played, rules, dict(sorted(pairs.items())), kept, flows)
 
     @classmethod
     def _routes_first(
@@ -715,32 +806,121 @@ class _Plan:
         return tuple(sorted(tiles.elements(), key=_sort_key(self.rules)))
 
 
-def _assign(supply: dict[Source, Counter[Tile]], demand: dict[int, Counter[Tile]]) -> list[_Flow]:
-    """Route the tiles that move, in as few (source, destination) batches as greedily found.
+class _Numbers:
+    """Tiles numbered 0, 1, …: routing counts tiles by number (hashing a tile is slow)."""
 
-    Conservation makes supply and demand equal per tile, so the loop ends with both empty.
+    def __init__(self) -> None:
+        self.tiles: list[Tile] = []
+        self._number: dict[Tile, int] = {}
+
+    def counts(self, tiles: Counter[Tile]) -> dict[int, int]:
+        """The positive counts of ``tiles``, by tile number."""
+        found: dict[int, int] = {}
+        for tile, count in tiles.items():
+            if count > 0:
+                if tile not in self._number:
+                    self._number[tile] = len(self.tiles)
+                    self.tiles.append(tile)
+                found[self._number[tile]] = count
+        return found
+
+
+class _Tally:
+    """The tiles of the old and the new melds and the rack, counted once for all the
+    pairings a search plans; and, for each pair tried, what it keeps and leaves."""
+
+    def __init__(self, old: Sequence[Meld], new: Sequence[Meld], played: Counter[Tile]) -> None:
+        self.numbers = _Numbers()
+        self._before = [Counter(m.tiles) for m in old]
+        self._after = [Counter(m.tiles) for m in new]
+        self.old = [self.numbers.counts(c) for c in self._before]
+        self.new = [self.numbers.counts(c) for c in self._after]
+        self.rack = self.numbers.counts(played)
+        self._pairs: dict[tuple[int, int], tuple[Counter[Tile], dict[int, int], dict[int, int]]]
+        self._pairs = {}
+
+    def pair(self, i: int, j: int) -> tuple[Counter[Tile], dict[int, int], dict[int, int]]:
+        """Old meld ``i`` paired with new meld ``j``: the tiles kept in place, and the
+        counts of what the old meld gives away and of what the new one still needs."""
+        if (i, j) not in self._pairs:
+            kept = self._before[i] & self._after[j]
+            gives = self.numbers.counts(self._before[i] - kept)
+            self._pairs[i, j] = kept, gives, self.numbers.counts(self._after[j] - kept)
+        return self._pairs[i, j]
+
+
+def _assign(
+    supply: Mapping[Source, Counter[Tile]], demand: Mapping[int, Counter[Tile]]
+) -> list[_Flow]:
+    """Route the tiles that move, in as few (source, destination) batches as greedily found
+    (see :func:`_route`)."""
+    numbers = _Numbers()
+    return _route(
+        {source: numbers.counts(tiles) for source, tiles in supply.items()},
+        {j: numbers.counts(tiles) for j, tiles in demand.items()},
+        numbers.tiles,
+    )
+
+
+def _route(
+    supply: Mapping[Source, Mapping[int, int]],
+    demand: Mapping[int, Mapping[int, int]],
+    tiles: Sequence[Tile],
+) -> list[_Flow]:
+    """Route tiles, counted by their number in ``tiles``, from ``supply`` to ``demand`` (both
+    only read), in as few (source, destination) batches as greedily found.
+
+    Each round moves the biggest batch; then one that empties its source or fills its
+    destination (fewer batches left over); then the first source and destination. A batch
+    only changes when its source or destination does, so only those are recomputed, and a
+    pair that shares no tile never will. Conservation makes supply and demand equal per
+    tile, so the loop ends with both empty.
     """
+    sources = list(supply)
+    have = [dict(supply[source]) for source in sources]
+    need = {j: dict(needed) for j, needed in demand.items()}
+    sizes: dict[tuple[bool, int], int] = {(True, r): sum(h.values()) for r, h in enumerate(have)}
+    sizes.update({(False, j): sum(n.values()) for j, n in need.items()})
+    # (rank of the source, destination) -> (score, batch), for the pairs that share a tile.
+    live: dict[tuple[int, int], tuple[tuple[int, int, int, int], dict[int, int]]] = {}
+
+    def rate(rank: int, j: int) -> None:
+        held, needed = have[rank], need[j]
+        batch = {t: min(c, needed[t]) for t, c in held.items() if t in needed}
+        size = sum(batch.values())
+        if size:
+            whole = (size == sizes[True, rank]) + (size == sizes[False, j])
+            live[rank, j] = ((-size, -whole, rank, j), batch)
+        else:
+            live.pop((rank, j), None)
+
+    holders: dict[int, list[int]] = {}
+    for rank, held in enumerate(have):
+        for t in held:
+            holders.setdefault(t, []).append(rank)
+    for j, needed in need.items():
+        for rank in sorted({rank for t in needed for rank in holders.get(t, ())}):
+            rate(rank, j)
     flows: list[_Flow] = []
-    while True:
-        best: tuple[tuple[int, int, int, int], Source, int, Counter[Tile]] | None = None
-        for rank, (source, tiles) in enumerate(supply.items()):
-            for j, needed in demand.items():
-                batch = tiles & needed
-                size = sum(batch.values())
-                if not size:
-                    continue
-                # Biggest batch; then one that empties its source or fills its destination
-                # (fewer batches left over); then the first source and destination.
-                whole = (batch == tiles) + (batch == needed)
-                score = (-size, -whole, rank, j)
-                if best is None or score < best[0]:
-                    best = (score, source, j, batch)
-        if best is None:
-            return flows
-        _, source, j, batch = best
-        supply[source] -= batch
-        demand[j] -= batch
-        flows.append(_Flow(source, j, batch))
+    while live:
+        rank, j = min(live, key=lambda key: live[key][0])
+        batch = live[rank, j][1]
+        _remove(have[rank], batch)
+        _remove(need[j], batch)
+        sizes[True, rank] -= sum(batch.values())
+        sizes[False, j] -= sum(batch.values())
+        moved = Counter({tiles[t]: count for t, count in batch.items()})
+        flows.append(_Flow(sources[rank], j, moved))
+        for key in [k for k in live if k[0] == rank or k[1] == j]:
+            rate(*key)
+    return flows
+
+
+def _remove(counts: dict[int, int], batch: Mapping[int, int]) -> None:
+    for t, count in batch.items():
+        counts[t] -= count
+        if not counts[t]:
+            del counts[t]
 
 
 # -- meld states --------------------------------------------------------------------------

@@ -397,6 +397,23 @@ def test_melds_left_invalid_for_a_while_say_until_when() -> None:
     assert_explains(position, new, explanation)
 
 
+def test_pairing_by_shared_tiles_gives_way_to_fewer_steps() -> None:
+    # The old run shares the most tiles with K1 K2 K3 K4, but paired with it, its K5 K6
+    # start K4 K5 K6, which needs a K4 from the rack too: four steps. Left in place as
+    # K1 K2 K3 (or K4 K5 K6), it gives the rest away whole: three.
+    position = Position.parse(rack="K5 K6 K7 K1 K2 K3 K4", table=["K1 K2 K3 K4 K5 K6"])
+    new = melds("K5 K6 K7", "K1 K2 K3 K4", "K1 K2 K3", "K4 K5 K6")
+    explanation = explain(position, new)
+    assert len(explanation.steps) == 3
+    assert [(f.kind, f.into) for f in explanation.fates] == [("rearranged", 2)]
+    assert explanation.text() == (
+        '1. Take "K4 K5 K6" from "K1 K2 K3 K4 K5 K6" (leaves "K1 K2 K3") as a new meld.\n'
+        '2. Lay "K5 K6 K7" from your rack.\n'
+        '3. Lay "K1 K2 K3 K4" from your rack.'
+    )
+    assert_explains(position, new, explanation)
+
+
 def test_no_move_has_no_steps() -> None:
     position = Position.parse(rack="K1", table=["B5 B6 B7"])
     explanation = explain(position, position.table)
