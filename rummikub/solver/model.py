@@ -110,7 +110,7 @@ class MoveModel:
         # With the run flow it starts as a copy of the rule set's template.
         self.template = None if self.opening_only or not runs_as_flow else play_template(rules)
         #: Variables that may move in this position (others are fixed at 0 in the template).
-        self.active: list[Any] = []
+        self.active: list[int] = []
         # conservation[t]: tiles of type t on the new table minus played tiles.
         self.conservation: dict[int, Any] = {}
         if self.template is not None:
@@ -158,7 +158,7 @@ class MoveModel:
                 var = variables[v]
                 var.SetBounds(0.0, float(self.rack[t]))
                 played[t] = var
-                self.active.append(var)
+                self.active.append(v)
             if self.table[t]:
                 rows[r].SetBounds(float(self.table[t]), float(self.table[t]))
             self.conservation[t] = rows[r]
@@ -168,7 +168,7 @@ class MoveModel:
         """The flow and the candidate groups of the template, bounded to the tiles in play."""
         variables = self.variables
         self.flow = template.flow.bound_to(variables)
-        self.active += self.flow.limit(self.available, self.index)
+        self.active += self.flow.limit(self.available, self.index, template.flow)
         cands = group_candidates(self.rules)
         fit = dict(cands.fitting(self.available))
         columns: dict[int, Any] = {}
@@ -178,7 +178,7 @@ class MoveModel:
                 var = variables[v]
                 var.SetBounds(0.0, float(upper))
                 self.lay.append((cands.melds[row], var))
-                self.active.append(var)
+                self.active.append(v)
                 columns[row] = var
         return cands, columns
 
@@ -223,7 +223,7 @@ class MoveModel:
             if self.runs_as_flow:
                 flow = RunFlow.build(self.solver, rules, self.index, self._conservation)
                 self.flow = flow.bound_to(self.solver.variables())
-                self.flow.limit(self.available, self.index)
+                self.flow.limit(self.available, self.index, flow)
                 cands = group_candidates(rules)
             else:
                 cands = candidates(rules)
@@ -467,7 +467,7 @@ class MoveModel:
         moving: list[int] = []
         if self.template is not None:
             own = range(self.template.variables, self.solver.NumVariables())
-            moving = [var.index() for var in self.active]
+            moving = self.active
         return moving + [i for i in own if i not in self.continuous]
 
     stage = "mip"

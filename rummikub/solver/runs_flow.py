@@ -87,14 +87,17 @@ class RunFlow:
         return cls(rules, colors)
 
     def bound_to(self, variables: list[Any]) -> RunFlow:
+        """This flow (of variable indices) over the variables of a loaded copy."""
         return RunFlow(self.rules, [flow.bound_to(variables) for flow in self.colors])
 
-    def limit(self, available: Counts, index: TileIndex) -> list[Any]:
-        """Bound the flow to the tiles in play; returns the variables left free to move."""
+    def limit(self, available: Counts, index: TileIndex, indices: RunFlow) -> list[int]:
+        """Bound the flow to the tiles in play (``indices``: the same flow as variable
+        indices); returns the indices of the variables left free to move, and forgets the
+        others (fixed at 0, they need no reading back)."""
         jokers = available[index.joker]
         numbers = self.rules.numbers
-        active: list[Any] = []
-        for flow in self.colors:
+        active: list[int] = []
+        for flow, where in zip(self.colors, indices.colors, strict=True):
             real = [0] * (numbers + 3)
             for n in range(1, numbers + 1):
                 real[n] = available[index[Tile(flow.color, n)]]
@@ -102,15 +105,25 @@ class RunFlow:
             room = [r + jokers if 1 <= n <= numbers else 0 for n, r in enumerate(real)]
             if not any(real):
                 room = [0] * len(room)
-            for n, var in flow.start.items():
+            uppers: dict[str, dict[int, int]] = {"start": {}, "long": {}, "jokers": {}}
+            for n in flow.start:
                 upper = min(room[n], room[n + 1], room[n + 2])
                 # The first three places of a run need numbered tiles where no joker is left.
                 covered = sum(1 for k in range(n, n + 3) if real[k])
-                _limit(var, upper if covered + jokers >= 3 else 0, active)
-            for n, var in flow.long.items():
-                _limit(var, room[n], active)
-            for n, var in flow.jokers.items():
-                _limit(var, min(jokers, room[n]), active)
+                uppers["start"][n] = upper if covered + jokers >= 3 else 0
+            for n in flow.long:
+                uppers["long"][n] = room[n]
+            for n in flow.jokers:
+                uppers["jokers"][n] = min(jokers, room[n])
+            for name, bounds in uppers.items():
+                variables: dict[int, Any] = getattr(flow, name)
+                places: dict[int, int] = getattr(where, name)
+                for n, upper in bounds.items():
+                    variables[n].SetBounds(0.0, float(upper))
+                    if upper:
+                        active.append(places[n])
+                    else:
+                        del variables[n]
         return active
 
     def runs(self, count: Callable[[Any], int]) -> list[Meld]:
@@ -119,12 +132,6 @@ class RunFlow:
         for flow in self.colors:
             found.extend(_split(flow, self.rules.numbers, count))
         return found
-
-
-def _limit(var: Any, upper: int, active: list[Any]) -> None:
-    var.SetBounds(0.0, float(upper))
-    if upper:
-        active.append(var)
 
 
 def _number(
