@@ -699,12 +699,21 @@ def targets_section(
 
 #: What stands in the way of the targets that this machine misses (see README, Performance).
 MISSED_NOTE = [
-    "Where a target is missed: each position costs a floor of about 2-4 ms of Python work",
-    "(building the model through pywraplp, about 1 us a coefficient, and reading the answer",
-    "back); the LP and the branch and bound take well under a millisecond on most positions.",
-    "The peer's small positions take about 15 ms, so 10x would need about 1.5 ms in all.",
-    "Reusing one model across positions (changing only bounds) is the next lever.",
-    "Figures on a loaded machine (see the load average above) are inflated.",
+    "What stands in the way where a target is missed:",
+    "",
+    "- Each position pays a floor of about 1.5-3 ms in Python: copying the rule set's",
+    "  template model (~0.5 ms), bounding it, adding the position's own parts (old melds,",
+    "  locked melds' fates) through pywraplp at about 1 us a coefficient, and reading the",
+    "  answer back. The LP and the branch and bound take under a millisecond on most",
+    "  positions. The peer's small positions take ~10-15 ms, so 10x there needs ~1 ms in all.",
+    "- `initial`: the peer solves an easier problem (its own opening mode, no lock on the",
+    "  joker of an initial meld), so that ratio compares different work.",
+    "- `generalised`: 8-color boxes have ~12,000 candidate groups, too many to keep in a",
+    "  template; the branch and bound gives up after 60 ms and CBC proves the optimum",
+    "  (~0.3 s), where the peer's HiGHS model needs ~0.2 s. A compact group formulation",
+    "  (colors per number, checked by decomposition) is the lever left untried.",
+    "- Figures vary by ~30% between runs on this shared 2-core machine (see the load average",
+    "  above); medians near a target can fall either side of it.",
 ]
 
 
