@@ -449,7 +449,6 @@ class MoveModel:
         )
         self.nodes = outcome.nodes
         if outcome.status == "optimal" and outcome.values is not None:
-            self.stage = "search"
             return self._read(outcome.values, proven=True)
         if outcome.status == "infeasible":
             return None  # proven: no integer solution, so no legal move
@@ -470,7 +469,6 @@ class MoveModel:
             moving = self.active
         return moving + [i for i in own if i not in self.continuous]
 
-    stage = "mip"
     nodes = 0
     hopeless = False
     timed_out = False
