@@ -7,7 +7,6 @@ Parsing here is purely about notation; whether a tile exists in a rule set's box
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -75,8 +74,3 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Tiles as notation, separated by spaces."""
     return " ".join(str(t) for t in tiles)
-
-
-def count_tiles(tiles: Iterable[Tile]) -> Counter[Tile]:
-    """Tiles as a multiset."""
-    return Counter(tiles)

@@ -63,6 +63,7 @@ _NUMBERS = st.integers(5, 26)
 _COLORS = st.integers(3, MAX_COLORS)
 _COPIES = st.integers(1, 4)
 _JOKERS = st.integers(0, 4)
+_SMALL_JOKERS = st.integers(0, 2)
 _INITIAL_MELD = st.sampled_from([0, 1, 10, 30, 50])
 _JOKER_VALUE = st.sampled_from([0, 1, 5, 30])
 
@@ -98,7 +99,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
     return st.one_of(presets(), option_rule_sets())
 
 
-def small_rule_sets() -> st.SearchStrategy[Rules]:
+def small_rule_sets(jokers: st.SearchStrategy[int] = _SMALL_JOKERS) -> st.SearchStrategy[Rules]:
     """Rule sets small enough for the exhaustive search, with every rule option at random.
 
     With numbers up to 7 no hand-only meld of a five-tile rack reaches 30, so the initial
@@ -108,7 +109,7 @@ def small_rule_sets() -> st.SearchStrategy[Rules]:
         numbers=st.integers(5, 7),
         colors=st.integers(3, 4),
         copies=st.integers(1, 2),
-        jokers=st.integers(0, 2),
+        jokers=jokers,
         initial_meld=st.sampled_from([0, 6, 10, 15, 21]),
         joker_value=st.sampled_from([0, 3, 10, 30]),
     )

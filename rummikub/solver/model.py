@@ -413,7 +413,6 @@ class MoveModel:
             first, second = tiles, value
         w2 = most_as_was + 1
         w1 = (most_second + 1) * w2
-        self.weights = (w1, w2)
         self.solver.Maximize(w1 * first + w2 * second + as_was)
 
     def _units_as_was(self) -> list[Any]:
@@ -557,7 +556,7 @@ def _hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> 
     """Every meld with a joker that the hand alone can lay (each joker reading apart,
     since the lock keeps the reading)."""
     jokers = int(rack[index.joker])
-    limited = Rules(**{**rules.options(), "jokers": min(rules.jokers, jokers)})
+    limited = rules.replace(jokers=min(rules.jokers, jokers))
     found = []
     readings = itertools.chain(
         run_readings(limited, max_run_length(rules)),

@@ -10,8 +10,9 @@ Runs at their second tile at ``n`` are ``start[n-1]``, so the tiles at ``n`` are
 ``start[n-2] <= long[n] <= start[n-2] + long[n-1]``.
 
 Any flow splits back into runs of 3 or more tiles, one tile per number. A run holds at
-least one numbered tile as long as no more than two jokers are in play, which is when
-the model uses this formulation (otherwise it lays candidate runs as columns).
+least one numbered tile as long as no more than two jokers are in play; with more, the
+flow is a relaxation that could lay a run of jokers alone, so :func:`_split` refuses
+such an answer (``JokerOnlyRun``) and the model is solved again with candidate runs.
 The flow has about a tenth of the columns of the candidate runs, and its LP relaxation is
 as tight; on the benchmark's hard corpus it made the model build and solve several times
 faster.
