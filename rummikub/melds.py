@@ -20,6 +20,8 @@ from rummikub.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 Kind = Literal["run", "group"]
 KINDS: tuple[Kind, ...] = ("run", "group")
+#: What makes two melds the same meld (:meth:`Meld.identity`).
+Identity = tuple[Kind, tuple[tuple[str, int], ...]]
 _PREFIX = re.compile(r"^\s*(run|group)\s*:", re.IGNORECASE)
 
 
@@ -169,20 +171,26 @@ class Meld:
             return self.number * len(self.tiles)
         return sum(range(self.start, self.end + 1))
 
+    def identity(self) -> Identity:
+        """What makes two melds *the same meld* as laid: its kind and a run's tiles in order
+        (each joker where it stood), a group's in any order (sorted here). This is "left
+        exactly as it was" (RULES.md, tie-break 3); a hashable, orderable key.
+
+        >>> Meld.parse("group: B7 J K7").identity()
+        ('group', (('B', 7), ('J', 0), ('K', 7)))
+        """
+        cells = tuple((t.color, t.number) for t in self.tiles)
+        return (self.kind, cells if self.kind == "run" else tuple(sorted(cells)))
+
     def same_as(self, other: Meld) -> bool:
-        """The same meld as laid: a run's tiles in order (each joker where it stood), a
-        group's in any order. This is "left exactly as it was" (RULES.md, tie-break 3).
+        """The same meld as laid (see :meth:`identity`).
 
         >>> Meld.parse("K7 R7 B7").same_as(Meld.parse("B7 K7 R7"))
         True
         >>> Meld.parse("R5 R6 J").same_as(Meld.parse("J R5 R6"))
         False
         """
-        if self.kind != other.kind:
-            return False
-        if self.kind == "run":
-            return self.tiles == other.tiles
-        return sorted(map(str, self.tiles)) == sorted(map(str, other.tiles))
+        return self.identity() == other.identity()
 
     def __str__(self) -> str:
         body = format_tiles(self.tiles)

@@ -54,12 +54,6 @@ def multisets(groups: Sequence[Sequence[Tile]]) -> Counter[tuple[str, ...]]:
     return Counter(tuple(sorted(str(t) for t in tiles)) for tiles in groups if tiles)
 
 
-def identity(meld: Meld) -> tuple[str, tuple[str, ...]]:
-    """The same meld: a run's tiles in order, a group's in any order."""
-    tiles = [str(t) for t in meld.tiles]
-    return meld.kind, tuple(tiles if meld.kind == "run" else sorted(tiles))
-
-
 def assert_explains(position: Position, new: Sequence[Meld], explanation: Explanation) -> None:
     """Everything an explanation of the move from ``position`` to ``new`` must satisfy."""
     old = position.table
@@ -126,13 +120,13 @@ def assert_explains(position: Position, new: Sequence[Meld], explanation: Explan
         assert (fate.kind == "extended") == (not gave and bool(added) and not fate.released)
 
     # Unchanged melds: as many as can be paired with an identical new meld, never touched.
-    identical = Counter(map(identity, old)) & Counter(map(identity, new))
+    identical = Counter(map(Meld.identity, old)) & Counter(map(Meld.identity, new))
     unchanged = [f for f in explanation.aftermaths if f.kind == "unchanged"]
     assert len(unchanged) == sum(identical.values())
     touched = {s.source for s in steps} | {s.target for s in steps}
     for fate in unchanged:
         assert fate.number not in touched
-        assert identity(fate.meld) == identity(new[fate.into or 0])
+        assert fate.meld.same_as(new[fate.into or 0])
 
     # An extended meld receives exactly its new tiles, and gives nothing.
     for change in explanation.changes:
