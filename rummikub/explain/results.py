@@ -101,8 +101,10 @@ class Change:
 class Aftermath:
     """What became of one meld of the old table."""
 
+    #: Its number: its index in the old table.
     number: int
     meld: Meld
+    kind: AftermathKind
     #: The index, in the new table, of the meld it was transformed into in place (None:
     #: broken up, all its tiles went elsewhere).
     into: int | None
@@ -111,7 +113,6 @@ class Aftermath:
     #: Tiles it gave to other melds of the new table.
     gave: tuple[Transfer, ...]
     released: tuple[Release, ...]
-    kind: AftermathKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rummikub.explain.planner.local_search import improved
-from rummikub.explain.planner.plan import Plan, unchanged_pairs
+from rummikub.explain.planner.plan import Plan, Task, unchanged_pairs
 from rummikub.explain.planner.routes_first import routes_first
 from rummikub.explain.planner.routing import Flow
 from rummikub.explain.planner.shared_first import shared_first
@@ -31,9 +31,7 @@ __all__ = ["Flow", "Plan", "plan"]
 def plan(old: tuple[Meld, ...], new: tuple[Meld, ...], played: Counter[Tile], rules: Rules) -> Plan:
     """The plan with the fewest steps (then the fewest melds touched, then the most tiles
     left in place) that the three algorithms find."""
+    task = Task(old, new, played, rules)
     unchanged = unchanged_pairs(old, new)
-    plans = [
-        shared_first(old, new, played, rules, unchanged),
-        routes_first(old, new, played, rules, unchanged),
-    ]
+    plans = [shared_first(task, unchanged), routes_first(task, unchanged)]
     return improved(min(plans, key=Plan.cost), unchanged)

@@ -33,7 +33,7 @@ def improved(plan: Plan, unchanged: Mapping[int, int]) -> Plan:
                 for j, after in enumerate(plan.new)
                 if j not in taken and shared(before.tiles, after.tiles)
             ]
-    tally = Tally(plan.old, plan.new, plan.played, plan.rules)
+    tally = Tally(plan.task)
     best, cost = plan, plan.cost()
     budget = SEARCH_BUDGET
     better = True
@@ -43,7 +43,7 @@ def improved(plan: Plan, unchanged: Mapping[int, int]) -> Plan:
             for pairs in _neighbours(best.pairs, i, options, near):
                 if budget <= 0:
                     return best
-                tried = paired(plan.old, plan.new, plan.played, plan.rules, pairs, tally)
+                tried = paired(plan.task, pairs, tally)
                 budget -= len(tried.flows)
                 if tried.cost() < cost:
                     best, cost, better = tried, tried.cost(), True

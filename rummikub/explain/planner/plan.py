@@ -24,17 +24,40 @@ def shared(a: Sequence[Tile], b: Sequence[Tile]) -> int:
     return sum((Counter(a) & Counter(b)).values())
 
 
-@dataclass
-class Plan:
-    """The pairing, the tiles kept in place and the tiles that move."""
+@dataclass(frozen=True)
+class Task:
+    """What a plan is made for: the old and the new table, the played tiles, the rules."""
 
     old: tuple[Meld, ...]
     new: tuple[Meld, ...]
     played: Counter[Tile]
     rules: Rules
+
+
+@dataclass
+class Plan:
+    """The pairing, the tiles kept in place and the tiles that move."""
+
+    task: Task
     pairs: dict[int, int]  # old index -> new index
     kept: dict[int, Counter[Tile]]  # old index -> tiles that stay in place
     flows: list[Flow]
+
+    @property
+    def old(self) -> tuple[Meld, ...]:
+        return self.task.old
+
+    @property
+    def new(self) -> tuple[Meld, ...]:
+        return self.task.new
+
+    @property
+    def played(self) -> Counter[Tile]:
+        return self.task.played
+
+    @property
+    def rules(self) -> Rules:
+        return self.task.rules
 
     def cost(self) -> tuple[int, int, int]:
         """Fewer steps, then fewer melds touched, then more tiles left in place."""
@@ -58,15 +81,13 @@ class Tally:
     """The tiles of the old and the new melds and the rack, counted once for all the
     pairings a search plans; and, for each pair tried, what it keeps and leaves."""
 
-    def __init__(
-        self, old: Sequence[Meld], new: Sequence[Meld], played: Counter[Tile], rules: Rules
-    ) -> None:
-        self.index = TileIndex(rules)
-        self._before = [Counter(m.tiles) for m in old]
-        self._after = [Counter(m.tiles) for m in new]
+    def __init__(self, task: Task) -> None:
+        self.index = TileIndex(task.rules)
+        self._before = [Counter(m.tiles) for m in task.old]
+        self._after = [Counter(m.tiles) for m in task.new]
         self.old = [self.index.sparse(c) for c in self._before]
         self.new = [self.index.sparse(c) for c in self._after]
-        self.rack = self.index.sparse(played)
+        self.rack = self.index.sparse(task.played)
         self._pairs: dict[tuple[int, int], tuple[Counter[Tile], dict[int, int], dict[int, int]]]
         self._pairs = {}
 
@@ -80,30 +101,23 @@ class Tally:
         return self._pairs[i, j]
 
 
-def paired(
-    old: tuple[Meld, ...],
-    new: tuple[Meld, ...],
-    played: Counter[Tile],
-    rules: Rules,
-    pairs: Mapping[int, int],
-    tally: Tally | None = None,
-) -> Plan:
+def paired(task: Task, pairs: Mapping[int, int], tally: Tally | None = None) -> Plan:
     """The plan for a pairing: each paired old meld keeps the tiles it shares with its
     new meld in place; the other tiles are routed. ``tally``: the tiles of these melds,
     if already counted (a search plans many pairings)."""
-    tally = tally or Tally(old, new, played, rules)
+    tally = tally or Tally(task)
     kept: dict[int, Counter[Tile]] = {}
     supply: dict[Source, dict[int, int]] = {}
     demand: dict[int, dict[int, int]] = {}
-    for i in range(len(old)):
+    for i in range(len(task.old)):
         if i in pairs:
             kept[i], supply[i], demand[pairs[i]] = tally.pair(i, pairs[i])
         else:
             supply[i] = tally.old[i]
     supply[RACK] = tally.rack
-    demand = {j: demand[j] if j in demand else tally.new[j] for j in range(len(new))}
+    demand = {j: demand[j] if j in demand else tally.new[j] for j in range(len(task.new))}
     flows = route(supply, demand, tally.index.tiles)
-    return Plan(old, new, played, rules, dict(sorted(pairs.items())), kept, flows)
+    return Plan(task, dict(sorted(pairs.items())), kept, flows)
 
 
 def unchanged_pairs(old: Sequence[Meld], new: Sequence[Meld]) -> dict[int, int]:

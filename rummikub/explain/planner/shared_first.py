@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
-from rummikub.explain.planner.plan import Plan, matching, paired, shared
-from rummikub.melds import Meld
-from rummikub.rules import Rules
-from rummikub.tiles import Tile
+from rummikub.explain.planner.plan import Plan, Task, matching, paired, shared
 
 
-def shared_first(
-    old: tuple[Meld, ...],
-    new: tuple[Meld, ...],
-    played: Counter[Tile],
-    rules: Rules,
-    unchanged: dict[int, int],
-) -> Plan:
+def shared_first(task: Task, unchanged: dict[int, int]) -> Plan:
     """Pair melds by a maximum-weight matching on shared tiles (same kinds preferred: an
     extended or reordered meld is recognised whatever its order), then route the tiles left
     over."""
     # The same-kind bonuses of all pairs together stay below one shared tile's weight.
+    old, new = task.old, task.new
     scale = 2 * (len(old) + len(new) + 1)
     taken = set(unchanged.values())
     edges: dict[tuple[int, int], int] = {}
@@ -29,4 +19,4 @@ def shared_first(
             common = shared(before.tiles, after.tiles)
             if i not in unchanged and j not in taken and common:
                 edges[i, j] = common * scale + (before.kind == after.kind)
-    return paired(old, new, played, rules, {**unchanged, **matching(edges, len(old))})
+    return paired(task, {**unchanged, **matching(edges, len(old))})
