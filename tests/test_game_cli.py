@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from rummikub.cli import main
+from rummikub.cli.game import game
 from rummikub.game import Play, dumps, load_record, loads
 from rummikub.melds import RawMeld
 
@@ -21,9 +23,13 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_every_game_command_has_help() -> None:
-    for command in ("new", "show", "apply", "undo", "replay", "hint"):
-        code, out, _ = run("game", command, "--help")
-        assert code == 0 and "Usage:" in out
+    for name, command in game.commands.items():
+        code, out, _ = run("game", name, "--help")
+        assert code == 0 and "Usage:" in out and command.help
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"game {name} {param.opts}"
+    assert sorted(game.commands) == ["apply", "hint", "new", "replay", "show", "undo"]
     assert run("simulate", "--help")[0] == 0
 
 

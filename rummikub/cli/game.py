@@ -72,7 +72,13 @@ def _intact(path: str, game: Replay) -> None:
 @click.option("--seed", type=int, help="Shuffle and deal the box with this seed.")
 @click.option("--rack", "rack_text", metavar="TILES", help="A real table: your dealt rack.")
 @click.option("--me", type=int, default=0, show_default=True, help="Your seat (with --rack).")
-@click.option("--rack-size", type=click.IntRange(1, 50), default=14, show_default=True)
+@click.option(
+    "--rack-size",
+    type=click.IntRange(1, 50),
+    default=14,
+    show_default=True,
+    help="Tiles dealt to each player.",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing record.")
 @rules_options
 def new(
@@ -338,7 +344,12 @@ def replay_command(path: str, as_json: bool) -> None:
 @game.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="The answer as solve --json prints it.")
-@click.option("--time-limit", type=click.FloatRange(min=0.001), metavar="SECONDS")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.001),
+    metavar="SECONDS",
+    help="Stop the solve early; the hint may then be unproven.",
+)
 def hint(path: str, as_json: bool, time_limit: float | None) -> None:
     """The best move for the player to move (their rack must be known)."""
     from rummikub.solver import solve

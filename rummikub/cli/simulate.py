@@ -51,8 +51,12 @@ def _progress(games: int, show: bool) -> Iterator[sim.Progress | None]:
 
 
 @click.command()
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play."
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Seats per game."
+)
 @click.option(
     "--strategy",
     "strategies",
@@ -62,8 +66,16 @@ def _progress(games: int, show: bool) -> Iterator[sim.Progress | None]:
     help=f"Strategies by seat, separated by commas ({', '.join(STRATEGIES)}); "
     "repeated to fill the seats, rotated one seat each game.",
 )
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--rack-size", type=click.IntRange(1, 50), default=14, show_default=True)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
+)
+@click.option(
+    "--rack-size",
+    type=click.IntRange(1, 50),
+    default=14,
+    show_default=True,
+    help="Tiles dealt to each player.",
+)
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
