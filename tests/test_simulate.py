@@ -72,3 +72,20 @@ def test_a_local_cluster_plays_the_same_games() -> None:
     found = simulate(SETUP, 2, workers=2, batch_size=1, progress=done.append)
     assert found == simulate(SETUP, 2)
     assert sum(done) == 2
+
+
+def test_the_benchmark_section_is_replaced_in_place() -> None:
+    from benchmarks.simulate import END, START, estimate, markdown, replace_section
+
+    found = {"games": 4, "repeats": 1, "players": 2, "in_process": 2.0, "dask_1": 2.5}
+    found |= {"dask_2": 1.5, "task_overhead": 0.002}
+    section = markdown(found, "python -m benchmarks simulate")
+    assert "| in process (no Dask) | 2.00 | 2.00 | 1.00x |" in section
+    assert "| Dask LocalCluster, 2 worker(s) | 1.50 | 2.67 | 1.33x |" in section
+    text = replace_section("# Benchmarks\n\nother\n", section)
+    assert text.startswith("# Benchmarks\n\nother\n\n" + START)
+    again = replace_section(text + "after\n", section.replace("2.67", "9.99"))
+    assert again.count(START) == 1 and "9.99" in again and again.endswith(END + "\nafter\n")
+    # Twice the workers, twice the games, while the scheduler keeps up.
+    assert estimate(0.5, 0.002, 16, 10) == pytest.approx(2 * estimate(0.5, 0.002, 8, 10))
+    assert estimate(0.001, 0.002, 10_000, 1) < 10_000 / 0.003

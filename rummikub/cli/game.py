@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections import Counter
 from typing import Any
 
 import click
@@ -246,35 +245,19 @@ def apply(
 
 
 def lay(state: GameState, text: str) -> Play:
-    """The play laying exactly ``text``'s tiles, arranged by the solver: it solves the
-    position with the rack restricted to those tiles and must play them all."""
-    from rummikub.solver import solve
+    """The play laying exactly ``text``'s tiles, arranged by the solver."""
+    from rummikub.game.play import lay as lay_tiles
 
     tiles = parse_tiles(text)
     if not tiles:
         raise BadInput("--play: give the tiles to lay, e.g. --play 'R4 O7'")
-    seat = state.to_move
-    position = Position(state.table, tiles, state.opened[seat], state.rules)
-    problems = position.problems()
-    rack = state.racks[seat]
-    if rack is not None:
-        missing = Counter(tiles) - Counter(rack)
-        problems += [
-            f"{tile} is not in {state.players[seat]}'s rack"
-            for tile in sorted(missing, key=state.rules.sort_key)
-        ]
+    problems = Position((), tiles, True, state.rules).problems()
     if problems:
         raise BadInput(f"--play {text!r}: {'; '.join(problems)}")
-    result = solve(position, objective="tiles")
-    if result.tiles < len(tiles):
-        best = format_tiles(result.played) or "none of them"
-        raise BadInput(
-            f"--play {text!r}: these tiles cannot all be laid on this table "
-            f"(at most: {best}); give the new table with --table instead"
-        )
-    turn = engine.turn_of_move(state, result.move)
-    assert isinstance(turn, Play)
-    return turn
+    try:
+        return lay_tiles(state, tiles)
+    except RummikubError as error:
+        raise BadInput(f"--play {text!r}: {error}; give the new table with --table") from None
 
 
 def _turn_error_text(error: TurnError) -> str:
