@@ -37,6 +37,7 @@ TILE_COLORS: dict[str, str] = {
 }
 JOKER_COLOR = "bright_magenta"
 
+
 def use_color(no_color: bool) -> bool:
     """Whether to color: not with ``--no-color``, nor when ``NO_COLOR`` is set and not empty."""
     return not no_color and not os.environ.get("NO_COLOR")
@@ -82,7 +83,8 @@ def table_lines(explanation: Explanation, color: bool) -> list[str]:
         # Padded on the plain text: style codes take no room on screen.
         padding = " " * (width - len(" ".join(str(t) for t in tiles)))
         origins = words_text(change_words(explanation, change), color)
-        lines.append(f"  {render.CHANGED} {_tiles_text(tiles, color, bold=True)}{padding}   {origins}")
+        shown = _tiles_text(tiles, color, bold=True)
+        lines.append(f"  {render.CHANGED} {shown}{padding}   {origins}")
     for aftermath in explanation.aftermaths:
         lines += [words_text(words, color) for words in aftermath_words(explanation, aftermath)]
     return lines
