@@ -85,15 +85,14 @@ RULES: tuple[Rule, ...] = get_args(Rule)
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One broken rule: its code, the words for a player, and what it concerns."""
+    """One broken rule: its ``rule`` code, its ``text`` in words a player understands, and
+    what it concerns: the ``meld``, as an index from 0 (into the proposed table for
+    ``invalid-meld``, into the old table otherwise), or the ``tile``; None where it
+    concerns no one meld or tile."""
 
     rule: Rule
-    #: The broken rule in words a player understands.
     text: str
-    #: The meld it concerns, as an index from 0: into the proposed table for
-    #: ``invalid-meld``, into the old table otherwise; None if it concerns no one meld.
     meld: int | None = None
-    #: The tile it concerns, if one.
     tile: Tile | None = None
 
 
