@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rummikub import PRESETS, Position, Rules, SolveResult, check, solve
-from tests.exhaustive import NO_MOVE, best_move
+from rummikub.exhaustive import NO_MOVE, best_move
 
 
 def position(
