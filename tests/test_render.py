@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 
-from rummikub import Position, explain, solve
+from rummikub import Position, solve
 from rummikub.cli import main
+from rummikub.explain import explain
 from rummikub.render.svg import position_svg, proposal_svg, result_svg, table_svg
 from rummikub.render.text import paint, tile_text, use_color
 from rummikub.tiles import Tile
