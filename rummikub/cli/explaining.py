@@ -7,6 +7,7 @@ those of :mod:`rummikub.render` (whether to use them: :func:`rummikub.render.tex
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +20,10 @@ if TYPE_CHECKING:  # types only: the explain module (and networkx) load when an 
     from rummikub.explain import Explanation, Word
     from rummikub.solver.result import SolveResult
 
-#: The mark of a new or changed meld, as in the plain solve output.
-CHANGED = "*"
+
+def use_color(no_color: bool) -> bool:
+    """Whether to color what goes to stdout (see :func:`rummikub.render.text.use_color`)."""
+    return colors.use_color(no_color, sys.stdout)
 
 
 def tile_text(tile: Tile, color: bool, *, bold: bool = False) -> str:
@@ -59,7 +62,8 @@ def table_lines(explanation: Explanation, color: bool) -> list[str]:
         # Padded on the plain text: style codes take no room on screen.
         padding = " " * (width - len(" ".join(str(t) for t in tiles)))
         origins = words_text(change_words(explanation, change), color)
-        lines.append(f"  {CHANGED} {_tiles_text(tiles, color, bold=True)}{padding}   {origins}")
+        shown = _tiles_text(tiles, color, bold=True)
+        lines.append(f"  {render.CHANGED} {shown}{padding}   {origins}")
     for aftermath in explanation.aftermaths:
         lines += [words_text(words, color) for words in aftermath_words(explanation, aftermath)]
     return lines
@@ -127,7 +131,7 @@ def verdict_text(verdict: Verdict, explanation: Explanation | None, color: bool)
     if explanation is None:
         lines.append("No steps: the move is not legal.")
     else:
-        lines.append(f"New table ({CHANGED} = new or changed):")
+        lines.append(f"New table ({render.CHANGED} = new or changed):")
         lines += table_lines(explanation, color)
         lines += step_lines(explanation, color)
     return "\n".join(lines)

@@ -14,7 +14,13 @@ from rummikub.cli.common import BadInput
     show_default=True,
     help="Address to listen on (0.0.0.0 opens it to the network: there is no login).",
 )
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on.",
+)
 @click.option(
     "--time-limit",
     type=click.FloatRange(min=0, min_open=True),
