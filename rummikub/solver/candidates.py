@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.tiles import JOKER, Tile
 
 #: Tile counts by tile index (plain lists: numpy's import alone would cost more than a
@@ -104,6 +105,7 @@ def run_readings(rules: Rules, max_length: int) -> list[Meld]:
     found: list[Meld] = []
     for color in rules.colors:
         for length in range(3, max_length + 1):
+            deadline.check()
             for start in range(1, rules.numbers - length + 2):
                 tiles = [Tile(color, start + i) for i in range(length)]
                 for k in range(min(rules.jokers, length - 1) + 1):
@@ -118,6 +120,7 @@ def group_readings(rules: Rules, max_size: int) -> list[Meld]:
     found: list[Meld] = []
     colors = rules.colors
     for number in range(1, rules.numbers + 1):
+        deadline.check()
         for size in range(3, max_size + 1):
             for k in range(min(rules.jokers, size - 1) + 1):
                 for chosen in itertools.combinations(colors, size - k):
@@ -145,7 +148,9 @@ def _groups(rules: Rules) -> list[Meld]:
 def _collect(rules: Rules, readings: list[Meld]) -> Candidates:
     index = TileIndex(rules)
     best: dict[Needs, Meld] = {}
-    for meld in readings:
+    for i, meld in enumerate(readings):
+        if i % 256 == 0:
+            deadline.check()  # a big box has ~100,000 readings (nothing cached if cut)
         key = index.needs(meld.tiles)
         kept = best.get(key)
         if kept is None or meld.value > kept.value:

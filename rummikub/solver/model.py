@@ -29,6 +29,7 @@ from typing import Any
 from rummikub.melds import Meld
 from rummikub.position import Position
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.solver.candidates import (
     Candidates,
     Counts,
@@ -42,7 +43,7 @@ from rummikub.solver.candidates import (
     run_readings,
 )
 from rummikub.solver.layout import lay_out, meld_order
-from rummikub.solver.locks import Fate, fates
+from rummikub.solver.locks import Fate, fates, kept_in
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, add_row
 from rummikub.solver.runs_flow import RunFlow
@@ -73,9 +74,16 @@ class Solution:
 #: Nodes the branch and bound may spend before the MIP back end takes over: on the hard
 #: corpus 95% of fractional positions needed fewer than 60.
 NODE_LIMIT = 100
-#: Seconds the branch and bound may spend before the MIP back end takes over: a big model
-#: (26x8x4 boxes) that branches long is solved faster by CBC (1.1 s -> 0.35 s there).
-SEARCH_BUDGET = 0.06
+#: The branch and bound's budget of work before the MIP back end takes over, counted so
+#: that machine load never changes which code path answers (and so, on ties, the table):
+#: nodes times the model's columns (each node reads every column back), and simplex
+#: iterations. A big model (26x8x4 boxes, ~3,000-4,500 columns) that branches long is
+#: solved sooner by CBC, so it gets fewer nodes: 60,000 column-nodes is 100 nodes of a
+#: standard model (~550 columns), ~15-20 of a big one.
+COLUMN_NODE_LIMIT = 60_000
+#: Seconds kept back from the MIP back end's time limit for reading the answer back.
+READING_MARGIN = 0.01
+ITERATION_LIMIT = 5_000
 
 
 class MoveModel:
@@ -113,6 +121,7 @@ class MoveModel:
         self.active: list[int] = []
         # conservation[t]: tiles of type t on the new table minus played tiles.
         self.conservation: dict[int, Any] = {}
+        deadline.check()
         if self.template is not None:
             self.solver = self.template.load()
             self.variables = self.solver.variables()
@@ -143,6 +152,7 @@ class MoveModel:
             self._build_opening_only()
         else:
             self._build_play()
+        deadline.check()
         self._set_objective()
 
     # -- building ---------------------------------------------------------------
@@ -222,19 +232,24 @@ class MoveModel:
         else:
             if self.runs_as_flow:
                 flow = RunFlow.build(self.solver, rules, self.index, self._conservation)
+                deadline.check()
                 self.flow = flow.bound_to(self.solver.variables())
                 self.flow.limit(self.available, self.index, flow)
                 cands = group_candidates(rules)
             else:
                 cands = candidates(rules)
             columns = {}
-            for row, upper in cands.fitting(self.available):
+            deadline.check()
+            for k, (row, upper) in enumerate(cands.fitting(self.available)):
+                if k % 64 == 0:
+                    deadline.check()
                 var = self._add_column(cands.needs[row], upper, f"lay_{row}")
                 self.lay.append((cands.melds[row], var))
                 columns[row] = var
         self._add_as_was(locked, cands, columns)
         for i, meld in enumerate(position.table):
             if locked[i]:
+                deadline.check()
                 self._add_unit(Unit(meld, i, list(fates(meld, rules))), upper=1)
         if self.opening:
             self._add_opening_cores()
@@ -261,6 +276,14 @@ class MoveModel:
             var = self.solver.IntVar(0, len(olds), f"as_was_{olds[0]}")
             add_row(self.solver, -INF, 0.0, [(var, 1.0), (column, -1.0)])
             self.as_was.append((olds, var, column))
+
+    def _lays(self, meld: Meld) -> bool:
+        """Whether the tiles in play hold ``meld`` (a valid meld holds each numbered tile at
+        most once: a run's numbers differ, and so do a group's colors)."""
+        available, index = self.available, self.index
+        return meld.jokers <= available[index.joker] and all(
+            available[index[t]] for t in meld.numbered
+        )
 
     def _fits(self, fate: Fate) -> bool:
         return all(n <= self.available[self.index[t]] for t, n in fate.needs)
@@ -298,11 +321,16 @@ class MoveModel:
         if not self.strict or self.rack[self.index.joker] == 0:
             return
         for core in _hand_readings_with_jokers(self.rules, self.rack, self.index):
+            deadline.check()
             needs = self.index.needs(core.tiles)
             bound = min(self.rack[t] // n for t, n in needs)
             # Only kept: releasing one's own just-laid joker by a rack tile is the same as
             # laying that tile at once (a joker-free opening), and no table tile may do it.
-            kept = [f for f in fates(core, rules) if not f.demands]
+            # Enumerated here rather than through the cached ``fates``: a large rack with
+            # jokers has ~1,000 cores and ~20x more releases than kept melds, which
+            # cached filled memory (1.4 GiB) and time. Only melds the tiles in play can
+            # lay become fates.
+            kept = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
             total = self._add_unit(Unit(core, None, kept), upper=bound)
             self.opening_terms.append((dict(needs), core.value, total))
 
@@ -437,27 +465,35 @@ class MoveModel:
             # crashes on an empty model).
             return None
         started = time.perf_counter()
-        deadline = None if time_limit is None else started + time_limit
+        until = None if time_limit is None else started + time_limit
         integer = self._integer_variables()
-        budget = started + SEARCH_BUDGET
         outcome = branch_and_bound(
             self.solver,
             integer,
-            node_limit=NODE_LIMIT,
-            deadline=budget if deadline is None else min(budget, deadline),
+            node_limit=self._node_limit(),
+            iteration_limit=ITERATION_LIMIT,
+            deadline=until,
         )
         self.nodes = outcome.nodes
+        self.iterations = outcome.iterations
         if outcome.status == "optimal" and outcome.values is not None:
             return self._read(outcome.values, proven=True)
         if outcome.status == "infeasible":
             return None  # proven: no integer solution, so no legal move
-        remaining = None if deadline is None else deadline - time.perf_counter()
+        remaining = None if until is None else until - time.perf_counter()
         if remaining is not None and remaining <= 0:
             return self._unproven(outcome.values)
-        solution = self._solve_mip(remaining)
+        try:
+            solution = self._solve_mip(until)
+        except deadline.OutOfTime:
+            return self._unproven(outcome.values)
         if solution is None and self.timed_out:
             return self._unproven(outcome.values)
         return solution
+
+    def _node_limit(self) -> int:
+        columns = max(1, int(self.solver.NumVariables()))
+        return max(10, min(NODE_LIMIT, COLUMN_NODE_LIMIT // columns))
 
     def _integer_variables(self) -> list[int]:
         """The integer variables free to move (a template's fixed ones never branch)."""
@@ -469,6 +505,7 @@ class MoveModel:
         return moving + [i for i in own if i not in self.continuous]
 
     nodes = 0
+    iterations = 0
     hopeless = False
     timed_out = False
 
@@ -483,10 +520,12 @@ class MoveModel:
             abs(x - round(x)) < 1e-6 for i, x in enumerate(values) if i not in self.continuous
         )
 
-    def _solve_mip(self, time_limit: float | None) -> Solution | None:
+    def _solve_mip(self, until: float | None) -> Solution | None:
+        """The MIP back end on a copy of the model, until ``until`` (a perf_counter time)."""
         from ortools.linear_solver import linear_solver_pb2
 
         pywraplp = self.pywraplp
+        deadline.check()
         proto = linear_solver_pb2.MPModelProto()
         self.solver.ExportModelToProto(proto)
         mip = pywraplp.Solver.CreateSolver(self.backend)
@@ -494,8 +533,10 @@ class MoveModel:
             raise RuntimeError(f"OR-Tools has no {self.backend} back end")
         mip.SetNumThreads(1)
         mip.LoadModelFromProto(proto)
-        if time_limit is not None:
-            mip.SetTimeLimit(max(1, int(time_limit * 1000)))
+        if until is not None:
+            left = until - time.perf_counter()
+            # What is left of the whole solve's limit, less a margin for reading back.
+            mip.SetTimeLimit(max(1, int((left - READING_MARGIN) * 1000)))
         params = pywraplp.MPSolverParameters()
         # The objective is integral, so a gap of zero is exact optimality.
         params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)

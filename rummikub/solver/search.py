@@ -33,12 +33,25 @@ class Outcome:
     #: The variable values of the best integer solution found, by variable index.
     values: list[float] | None
     nodes: int
+    #: Simplex iterations over all nodes: the work done, whatever the machine's speed.
+    iterations: int = 0
 
 
 def branch_and_bound(
-    solver: Any, integer: list[int], *, node_limit: int, deadline: float | None
+    solver: Any,
+    integer: list[int],
+    *,
+    node_limit: int,
+    iteration_limit: int,
+    deadline: float | None,
 ) -> Outcome:
-    """Maximise ``solver``'s objective over integer values of the variables ``integer``."""
+    """Maximise ``solver``'s objective over integer values of the variables ``integer``.
+
+    The search stops, leaving the outcome open, after ``node_limit`` LP solves or
+    ``iteration_limit`` simplex iterations, whichever comes first: limits of work, so that
+    the same position takes the same path whatever the machine's load. ``deadline`` (a
+    ``time.perf_counter()`` value) is the caller's time limit, which alone may differ.
+    """
     from ortools.linear_solver import pywraplp
 
     # Without presolve CLP keeps its basis between solves, and the dual simplex re-solves
@@ -56,9 +69,12 @@ def branch_and_bound(
     stack: list[tuple[dict[int, tuple[float, float]], float]] = [({}, math.inf)]
     applied: dict[int, tuple[float, float]] = {}
     nodes = 0
+    iterations = 0
     unsure = False  # a node the LP could not settle: no proof from this search
     while stack:
-        if nodes >= node_limit or (deadline is not None and time.perf_counter() > deadline):
+        if nodes >= node_limit or iterations >= iteration_limit:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
             break
         node, ceiling = stack.pop()
         if ceiling <= best:
@@ -71,6 +87,7 @@ def branch_and_bound(
         applied = node
         status = solver.Solve(params)
         nodes += 1
+        iterations += solver.iterations()
         if status == pywraplp.Solver.INFEASIBLE:
             continue
         if status != pywraplp.Solver.OPTIMAL:
@@ -97,8 +114,9 @@ def branch_and_bound(
     for i in applied:
         variables[i].SetBounds(*original[i])
     if unsure or any(ceiling > best for _, ceiling in stack):
-        return Outcome("open", incumbent, nodes)
-    return Outcome("optimal" if incumbent is not None else "infeasible", incumbent, nodes)
+        return Outcome("open", incumbent, nodes, iterations)
+    status = "optimal" if incumbent is not None else "infeasible"
+    return Outcome(status, incumbent, nodes, iterations)
 
 
 class _Reader:
