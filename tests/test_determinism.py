@@ -25,7 +25,7 @@ from rummikub.rules import STANDARD
 from rummikub.solver import SolveResult, solve
 from rummikub.solver import model as model_module
 from rummikub.solver.candidates import group_candidates
-from rummikub.solver.search import Outcome
+from rummikub.solver.search import SearchOutcome
 
 REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = gc.get_threshold()
@@ -48,7 +48,7 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     seen: list[tuple[str, int]] = []
     original = model_module.branch_and_bound
 
-    def spy(*args: Any, **kwargs: Any) -> Outcome:
+    def spy(*args: Any, **kwargs: Any) -> SearchOutcome:
         outcome = original(*args, **kwargs)
         seen.append((outcome.status, outcome.nodes))
         return outcome

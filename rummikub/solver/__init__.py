@@ -48,31 +48,29 @@ def solve(
 def _solve(
     position: Position, objective: Objective, time_limit: float | None, backend: str
 ) -> SolveResult:
-    from rummikub.solver.model import MoveModel
+    from rummikub.solver.model import ModelOutcome, MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
     started = time.perf_counter()
-    timed_out = False
-    solution = None
     # The time limit covers the whole solve, building included (see .deadline).
     with deadline.limit(time_limit):
         try:
-            model = MoveModel(position, objective, backend)
             try:
-                solution = model.solve(deadline.remaining())
+                outcome = MoveModel(position, objective, backend).solve(deadline.remaining())
             except JokerOnlyRun:
                 # Three or more jokers made the flow's best table need a run of jokers
                 # alone: solve again with candidate runs, which only hold valid runs.
                 model = MoveModel(position, objective, backend, runs_as_flow=False)
-                solution = model.solve(deadline.remaining())
-            timed_out = model.timed_out
+                outcome = model.solve(deadline.remaining())
         except deadline.OutOfTime:
-            timed_out = True  # still building: no move found yet
+            outcome = ModelOutcome("unknown", None)  # still building: no move found yet
     rules = position.rules
+    solution = outcome.solution
     if solution is None:
-        status: Status = "feasible" if timed_out else "no_move"
+        # No move: proven, or none found before the time limit (not proven).
+        status: Status = "no_move" if outcome.proven else "feasible"
         return SolveResult(
             status=status,
             position=position,
@@ -87,7 +85,7 @@ def _solve(
     played = tuple(sorted(solution.played, key=rules.sort_key))
     left = Counter(position.rack) - Counter(played)
     return SolveResult(
-        status="optimal" if solution.proven else "feasible",
+        status="optimal" if outcome.proven else "feasible",
         position=position,
         table=solution.table,
         played=played,

@@ -40,7 +40,7 @@ class Candidates:
     #: ``lookup[needs]``: the row of the candidate with those tiles.
     lookup: dict[Needs, int]
     #: the rows by their first tile (the lowest tile index they hold), so that a position
-    #: looks only at candidates whose first tile it has: 0.5 ms -> 0.1 ms a small position.
+    #: looks only at candidates whose first tile it has (a small position skips most).
     by_first: dict[int, tuple[int, ...]]
 
     def fitting(self, limit: Counts) -> list[tuple[int, int]]:
@@ -49,6 +49,7 @@ class Candidates:
         for first, rows in self.by_first.items():
             if not limit[first]:
                 continue
+            deadline.check()  # an 8-color box has ~12,000 candidate groups
             for row in rows:
                 upper = min(limit[t] // n for t, n in self.needs[row])
                 if upper:
