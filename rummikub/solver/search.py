@@ -78,7 +78,8 @@ def branch_and_bound(
     while stack:
         if nodes >= node_limit or iterations >= iteration_limit:
             break
-        if deadline is not None and time.perf_counter() > deadline:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left < 0:
             break
         node, ceiling = stack.pop()
         if ceiling <= best:
@@ -89,9 +90,9 @@ def branch_and_bound(
         for i, (low, high) in node.items():
             variables[i].SetBounds(low, high)
         applied = node
-        if deadline is not None:
+        if left is not None:
             # One LP of a big model can take ~0.1 s: CLP itself stops at the deadline.
-            solver.SetTimeLimit(max(1, int((deadline - time.perf_counter()) * 1000)))
+            solver.SetTimeLimit(max(1, int(left * 1000)))
         status = solver.Solve(params)
         nodes += 1
         iterations += solver.iterations()
