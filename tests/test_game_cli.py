@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import click
@@ -167,3 +168,21 @@ def test_simulate_draws_a_chart(tmp_path: Path) -> None:
     code, _, err = run("simulate", *SIM, "--chart", str(chart))
     assert code == 0, err
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_readme_game_example_runs_as_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme.split("## Whole games", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    steps = [s for s in block.split("$ rummikub ") if s.strip()]
+    assert len(steps) == 5
+    for step in steps:
+        command, *expected = step.rstrip("\n").split("\n")
+        result = CliRunner().invoke(main, shlex.split(command))
+        printed = (result.stdout + result.stderr).rstrip("\n").split("\n")
+        if "..." in expected:
+            expected = expected[: expected.index("...")]
+            printed = printed[: len(expected)]
+        assert printed == expected, command
