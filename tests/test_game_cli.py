@@ -124,6 +124,10 @@ def test_a_finished_hand_shows_the_scores(tmp_path: Path) -> None:
     assert code == 0 and "The hand is over: Ann went out. Scores: Ann +6, Bob -6." in out
     result = loads(path.read_text()).result
     assert result is not None and result.scores == (6, -6)
+    assert run("game", "replay", str(path))[0] == 0
+    path.write_text(path.read_text().replace("scores = [6, -6]", "scores = [60, -60]"))
+    code, out, _ = run("game", "replay", str(path))
+    assert code == 1 and "the record says went_out, winners [0], scores [60, -60]" in out
 
 
 # -- simulate -----------------------------------------------------------------------------

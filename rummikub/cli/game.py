@@ -324,6 +324,8 @@ def replay_command(path: str, as_json: bool) -> None:
             click.echo(f"All {legal} turns are legal.")
             if game.state.result is not None:
                 click.echo(_result_text(game.state.result, game.state))
+            if game.problem is not None:
+                click.echo(f"{path}: {game.problem}")
     if game.problem is not None:
         sys.exit(EXIT_REJECTED)
 
