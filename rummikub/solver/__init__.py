@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 
 from rummikub.position import Position
 from rummikub.solver.result import Objective, SolveResult, Status
+from rummikub.tiles import Tile
 
 __all__ = ["Objective", "SolveResult", "Status", "solve"]
 
@@ -21,9 +23,18 @@ def solve(
     objective: Objective = "value",
     time_limit: float | None = None,
     backend: str = "CBC",
+    exclude: Iterable[Iterable[Tile]] = (),
+    fewest_tiles: bool = False,
 ) -> SolveResult:
     """The best move for ``position`` (RULES.md, "The best move"), proven optimal unless a
     ``time_limit`` (seconds) cut the proof short (status ``feasible``).
+
+    Two options for the analysis (:mod:`rummikub.analysis`), off by default:
+
+    - ``exclude``: multisets of rack tiles; the best move among those that play none of
+      them exactly (status ``no_move`` when every legal move is excluded);
+    - ``fewest_tiles``: with the value objective, the fewest tiles at the best value
+      (instead of the most); then, as always, the most old melds left as they were.
 
     >>> from rummikub import Position
     >>> result = solve(Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]))
@@ -35,8 +46,11 @@ def solve(
 
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
+    if fewest_tiles and objective != "value":
+        raise ValueError("fewest_tiles goes with the value objective only")
+    excluded = [Counter(tiles) for tiles in exclude]
     started = time.perf_counter()
-    model = MoveModel(position, objective, backend)
+    model = MoveModel(position, objective, backend, exclude=excluded, fewest_tiles=fewest_tiles)
     try:
         solution = model.solve(time_limit)
     except JokerOnlyRun:
@@ -44,7 +58,14 @@ def solve(
         # solve again with candidate runs, which only hold valid runs.
         spent = time.perf_counter() - started
         remaining = None if time_limit is None else max(time_limit - spent, 0.001)
-        model = MoveModel(position, objective, backend, runs_as_flow=False)
+        model = MoveModel(
+            position,
+            objective,
+            backend,
+            runs_as_flow=False,
+            exclude=excluded,
+            fewest_tiles=fewest_tiles,
+        )
         solution = model.solve(remaining)
     rules = position.rules
     if solution is None:

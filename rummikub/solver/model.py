@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ from rummikub.solver.candidates import (
 )
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates
+from rummikub.solver.nogood import forbid_played
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, add_row
 from rummikub.solver.runs_flow import RunFlow
@@ -88,6 +90,8 @@ class MoveModel:
         backend: str = "CBC",
         *,
         runs_as_flow: bool = True,
+        exclude: Sequence[Mapping[Tile, int]] = (),
+        fewest_tiles: bool = False,
     ) -> None:
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
@@ -96,6 +100,7 @@ class MoveModel:
         self.runs_as_flow = runs_as_flow
         self.rules: Rules = position.rules
         self.objective = objective
+        self.fewest_tiles = fewest_tiles
         self.index = TileIndex(self.rules)
         self.backend = backend
         rules = self.rules
@@ -144,6 +149,9 @@ class MoveModel:
         else:
             self._build_play()
         self._set_objective()
+        for k, multiset in enumerate(exclude):
+            counts = {self.index[t]: n for t, n in multiset.items() if n > 0}
+            forbid_played(self.solver, self.played, self.rack, counts, f"exclude_{k}")
 
     # -- building ---------------------------------------------------------------
 
@@ -407,7 +415,9 @@ class MoveModel:
         most_as_was = len(self.position.table)
         if self.objective == "value":
             most_second = sum(self.rack)
-            first, second = value, tiles
+            # Fewest tiles at the best value: the tiles level counts down instead of up
+            # (the same weights hold, since -tiles spans the same range as tiles).
+            first, second = value, (-1 * tiles if self.fewest_tiles else tiles)
         else:
             most_second = int(sum(rules.tile_value(t) for t in self.position.rack))
             first, second = tiles, value
