@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rummikub import melds
 from rummikub.melds import Meld
 from rummikub.puzzles import Expect
 from rummikub.rules import Rules
@@ -72,6 +73,8 @@ def result_data(result: SolveResult, puzzle: str | None) -> dict[str, Any]:
         "rack": _tile_list(result.rack),
         "table": [{"kind": m.kind, "tiles": _tile_list(m.tiles)} for m in result.table],
         "seconds": round(result.seconds, 6),
+        # Added after the keys of INTERFACE.md, whose order stays as it was.
+        "changed": changed_indices(result.position.table, result.table),
     }
 
 
@@ -80,22 +83,13 @@ def result_json(result: SolveResult, puzzle: str | None) -> str:
 
 
 def changed_melds(old: Sequence[Meld], new: Sequence[Meld], rules: Rules) -> list[bool]:
-    """For each new meld, whether it is new or changed.
+    """For each new meld, whether it is new or changed (:func:`rummikub.melds.changed_melds`)."""
+    return melds.changed_melds(old, new)
 
-    A meld is unchanged if it is an old meld exactly as it was laid (:meth:`Meld.same_as`:
-    a run with its jokers where they stood, a group in any order); each old meld vouches for
-    one new meld only (two equal old melds for two equal new ones).
-    """
-    unused = list(old)
-    marks: list[bool] = []
-    for meld in new:
-        twin = next((i for i, m in enumerate(unused) if m.same_as(meld)), None)
-        if twin is None:
-            marks.append(True)
-        else:
-            del unused[twin]
-            marks.append(False)
-    return marks
+
+def changed_indices(old: Sequence[Meld], new: Sequence[Meld]) -> list[int]:
+    """The indices of the new or changed melds of ``new`` (the JSON key ``"changed"``)."""
+    return [i for i, mark in enumerate(melds.changed_melds(old, new)) if mark]
 
 
 def _verdict_line(result: SolveResult) -> str:
