@@ -68,7 +68,8 @@ def analyse(
     progress: Progress | None = None,
 ) -> Analysis:
     """Analyse ``position``: its ``top`` best moves, and on request the ``outs``, what it
-    costs to ``hold`` tiles back, and the grade of a proposed new table (``grade``). ``time_limit`` applies to each solve; ``progress`` follows the outs.
+    costs to ``hold`` tiles back, and the grade of a proposed new table (``grade``).
+    ``time_limit`` applies to each solve; ``progress`` follows the outs.
 
     Holding and grading compare by value (the value objective) whatever ``objective``.
 
