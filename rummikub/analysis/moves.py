@@ -86,8 +86,8 @@ class RankedMove:
             "played": [str(t) for t in self.played],
             "rack": [str(t) for t in self.rack],
             "table": [{"kind": m.kind, "tiles": [str(t) for t in m.tiles]} for m in self.table],
-            "changed": list(self.changed),
             "seconds": round(self.seconds, 6),
+            "changed": list(self.changed),
         }
 
 

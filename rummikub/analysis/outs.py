@@ -96,7 +96,10 @@ class Outs:
             "objective": self.objective,
             "unseen": self.unseen,
             "today": self.today.value if self.objective == "value" else self.today.tiles,
-            "chance": {str(n): round(float(self.chance(n)), 6) for n in self.thresholds()},
+            "chance": [
+                {"at_least": n, "chance": round(float(self.chance(n)), 6)}
+                for n in self.thresholds()
+            ],
             "outs": [out.to_data() for out in self.outs],
         }
 

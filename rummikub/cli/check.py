@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
 from rummikub.cli import explaining, render
-from rummikub.cli.common import EXIT_OK, EXIT_REJECTED, BadInput, overrides, rules_options
+from rummikub.cli.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    EXIT_UNPROVEN,
+    BadInput,
+    overrides,
+    rules_options,
+)
 from rummikub.errors import NotationError, PuzzleError
 from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.puzzles import load
 
 if TYPE_CHECKING:
+    from rummikub.analysis import Grade
+    from rummikub.checker import Verdict
     from rummikub.explain import Explanation
 
 
@@ -40,6 +50,12 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Show --explain output without colors (as when NO_COLOR is set).",
 )
+@click.option(
+    "--grade",
+    is_flag=True,
+    help="Also compare the move with the best move (this runs the solver; with --json: "
+    'the key "grade").',
+)
 @rules_options
 @click.pass_context
 def check(
@@ -49,6 +65,7 @@ def check(
     as_json: bool,
     explain: bool,
     no_color: bool,
+    grade: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
 ) -> None:
@@ -81,16 +98,32 @@ def check(
             "or give the new table with --after MELD ..."
         )
     verdict = check_move(loaded.position, proposed)
-    if explain:
-        explanation = _explanation(loaded.position, proposed, verdict.legal)
-        if as_json:
-            click.echo(explaining.verdict_json(verdict, explanation))
-        else:
-            color = explaining.use_color(no_color)
-            click.echo(explaining.verdict_text(verdict, explanation, color))
+    graded = _grade(loaded.position, proposed, verdict) if grade else None
+    explanation = _explanation(loaded.position, proposed, verdict.legal) if explain else None
+    if as_json:
+        data = render.verdict_data(verdict)
+        if explanation is not None:
+            data.update(explaining.explanation_data(explanation))
+        if graded is not None:
+            data["grade"] = graded.to_data()
+        click.echo(json.dumps(data))
     else:
-        click.echo(render.verdict_json(verdict) if as_json else render.verdict_text(verdict))
+        if explain:
+            color = explaining.use_color(no_color)
+            text = explaining.verdict_text(verdict, explanation, color)
+        else:
+            text = render.verdict_text(verdict)
+        click.echo(text if graded is None else f"{text}\nGrade: {graded.text()}")
+    if graded is not None and not graded.best.proven:
+        ctx.exit(EXIT_UNPROVEN if verdict.legal else EXIT_REJECTED)
     ctx.exit(EXIT_OK if verdict.legal else EXIT_REJECTED)
+
+
+def _grade(position: Position, proposed: Sequence[Meld | RawMeld], verdict: Verdict) -> Grade:
+    """How the move compares with the best move (imports the solver)."""
+    from rummikub.analysis import grade
+
+    return grade(position, proposed, verdict=verdict)
 
 
 def _explanation(

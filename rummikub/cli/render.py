@@ -92,6 +92,14 @@ def changed_indices(old: Sequence[Meld], new: Sequence[Meld]) -> list[int]:
     return [i for i, mark in enumerate(melds.changed_melds(old, new)) if mark]
 
 
+def table_heading(marks: Sequence[bool], only_changed: bool) -> str:
+    """What the lines of a new table show: every meld, or (``--changed``) the changed ones."""
+    if not only_changed:
+        return f"({CHANGED} = new or changed)"
+    hidden = marks.count(False)
+    return f"(new or changed melds only; {hidden} unchanged not shown)"
+
+
 def _verdict_line(result: SolveResult) -> str:
     if result.status == "no_move":
         return "No move: no legal move exists, so draw a tile (proven)."
@@ -109,23 +117,26 @@ def result_text(
     title: str | None = None,
     table_lines: Sequence[str] | None = None,
     extra_lines: Sequence[str] = (),
+    only_changed: bool = False,
 ) -> str:
     """A solved position for people: the new table with new/changed melds marked.
 
     ``table_lines`` replace the lines of the new table and ``extra_lines`` follow the rack
-    left (``--explain`` gives the origins of the melds and the steps there).
+    left (``--explain`` gives the origins of the melds and the steps there);
+    ``only_changed`` leaves out the unchanged melds (``--changed``).
     """
     lines: list[str] = []
     if name is not None or title is not None:
         lines.append(" - ".join(part for part in (name, title) if part))
     if result.status != "no_move" and result.played:
-        lines.append(f"New table ({CHANGED} = new or changed):")
+        marks = melds.changed_melds(result.position.table, result.table)
+        lines.append(f"New table {table_heading(marks, only_changed)}:")
         if table_lines is not None:
             lines += table_lines
         else:
-            marks = changed_melds(result.position.table, result.table, result.position.rules)
             for meld, mark in zip(result.table, marks, strict=True):
-                lines.append(f"  {CHANGED if mark else ' '} {meld}")
+                if mark or not only_changed:
+                    lines.append(f"  {CHANGED if mark else ' '} {meld}")
         lines.append(f"Played: {_played(result.played, result.value)}")
         lines.append(f"Rack left: {format_tiles(result.rack) or '(empty)'}")
         lines += extra_lines

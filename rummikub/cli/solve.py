@@ -130,6 +130,12 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     help="Show --explain output without colors (as when NO_COLOR is set).",
 )
 @click.option(
+    "--changed",
+    is_flag=True,
+    help="Show only the new or changed melds of the new table (the JSON always has their "
+    'indices in "changed").',
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -151,6 +157,7 @@ def solve(
     verify: bool,
     explain: bool,
     no_color: bool,
+    changed: bool,
     jobs: int | None,
 ) -> None:
     """Find the best move for each PUZZLE file, or for the position given by --rack/--table.
@@ -179,6 +186,7 @@ def solve(
         explain=explain,
         color=explaining.use_color(no_color) if explain else False,
         several=len(sources) > 1,
+        changed=changed,
     )
     outcome = _Outcome()
     show_bar = len(sources) > 1 and not as_json and _stderr_is_terminal()
@@ -206,6 +214,7 @@ class _Task:
     explain: bool
     color: bool
     several: bool
+    changed: bool = False
 
 
 @dataclass
@@ -276,10 +285,17 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     else:
         if explanation is not None:
             text = explaining.result_text(
-                result, explanation, name=name, title=puzzle.title, color=task.color
+                result,
+                explanation,
+                name=name,
+                title=puzzle.title,
+                color=task.color,
+                only_changed=task.changed,
             )
         else:
-            text = render.result_text(result, name=name, title=puzzle.title)
+            text = render.result_text(
+                result, name=name, title=puzzle.title, only_changed=task.changed
+            )
         text += "\n" if task.several else ""
     report = _Report([(text, False)], unproven=not result.proven)
     expect = puzzle.expect
