@@ -43,7 +43,7 @@ def test_analyse_top_k_human() -> None:
         "puzzles/basics/two-tiles-fit.toml", TWO_TILES
     )
     assert lines[1:5] == [
-        "Best moves (3 distinct by the tiles played, best first):",
+        "Best moves (only 3 distinct by the tiles played, best first):",
         "  1. value 11,  2 tiles: R4 O7",
         "  2. value  7,   1 tile: O7",
         "  3. value  4,   1 tile: R4",
@@ -209,3 +209,44 @@ def test_the_outs_bar_appears_only_when_the_outs_run_long(
     slow(2, 10)
     slow.close()
     assert started == [1, 1, 2, -1]
+
+
+def _section(title: str) -> str:
+    text = (REPO / "README.md").read_text()
+    start = text.index(title)
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_readme_examples_of_the_analysis_run_as_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    import io
+    import shlex
+
+    monkeypatch.chdir(REPO)
+    section = _section("## Analysing a position")
+    console = section.split("```console\n", 1)[1].split("```", 1)[0]
+    command, *expected = console.splitlines()
+    args = shlex.split(command.removeprefix("$ rummikub "))
+    result = run(*args)
+    assert_exit(result, 0)
+    assert result.stdout.splitlines() == expected
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(code, {})
+    comments = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+    assert printed.getvalue().splitlines() == comments
+
+
+def test_readme_example_of_check_grade_runs_as_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    monkeypatch.chdir(REPO)
+    text = (REPO / "README.md").read_text()
+    marker = "With `--grade`, a move is also compared"
+    console = text[text.index(marker) :].split("```console\n", 1)[1].split("```", 1)[0]
+    command, *expected = console.splitlines()
+    result = run(*shlex.split(command.removeprefix("$ rummikub ")))
+    assert_exit(result, 0)
+    assert result.stdout.splitlines() == expected

@@ -31,6 +31,8 @@ class Analysis:
     outs: Outs | None = None
     hold: Hold | None = None
     grade: Grade | None = None
+    #: How many best moves were asked for (``moves`` holds fewer when fewer exist).
+    top: int = 1
 
     @property
     def proven(self) -> bool:
@@ -94,4 +96,4 @@ def analyse(
         if grade is not None
         else None
     )
-    return Analysis(position, moves, best, found_outs, found_hold, found_grade)
+    return Analysis(position, moves, best, found_outs, found_hold, found_grade, top)

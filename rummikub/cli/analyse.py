@@ -295,7 +295,12 @@ def _moves_lines(analysis: Analysis, *, changed: bool, color: bool) -> list[str]
         if best.proven:
             return ["No move: no legal move exists, so draw a tile (proven)."]
         return ["No move found before the time limit (not proven that none exists)."]
-    lines = [f"Best moves ({len(moves)} distinct by the tiles played, best first):"]
+    if analysis.top == 1:
+        lines = ["Best move:"]
+    elif len(moves) < analysis.top:
+        lines = [f"Best moves (only {len(moves)} distinct by the tiles played, best first):"]
+    else:
+        lines = [f"Best moves ({len(moves)} distinct by the tiles played, best first):"]
     width = max(len(str(m.value)) for m in moves)
     for move in moves:
         count = f"{move.tiles} tile" + ("" if move.tiles == 1 else "s")
