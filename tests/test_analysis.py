@@ -178,6 +178,23 @@ def test_excluded_multisets_are_never_played(position: Position, data: st.DataOb
     assert_legal(position, RankedMove.of(result))
 
 
+@EXHAUSTIVE
+@given(small_positions(), st.data())
+def test_better_than_finds_the_best_move_above_a_score(
+    position: Position, data: st.DataObject
+) -> None:
+    moves = list(every_move(position).values())
+    floor = (data.draw(st.integers(0, 40)), data.draw(st.integers(0, 6)))
+    result = solve(position, better_than=floor)
+    above = sorted((m for m in moves if (m.value, m.tiles) > floor), key=score, reverse=True)
+    if not above:
+        assert result.status == "no_move"
+        return
+    assert (result.value, result.tiles) == (above[0].value, above[0].tiles)
+    assert count_unchanged(position.table, result.table) == above[0].unchanged
+    assert_legal(position, RankedMove.of(result))
+
+
 def test_the_options_leave_the_answer_alone_when_unused() -> None:
     position = Position.parse(rack="R4 K7 O7 B11", table=["R1 R2 R3", "K7 R7 B7", "B9 B10 J"])
     plain = solve(position)
@@ -189,6 +206,8 @@ def test_the_options_leave_the_answer_alone_when_unused() -> None:
 def test_fewest_tiles_goes_with_the_value_objective_only() -> None:
     with pytest.raises(ValueError, match="fewest_tiles"):
         solve(Position.parse(rack="R4"), objective="tiles", fewest_tiles=True)
+    with pytest.raises(ValueError, match="fewest_tiles"):
+        solve(Position.parse(rack="R4"), fewest_tiles=True, better_than=(1, 1))
 
 
 # -- hold or play --------------------------------------------------------------------------

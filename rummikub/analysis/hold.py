@@ -66,17 +66,6 @@ def hold(
         without = tuple(t for t in position.rack if not t.is_joker)
         kept = Position(position.table, without, position.opened, position.rules)
         # The rack shown is the real one: the jokers stay in it.
-        keep_jokers = RankedMove.of(solve(kept, time_limit=time_limit))
-        keep_jokers = _with_rack_of(keep_jokers, position)
+        keep_jokers = RankedMove.of(solve(kept, time_limit=time_limit)).in_position(position)
     fewest = RankedMove.of(solve(position, time_limit=time_limit, fewest_tiles=True))
     return Hold(best, keep_jokers, fewest)
-
-
-def _with_rack_of(move: RankedMove, position: Position) -> RankedMove:
-    """``move`` as a move of ``position``: its rack left counts the tiles held back."""
-    from collections import Counter
-    from dataclasses import replace
-
-    left = Counter(position.rack) - Counter(move.played)
-    rack = tuple(sorted(left.elements(), key=position.rules.sort_key))
-    return replace(move, position=position, rack=rack)

@@ -10,7 +10,7 @@ melds left as they were) makes the table shown the least disturbing one for thos
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.melds import Meld, changed_melds
@@ -55,6 +55,13 @@ class RankedMove:
             changed=tuple(i for i, mark in enumerate(marks) if mark),
             seconds=result.seconds,
         )
+
+    def in_position(self, position: Position) -> RankedMove:
+        """The same move made in ``position`` (same old table, another rack that holds the
+        played tiles): its rack left is recomputed from that rack."""
+        left = Counter(position.rack) - Counter(self.played)
+        rack = tuple(sorted(left.elements(), key=position.rules.sort_key))
+        return replace(self, position=position, rack=rack)
 
     @property
     def proven(self) -> bool:

@@ -7,14 +7,17 @@ only stay or rise (every move stays legal), so the gain is never negative.
 
 One solve per tile kind, except where a cheap proof shows the tile cannot gain: a drawn
 tile that fits no meld made of the table's and rack's tiles (jokers standing in anywhere)
-can never be laid, so every move with it in the rack is a move without it.
+can never be laid, so every move with it in the rack is a move without it. Each solve
+looks only for moves that beat today's best (the solver's ``better_than``): where none
+does, today's best is the answer, and the proof of that is often quicker than a full
+solve.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -41,7 +44,8 @@ class Out:
     count: int
     #: The chance that the next tile drawn is this one (``count`` / all unseen tiles).
     chance: Fraction
-    #: The best move with this tile added to the rack.
+    #: The best move with this tile added to the rack (a move of that position: its rack
+    #: left holds the tile when the tile is not played).
     best: RankedMove
     #: How much more the best move scores (by the objective's first level) with this tile.
     gain: int
@@ -166,14 +170,13 @@ def outs(
     found: list[Out] = []
     for done, tile in enumerate(kinds, start=1):
         chance = Fraction(unseen[tile], total)
+        drawn = Position(position.table, (*position.rack, tile), position.opened, position.rules)
         if not fits_a_meld(tile, present, position.rules):
-            found.append(Out(tile, unseen[tile], chance, today, 0, "fits no meld"))
-        else:
-            drawn = Position(
-                position.table, (*position.rack, tile), position.opened, position.rules
+            found.append(
+                Out(tile, unseen[tile], chance, today.in_position(drawn), 0, "fits no meld")
             )
-            result = solve(drawn, objective=objective, time_limit=time_limit)
-            best = RankedMove.of(result)
+        else:
+            best = _best_with(drawn, today, objective, time_limit)
             gain = _score(best, objective) - _score(today, objective)
             found.append(Out(tile, unseen[tile], chance, best, gain, "solve"))
         if progress is not None:
@@ -181,6 +184,25 @@ def outs(
     order = position.rules.sort_key
     found.sort(key=lambda out: (-out.gain, order(out.tile)))
     return Outs(today, tuple(found), total, objective)
+
+
+def _best_with(
+    drawn: Position, today: RankedMove, objective: Objective, time_limit: float | None
+) -> RankedMove:
+    """The best move of ``drawn`` (today's position with one more rack tile).
+
+    Only moves scoring more than today's best are searched for: today's best is still a
+    move, so if none scores more it is the best move with the tile too, and proving that
+    nothing beats it is often quicker than finding the best move again.
+    """
+    first, second = (
+        (today.value, today.tiles) if objective == "value" else (today.tiles, today.value)
+    )
+    result = solve(drawn, objective=objective, time_limit=time_limit, better_than=(first, second))
+    if result.played:
+        return RankedMove.of(result)
+    # No better move: proven (no_move), or none found in time (then not proven).
+    return replace(today.in_position(drawn), status=today.status if result.proven else "feasible")
 
 
 def _score(move: RankedMove, objective: Objective) -> int:

@@ -25,6 +25,7 @@ def solve(
     backend: str = "CBC",
     exclude: Iterable[Iterable[Tile]] = (),
     fewest_tiles: bool = False,
+    better_than: tuple[int, int] | None = None,
 ) -> SolveResult:
     """The best move for ``position`` (RULES.md, "The best move"), proven optimal unless a
     ``time_limit`` (seconds) cut the proof short (status ``feasible``).
@@ -34,7 +35,11 @@ def solve(
     - ``exclude``: multisets of rack tiles; the best move among those that play none of
       them exactly (status ``no_move`` when every legal move is excluded);
     - ``fewest_tiles``: with the value objective, the fewest tiles at the best value
-      (instead of the most); then, as always, the most old melds left as they were.
+      (instead of the most); then, as always, the most old melds left as they were;
+    - ``better_than``: a score (first level, second level: value and tiles for the value
+      objective); only moves scoring more count (status ``no_move`` when none does). The
+      outs use it: proving that no move beats today's best is often quicker than
+      finding the best move again.
 
     >>> from rummikub import Position
     >>> result = solve(Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]))
@@ -48,9 +53,18 @@ def solve(
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
     if fewest_tiles and objective != "value":
         raise ValueError("fewest_tiles goes with the value objective only")
+    if fewest_tiles and better_than is not None:
+        raise ValueError("fewest_tiles and better_than do not go together")
     excluded = [Counter(tiles) for tiles in exclude]
     started = time.perf_counter()
-    model = MoveModel(position, objective, backend, exclude=excluded, fewest_tiles=fewest_tiles)
+    model = MoveModel(
+        position,
+        objective,
+        backend,
+        exclude=excluded,
+        fewest_tiles=fewest_tiles,
+        better_than=better_than,
+    )
     try:
         solution = model.solve(time_limit)
     except JokerOnlyRun:
@@ -65,6 +79,7 @@ def solve(
             runs_as_flow=False,
             exclude=excluded,
             fewest_tiles=fewest_tiles,
+            better_than=better_than,
         )
         solution = model.solve(remaining)
     rules = position.rules

@@ -92,6 +92,7 @@ class MoveModel:
         runs_as_flow: bool = True,
         exclude: Sequence[Mapping[Tile, int]] = (),
         fewest_tiles: bool = False,
+        better_than: tuple[int, int] | None = None,
     ) -> None:
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
@@ -101,6 +102,7 @@ class MoveModel:
         self.rules: Rules = position.rules
         self.objective = objective
         self.fewest_tiles = fewest_tiles
+        self.better_than = better_than
         self.index = TileIndex(self.rules)
         self.backend = backend
         rules = self.rules
@@ -424,6 +426,13 @@ class MoveModel:
         w2 = most_as_was + 1
         w1 = (most_second + 1) * w2
         self.solver.Maximize(w1 * first + w2 * second + as_was)
+        if self.better_than is not None:
+            # Only moves scoring more than (f0, s0) on the first two levels: one row,
+            # weight * first + second >= weight * f0 + s0 + 1, with a weight above any
+            # second level, so that it reads lexicographically.
+            f0, s0 = self.better_than
+            weight = max(most_second, s0) + 1
+            self.solver.Add(weight * first + second >= weight * f0 + s0 + 1)
 
     def _units_as_was(self) -> list[Any]:
         return [
