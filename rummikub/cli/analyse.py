@@ -18,22 +18,27 @@ from rummikub.cli.common import (
     EXIT_OK,
     EXIT_REJECTED,
     EXIT_UNPROVEN,
-    BadInput,
     overrides,
     rules_options,
 )
-from rummikub.errors import NotationError, PuzzleError
+from rummikub.cli.positions import (
+    COMMAND_LINE,
+    STDIN,
+    Inline,
+    after_melds,
+    check_usage,
+    inline_puzzle,
+    stdin_puzzle,
+)
+from rummikub.errors import PuzzleError
 from rummikub.melds import Meld, RawMeld
-from rummikub.puzzles import Overrides, Puzzle, expand_all, from_data, load
+from rummikub.puzzles import Overrides, Puzzle, expand_all, load
 from rummikub.tiles import Tile
 
 if TYPE_CHECKING:  # the analysis (and the solver) load only when a position is analysed
     from rich.progress import Progress, TaskID
 
     from rummikub.analysis import Analysis, Grade, Hold, Outs, RankedMove
-
-#: How a position given by --rack/--table is named in messages; its JSON "puzzle" is null.
-COMMAND_LINE = "command line"
 
 #: The outs show a progress bar on a terminal once they have run this long (seconds):
 #: most positions finish sooner, and a bar that flashes for a moment only distracts.
@@ -42,13 +47,23 @@ BAR_AFTER = 0.5
 
 @click.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
-@click.option("--rack", metavar="TILES", help='The rack of an inline position, e.g. "R4 K7 O7".')
+@click.option(
+    "--rack",
+    metavar="TILES",
+    help='The rack of an inline position, e.g. "R4 K7 O7" (ranges R1-3 and groups KRB7 too).',
+)
 @click.option(
     "--table",
     "table",
     multiple=True,
-    metavar="MELD",
-    help='A meld on the table of an inline position, e.g. "R1 R2 R3"; repeat for every meld.',
+    metavar="MELDS",
+    help="Melds on the table of an inline position, separated by | or ;, e.g. "
+    '"R1-3 | KRB7 | B9 B10 J"; repeatable.',
+)
+@click.option(
+    "--position",
+    metavar="TEXT",
+    help='A whole position in one line, "TABLE / RACK" (or "TABLE / RACK / not-opened").',
 )
 @click.option("--not-opened", is_flag=True, help="The player has not made the initial meld yet.")
 @click.option(
@@ -88,8 +103,9 @@ BAR_AFTER = 0.5
 @click.option(
     "--after",
     multiple=True,
-    metavar="MELD",
-    help="A meld of the new table to grade (instead of the file's 'after'); repeatable.",
+    metavar="MELDS",
+    help="Melds of the new table to grade (instead of the file's 'after'), separated by | "
+    "or ;, or repeat the option.",
 )
 @click.option(
     "--changed", is_flag=True, help="Show only the new or changed melds of each new table."
@@ -108,6 +124,7 @@ def analyse(
     puzzles: tuple[str, ...],
     rack: str | None,
     table: tuple[str, ...],
+    position: str | None,
     not_opened: bool,
     objective: Literal["value", "tiles"],
     rules_preset: str | None,
@@ -122,35 +139,46 @@ def analyse(
     as_json: bool,
     no_color: bool,
 ) -> None:
-    """Analyse each PUZZLE file, or the position given by --rack/--table.
+    """Analyse each PUZZLE file (- reads one from stdin), or the position given by
+    --rack/--table or --position.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
     holding tiles back costs (--hold) and how a proposed move compares with the best
     (--grade). Exit 0 done, 1 a graded move is illegal, 2 bad input, 3 a time limit left an
     answer unproven.
     """
-    inline = rack is not None or bool(table)
+    given = Inline(rack, table, position)
+    check_usage(given)
+    inline = given.given
     if puzzles and inline:
-        raise click.UsageError("give either PUZZLE files or --rack/--table, not both")
+        raise click.UsageError("give either PUZZLE files or an inline position, not both")
     if not puzzles and not inline:
-        raise click.UsageError("give PUZZLE files or folders, or a position with --rack/--table")
+        raise click.UsageError(
+            "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
+            "or --position"
+        )
     if after and not with_grade:
         raise click.UsageError("--after gives the move to grade: use it with --grade")
-    proposed_after = _parse_after(after)
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
+    stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
     sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
     color = explaining.use_color(no_color)
     bad = rejected = unproven = False
     for source in sources:
         try:
-            puzzle = _inline(rack, table, choices) if inline else _load(source, choices)
+            if inline:
+                puzzle = inline_puzzle(given, choices)
+            elif source == STDIN and stdin is not None:
+                puzzle = stdin_puzzle(stdin, choices)
+            else:
+                puzzle = _load(source, choices)
         except PuzzleError as error:
             click.echo(f"Error: {error}", err=True)
             bad = True
             continue
         proposed: Sequence[Meld | RawMeld] | None = None
         if with_grade:
-            proposed = proposed_after if after else puzzle.after
+            proposed = after_melds(after, puzzle.position.rules) if after else puzzle.after
             if proposed is None:
                 click.echo(
                     f"Error: {puzzle.path}: no move to grade: add 'after = [...]' to the file "
@@ -183,21 +211,6 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
-
-
-def _parse_after(after: tuple[str, ...]) -> list[RawMeld]:
-    melds = []
-    for text in after:
-        try:
-            melds.append(RawMeld.parse(text))
-        except NotationError as error:
-            raise BadInput(f"--after {text!r}: {error}") from None
-    return melds
-
-
-def _inline(rack: str | None, table: tuple[str, ...], choices: Overrides) -> Puzzle:
-    """The position of --rack/--table, checked exactly like a puzzle file."""
-    return from_data({"rack": rack or "", "table": list(table)}, COMMAND_LINE, overrides=choices)
 
 
 def _load(source: str | PuzzleError, choices: Overrides) -> Puzzle:
