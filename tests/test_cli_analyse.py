@@ -250,3 +250,17 @@ def test_readme_example_of_check_grade_runs_as_printed(monkeypatch: pytest.Monke
     result = run(*shlex.split(command.removeprefix("$ rummikub ")))
     assert_exit(result, 0)
     assert result.stdout.splitlines() == expected
+
+
+def test_analyse_takes_the_quick_notation_and_stdin() -> None:
+    by_position = run("analyse", "--position", "R1-3 | KR7 B7 | B9 B10 J / R4 K7 O7", "--json")
+    assert_exit(by_position, 0)
+    assert json_line(by_position)["played"] == ["R4", "O7"]
+    text = Path(TWO_TILES).read_text()
+    from_stdin = CliRunner().invoke(main, ["analyse", "-", "--json", "--top", "2"], input=text)
+    assert_exit(from_stdin, 0)
+    data = json_line(from_stdin)
+    assert data["puzzle"] == "-" and [m["value"] for m in data["moves"]] == [11, 7]
+    graded = run("analyse", *INLINE, "--grade", "--after", "R1-4 | K7 R7 B7 | B9 B10 J", "--json")
+    assert_exit(graded, 0)
+    assert json_line(graded)["grade"]["value_gap"] == 7
