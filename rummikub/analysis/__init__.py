@@ -8,7 +8,7 @@ Built on the solver's public :func:`rummikub.solver.solve` (with its ``exclude``
 from __future__ import annotations
 
 from rummikub.analysis.analyse import Analysis, analyse
-from rummikub.analysis.grade import Grade, grade
+from rummikub.analysis.grade import Grade, grade, grade_draw
 from rummikub.analysis.hold import Hold, hold
 from rummikub.analysis.moves import RankedMove, best_move, top_moves
 from rummikub.analysis.outs import Out, Outs, fits_a_meld, outs, unseen_tiles
@@ -24,6 +24,7 @@ __all__ = [
     "best_move",
     "fits_a_meld",
     "grade",
+    "grade_draw",
     "hold",
     "outs",
     "top_moves",

@@ -26,6 +26,8 @@ class Grade:
     played: tuple[Tile, ...]
     #: The best move of the position (value objective).
     best: RankedMove
+    #: The turn played nothing (a draw, or a pass once the pool is empty).
+    drew: bool = False
 
     @property
     def tiles(self) -> int:
@@ -50,6 +52,10 @@ class Grade:
         """One line for people: ``legal; the best move plays 12 more points: ...``."""
         if not self.legal:
             return "illegal; the best move plays " + _move_words(self.best)
+        if self.drew:
+            if not self.best.played:
+                return "drew; there was no legal move"
+            return f"drew; the best move plays {_move_words(self.best)}"
         if self.is_best:
             return "legal; a best move (no legal move plays more)"
         if not self.best.proven:
@@ -66,6 +72,7 @@ class Grade:
     def to_data(self) -> dict[str, Any]:
         return {
             "legal": self.legal,
+            "drew": self.drew,
             "value": self.value,
             "tiles": self.tiles,
             "best": self.is_best,
@@ -106,3 +113,17 @@ def grade(
     if best is None:
         best = best_move(position, time_limit=time_limit)
     return Grade(verdict.legal, verdict.errors, verdict.value, verdict.played, best)
+
+
+def grade_draw(
+    position: Position, *, best: RankedMove | None = None, time_limit: float | None = None
+) -> Grade:
+    """A turn that played nothing (a draw or a pass), measured against the best move.
+
+    >>> p = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"])
+    >>> grade_draw(p).text()
+    'drew; the best move plays R4 O7 (2 tiles, value 11)'
+    """
+    if best is None:
+        best = best_move(position, time_limit=time_limit)
+    return Grade(True, (), 0, (), best, drew=True)
