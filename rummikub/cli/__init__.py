@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from rummikub import __version__
-from rummikub.cli import analyse, check, solve
+from rummikub.cli import analyse, check, game, play, simulate, solve
 from rummikub.cli.common import BadInput
 from rummikub.errors import RummikubError
 
@@ -43,4 +43,7 @@ def main() -> None:
 # than being shadowed by the command of the same name.
 main.add_command(check.check)
 main.add_command(solve.solve)
+main.add_command(game.game)
+main.add_command(simulate.simulate)
+main.add_command(play.play_command)
 main.add_command(analyse.analyse)

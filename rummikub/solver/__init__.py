@@ -30,22 +30,22 @@ def solve(
     """The best move for ``position`` (RULES.md, "The best move"), proven optimal unless a
     ``time_limit`` (seconds) cut the proof short (status ``feasible``).
 
-    Two options for the analysis (:mod:`rummikub.analysis`), off by default:
+    Three options for the analysis (:mod:`rummikub.analysis`), off by default; every
+    answer passes the checker either way:
 
     - ``exclude``: multisets of rack tiles; the best move among those that play none of
       them exactly (status ``no_move`` when every legal move is excluded);
     - ``fewest_tiles``: with the value objective, the fewest tiles at the best value
       (instead of the most); then, as always, the most old melds left as they were;
-    - ``better_than``: a score (first level, second level: value and tiles for the value
-      objective); only moves scoring more count (status ``no_move`` when none does). The
-      outs use it: proving that no move beats today's best is often quicker than
-      finding the best move again.
+    - ``better_than``: a score on the objective's first two levels (value then tiles, or
+      tiles then value); only moves scoring more count (``no_move`` when none does).
 
     >>> from rummikub import Position
     >>> result = solve(Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]))
     >>> result.status, result.value, [str(t) for t in result.played]
     ('optimal', 11, ['R4', 'O7'])
     """
+    from rummikub.solver import restrict
     from rummikub.solver.model import MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
@@ -55,18 +55,16 @@ def solve(
         raise ValueError("fewest_tiles goes with the value objective only")
     if fewest_tiles and better_than is not None:
         raise ValueError("fewest_tiles and better_than do not go together")
-    excluded = [Counter(tiles) for tiles in exclude]
-    started = time.perf_counter()
-    model = MoveModel(
-        position,
-        objective,
-        backend,
-        exclude=excluded,
-        fewest_tiles=fewest_tiles,
-        better_than=better_than,
+    rows = tuple(
+        restrict.forbid_played(Counter(tiles), f"exclude_{k}") for k, tiles in enumerate(exclude)
     )
+    if better_than is not None:
+        rows += (restrict.better_than(*better_than),)
+    started = time.perf_counter()
     try:
-        solution = model.solve(time_limit)
+        outcome = MoveModel(
+            position, objective, backend, extra_rows=rows, fewest_tiles=fewest_tiles
+        ).solve(time_limit)
     except JokerOnlyRun:
         # Three or more jokers made the flow's best table need a run of jokers alone:
         # solve again with candidate runs, which only hold valid runs.
@@ -77,14 +75,15 @@ def solve(
             objective,
             backend,
             runs_as_flow=False,
-            exclude=excluded,
+            extra_rows=rows,
             fewest_tiles=fewest_tiles,
-            better_than=better_than,
         )
-        solution = model.solve(remaining)
+        outcome = model.solve(remaining)
     rules = position.rules
+    solution = outcome.solution
     if solution is None:
-        status: Status = "feasible" if model.timed_out else "no_move"
+        # No move: proven, or none found before the time limit (not proven).
+        status: Status = "no_move" if outcome.proven else "feasible"
         return SolveResult(
             status=status,
             position=position,
@@ -99,7 +98,7 @@ def solve(
     played = tuple(sorted(solution.played, key=rules.sort_key))
     left = Counter(position.rack) - Counter(played)
     return SolveResult(
-        status="optimal" if solution.proven else "feasible",
+        status="optimal" if outcome.proven else "feasible",
         position=position,
         table=solution.table,
         played=played,
