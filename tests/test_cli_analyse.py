@@ -264,3 +264,48 @@ def test_analyse_takes_the_quick_notation_and_stdin() -> None:
     graded = run("analyse", *INLINE, "--grade", "--after", "R1-4 | K7 R7 B7 | B9 B10 J", "--json")
     assert_exit(graded, 0)
     assert json_line(graded)["grade"]["value_gap"] == 7
+
+
+def _game(tmp_path: Path) -> Path:
+    path = tmp_path / "g.toml"
+    steps = [
+        ["game", "new", str(path), "--players", "Ann,Bob", "--seed", "3"],
+        ["game", "apply", str(path), "--table", "B3 B4 B5"],
+        ["game", "apply", str(path), "--draw"],
+        ["game", "apply", str(path), "--play", "B6"],
+    ]
+    for args in steps:
+        if args[1] == "new":
+            args += ["--rule", "initial_meld=0"]
+        assert_exit(run(*args), 0)
+    return path
+
+
+def test_analyse_grades_every_turn_of_a_game_record(tmp_path: Path) -> None:
+    path = _game(tmp_path)
+    result = run("analyse", str(path))
+    assert_exit(result, 0)
+    assert result.stdout.splitlines() == [
+        f"{path} - 3 turns, 3 graded",
+        "    1. Ann  legal; the best move plays 6 more points: B3 B4 B5 B6 (4 tiles, value 18)",
+        "    2. Bob  drew; the best move plays R10 R12 R13 B1 B2 J (6 tiles, value 68)",
+        "    3. Ann  legal; a best move (no legal move plays more)",
+        "Best value in 1 of 3 graded turns; 74 points left unplayed in all.",
+    ]
+    data = json_line(run("analyse", str(path), "--json"))
+    assert data["record"] == str(path) and data["graded"] == 3 and data["value_gap"] == 74
+    assert [t["move"] for t in data["turns"]] == ["play", "draw", "play"]
+    assert data["turns"][1]["grade"]["drew"] is True
+    assert data["problem"] is None
+
+
+def test_a_record_with_an_illegal_turn_is_graded_up_to_it(tmp_path: Path) -> None:
+    path = _game(tmp_path)
+    # Ann's first play loses a table tile: an illegal turn, written by hand.
+    text = path.read_text().replace('play = ["B3 B4 B5 B6"]', 'play = ["B4 B5 B6"]')
+    path.write_text(text)
+    result = run("analyse", str(path))
+    assert_exit(result, 1)
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{path} - 2 turns, 2 graded"
+    assert lines[-1].startswith("The replay stopped: ")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from rummikub.cli import explaining, render
+from rummikub.cli import explaining, render, review
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -30,7 +30,7 @@ from rummikub.cli.positions import (
     inline_puzzle,
     stdin_puzzle,
 )
-from rummikub.errors import PuzzleError
+from rummikub.errors import PuzzleError, RummikubError
 from rummikub.melds import Meld, RawMeld
 from rummikub.puzzles import Overrides, Puzzle, expand_all, load
 from rummikub.tiles import Tile
@@ -140,7 +140,8 @@ def analyse(
     no_color: bool,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
-    --rack/--table or --position.
+    --rack/--table or --position. A game record (see 'rummikub game') has every turn
+    graded against the best move instead.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
     holding tiles back costs (--hold) and how a proposed move compares with the best
@@ -165,6 +166,20 @@ def analyse(
     color = explaining.use_color(no_color)
     bad = rejected = unproven = False
     for source in sources:
+        if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
+            try:
+                found = review.review(source, time_limit=time_limit)
+            except RummikubError as error:
+                click.echo(f"Error: {error}", err=True)
+                bad = True
+                continue
+            if as_json:
+                click.echo(json.dumps(found.to_data()))
+            else:
+                click.echo(review.review_text(found) + ("\n" if len(sources) > 1 else ""))
+            rejected |= found.problem is not None
+            unproven |= not found.proven
+            continue
         try:
             if inline:
                 puzzle = inline_puzzle(given, choices)
