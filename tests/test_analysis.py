@@ -32,12 +32,12 @@ from rummikub.analysis import (
     unseen_tiles,
 )
 from rummikub.checker import check
+from rummikub.exhaustive import count_unchanged, partitions, rack_subsets
 from rummikub.melds import Meld
 from rummikub.position import Position
 from rummikub.rules import STANDARD
 from rummikub.solver import solve
 from rummikub.tiles import JOKER, Tile
-from tests.exhaustive import count_unchanged, partitions, rack_subsets
 from tests.strategies import examples, small_positions
 
 EXHAUSTIVE = settings(
