@@ -43,11 +43,11 @@ class AnalysisReport:
 
 
 def cases(name: str, seed: int, count: int) -> list[Case]:
-    """The corpus's first positions (the ``game`` corpus as recorded, when it is)."""
-    if name == "game":
-        recorded = Record.load(path_for(seed)).game
-        if len(recorded) >= count:
-            return recorded[:count]
+    """The corpus's first positions (a simulated corpus as recorded, when it is: simulating
+    the games again is slow)."""
+    recorded = Record.load(path_for(seed)).played(name)
+    if len(recorded) >= count:
+        return recorded[:count]
     return CORPORA[name].cases(seed, size=count)
 
 

@@ -6,11 +6,13 @@ Only this package imports OR-Tools, and only when a solve runs, so that ``--help
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 from collections.abc import Iterable
 
 from rummikub.position import Position
+from rummikub.solver import deadline
 from rummikub.solver.result import Objective, SolveResult, Status
 from rummikub.tiles import Tile
 
@@ -45,8 +47,30 @@ def solve(
     >>> result.status, result.value, [str(t) for t in result.played]
     ('optimal', 11, ['R4', 'O7'])
     """
+    # No garbage collection runs inside a solve: a full collection walks every object of
+    # the process (the caller's too), a spike of up to hundreds of ms that the solve did
+    # not cause. The solve's own objects are freed by reference counting (it builds no
+    # cycles that matter); the collector, if it was on, resumes afterwards.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(position, objective, time_limit, backend, exclude, fewest_tiles, better_than)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(
+    position: Position,
+    objective: Objective,
+    time_limit: float | None,
+    backend: str,
+    exclude: Iterable[Iterable[Tile]],
+    fewest_tiles: bool,
+    better_than: tuple[int, int] | None,
+) -> SolveResult:
     from rummikub.solver import restrict
-    from rummikub.solver.model import MoveModel
+    from rummikub.solver.model import ModelOutcome, MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
     if objective not in ("value", "tiles"):
@@ -61,24 +85,28 @@ def solve(
     if better_than is not None:
         rows += (restrict.better_than(*better_than),)
     started = time.perf_counter()
-    try:
-        outcome = MoveModel(
-            position, objective, backend, extra_rows=rows, fewest_tiles=fewest_tiles
-        ).solve(time_limit)
-    except JokerOnlyRun:
-        # Three or more jokers made the flow's best table need a run of jokers alone:
-        # solve again with candidate runs, which only hold valid runs.
-        spent = time.perf_counter() - started
-        remaining = None if time_limit is None else max(time_limit - spent, 0.001)
-        model = MoveModel(
-            position,
-            objective,
-            backend,
-            runs_as_flow=False,
-            extra_rows=rows,
-            fewest_tiles=fewest_tiles,
-        )
-        outcome = model.solve(remaining)
+    # The time limit covers the whole solve, building included (see .deadline).
+    with deadline.limit(time_limit):
+        try:
+            try:
+                model = MoveModel(
+                    position, objective, backend, extra_rows=rows, fewest_tiles=fewest_tiles
+                )
+                outcome = model.solve(deadline.remaining())
+            except JokerOnlyRun:
+                # Three or more jokers made the flow's best table need a run of jokers
+                # alone: solve again with candidate runs, which only hold valid runs.
+                model = MoveModel(
+                    position,
+                    objective,
+                    backend,
+                    runs_as_flow=False,
+                    extra_rows=rows,
+                    fewest_tiles=fewest_tiles,
+                )
+                outcome = model.solve(deadline.remaining())
+        except deadline.OutOfTime:
+            outcome = ModelOutcome("unknown", None)  # still building: no move found yet
     rules = position.rules
     solution = outcome.solution
     if solution is None:
