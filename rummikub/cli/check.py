@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from rummikub.cli.common import (
     BadInput,
     overrides,
     rules_options,
+    write_svg,
 )
 from rummikub.cli.positions import (
     STDIN,
@@ -29,6 +31,7 @@ from rummikub.errors import PuzzleError
 from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.puzzles import load
+from rummikub.render.text import paint, use_color
 
 if TYPE_CHECKING:
     from rummikub.analysis import Grade
@@ -69,7 +72,7 @@ if TYPE_CHECKING:
 @click.option(
     "--no-color",
     is_flag=True,
-    help="Show --explain output without colors (as when NO_COLOR is set).",
+    help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
 @click.option(
     "--grade",
@@ -78,6 +81,11 @@ if TYPE_CHECKING:
     'the key "grade").',
 )
 @rules_options
+@click.option(
+    "--svg",
+    metavar="FILE",
+    help="Also draw the move as an SVG picture in FILE (a legal one with its steps).",
+)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -92,6 +100,7 @@ def check(
     grade: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
+    svg: str | None,
 ) -> None:
     """Check whether the proposed new table of PUZZLE is a legal move.
 
@@ -133,21 +142,35 @@ def check(
         )
     verdict = check_move(loaded.position, proposed)
     graded = _grade(loaded.position, proposed, verdict) if grade else None
-    explanation = _explanation(loaded.position, proposed, verdict.legal) if explain else None
+    color = use_color(no_color, sys.stdout) and not as_json
+    explanation = None
+    if explain or svg is not None:
+        explanation = _explanation(loaded.position, proposed, verdict.legal)
     if as_json:
         data = render.verdict_data(verdict)
-        if explanation is not None:
+        if explain and explanation is not None:
             data.update(explaining.explanation_data(explanation))
         if graded is not None:
             data["grade"] = graded.to_data()
         click.echo(json.dumps(data))
     else:
         if explain:
-            color = explaining.use_color(no_color)
             text = explaining.verdict_text(verdict, explanation, color)
         else:
             text = render.verdict_text(verdict)
-        click.echo(text if graded is None else f"{text}\nGrade: {graded.text()}")
+            text = paint(text) if color else text
+        if graded is not None:
+            text += f"\nGrade: {graded.text()}"
+        click.echo(text, color=color or None)
+    if svg is not None:
+        from rummikub.render.svg import explanation_svg, proposal_svg
+
+        picture = (
+            explanation_svg(explanation, rack=loaded.position.rack_sorted())
+            if explanation is not None
+            else proposal_svg(loaded.position, [m.tiles for m in proposed], verdict.errors)
+        )
+        write_svg(svg, picture)
     if graded is not None and not graded.best.proven:
         ctx.exit(EXIT_UNPROVEN if verdict.legal else EXIT_REJECTED)
     ctx.exit(EXIT_OK if verdict.legal else EXIT_REJECTED)
