@@ -31,8 +31,10 @@ Readings chosen where RULES.md leaves room (each is tested in ``tests/test_check
   new table (a player may lay ``K10 K11 K12`` and then add ``K9`` from the table), so they are
   searched for, not read off the new table: any joker-free melds made of played rack tiles,
   plus joker-holding initial melds, which are locked at once and so stay intact inside a new
-  meld. Releasing one's own just-laid joker is not considered: with a rack tile it is the same
-  as laying that tile in the first place, and a table tile may not do it in this reading.
+  meld. Once laid they are table melds like any other (RULES.md), so with
+  ``"rack_or_table"`` a free table tile may release (or partly release) a just-laid joker;
+  such melds are searched for among the played tiles as well (a release by a rack tile is
+  the same as laying that tile in the first place, so ``"rack"`` needs no such search).
   With ``joker_swap_from = "rack"``, a tile laid in an initial meld is no longer in the rack
   and cannot replace a joker; with ``"rack_or_table"`` a joker-free initial meld's tiles are
   free table tiles and can.
@@ -363,20 +365,27 @@ def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     locked = _old_locked(turn)
     best_joint = -1  # stays -1 while no choice satisfies the joker lock
     best_alone = 0  # the best initial total when the joker lock is ignored
-    for opening in sorted(_openings(turn), key=lambda o: -o.value):
-        rack = turn.pool - opening.tiles
+    choices = [
+        (opening, released)
+        for opening in _openings(turn)
+        for released in _released_openings(turn, turn.pool - opening.tiles)
+    ]
+    for opening, released in sorted(choices, key=lambda c: -c[0].value - c[1].value):
+        rack = turn.pool - opening.tiles - released.tiles
         rest = _numbered(rack)
-        alone = opening.value + _best_packing(rest, rules)
+        value = opening.value + released.value
+        alone = value + _best_packing(rest, rules)
         best_alone = max(best_alone, alone)
         if alone <= best_joint:
             continue  # cannot improve on what is known
         seen: set[frozenset[tuple[Tile, int]]] = set()
-        for used in _assignments(turn, locked, opening.targets, rack, turn.free_table):
+        every = [*locked, *released.locks]
+        for used in _assignments(turn, every, opening.targets, rack, turn.free_table):
             if frozenset(used.items()) in seen:
                 continue
             seen.add(frozenset(used.items()))
             left = rest - used if turn.rack_only else rest
-            total = opening.value + _best_packing(left, rules)
+            total = value + _best_packing(left, rules)
             best_joint = max(best_joint, total)
             if total >= target:
                 return []
@@ -422,6 +431,92 @@ def _openings(turn: _Turn) -> list[_Opening]:
 
     pick(0, frozenset(), Counter(), 0)
     return openings
+
+
+@dataclass(frozen=True, slots=True)
+class _Released:
+    """Joker-holding initial melds released again in the same turn (``rack_or_table``)."""
+
+    #: Each as a locked meld whose options all substitute a joker.
+    locks: tuple[_Locked, ...]
+    tiles: Counter[Tile]
+    value: int
+
+
+def _released_openings(turn: _Turn, rack: Counter[Tile]) -> list[_Released]:
+    """Every choice of initial melds with a joker that are released (or partly released)
+    at once, by free table tiles, from the rack tiles in ``rack``.
+
+    RULES.md makes initial melds table melds like any other once laid, locked by rule 4.
+    With ``joker_swap_from = "rack"`` a release by a rack tile is the same as laying that
+    tile in the first place, so only ``rack_or_table`` needs these; a table tile that is
+    free may substitute a just-laid joker, which no other reading of the move covers.
+    """
+    none = _Released((), Counter(), 0)
+    if turn.rack_only or not rack[JOKER]:
+        return [none]
+    # A substitute is a tile of the old table or of the played tiles (once free).
+    present = turn.old_tiles + turn.pool
+    cores: list[tuple[Meld, tuple[_Option, ...]]] = []
+    seen: set[Identity] = set()
+    for core in _hand_melds_with_jokers(rack, turn.rules):
+        if core.identity() in seen:
+            continue  # a group's joker reads as any missing color
+        seen.add(core.identity())
+        options = [
+            _Option(None, demands, released=True)
+            for demands in _full_releases(core, turn.rules)
+            if Counter(demands) <= present
+        ]
+        for demands, kept in _partial_releases(core, turn.rules):
+            if Counter(demands) <= present:
+                options += [_Option(i, demands, released=False) for i in _targets(turn, kept)]
+        if options:
+            cores.append((core, tuple(options)))
+    found: list[_Released] = []
+
+    def pick(start: int, chosen: tuple[_Locked, ...], tiles: Counter[Tile], value: int) -> None:
+        found.append(_Released(chosen, tiles, value))
+        for k in range(start, len(cores)):
+            core, options = cores[k]
+            more = tiles + Counter(core.tiles)
+            if more <= rack:
+                lock = _Locked(-1 - len(chosen), core, options)
+                pick(k, (*chosen, lock), more, value + core.value)
+
+    pick(0, (), Counter(), 0)
+    return found
+
+
+def _hand_melds_with_jokers(rack: Counter[Tile], rules: Rules) -> Iterator[Meld]:
+    """Every run and group of tiles in ``rack`` that holds a joker and a numbered tile."""
+    jokers = rack[JOKER]
+    for color in rules.colors:
+        for start in range(1, rules.numbers - 1):
+            for end in range(start + 2, rules.numbers + 1):
+                tiles = [Tile(color, n) for n in range(start, end + 1)]
+                if sum(1 for t in tiles if not rack[t]) > jokers:
+                    break  # longer runs lack even more
+                for laid in _joker_fillings(tiles, rack, jokers):
+                    yield Meld("run", laid)
+    for number in range(1, rules.numbers + 1):
+        for size in range(3, rules.max_group + 1):
+            for colors in itertools.combinations(rules.colors, size):
+                tiles = [Tile(color, number) for color in colors]
+                for laid in _joker_fillings(tiles, rack, jokers):
+                    numbered = [t for t in laid if not t.is_joker]
+                    yield Meld("group", (*numbered, *(JOKER,) * (len(laid) - len(numbered))))
+
+
+def _joker_fillings(
+    tiles: list[Tile], rack: Counter[Tile], jokers: int
+) -> Iterator[tuple[Tile, ...]]:
+    """``tiles`` with some (at least one, at most ``jokers``, not all) replaced by jokers,
+    every tile not in ``rack`` among them."""
+    for laid in itertools.product(*[(t, JOKER) if rack[t] else (JOKER,) for t in tiles]):
+        count = laid.count(JOKER)
+        if 1 <= count <= jokers and count < len(laid):
+            yield laid
 
 
 def _blocks(meld: Meld) -> Iterator[Meld]:

@@ -13,6 +13,7 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from rummikub.melds import Kind, Meld, RawMeld
@@ -448,5 +449,85 @@ def release_cycle_positions(draw: st.DrawFn) -> Position:
     others = [t for t in rules.tile_types() if t.color != color]
     rack = tuple(draw(st.lists(st.sampled_from(others), min_size=1, max_size=2)))
     position = Position(tuple(table), rack, True, rules)
+    assert not position.problems(), position.problems()
+    return position
+
+
+@st.composite
+def just_laid_joker_positions(draw: st.DrawFn) -> Position:
+    """Not-opened positions, ``rack_or_table`` (half the time ``rack``): a rack that can lay
+    an initial meld with a joker standing for a tile of a joker-free table meld, and a few
+    tiles the joker, freed by that table tile, could then join (issue 16, class 3)."""
+    swap = draw(st.sampled_from(["rack_or_table", "rack_or_table", "rack"]))
+    # Thresholds the just-laid meld reaches more often than the freed joker's meld does.
+    threshold = draw(st.sampled_from([6, 10, 15]))
+    rules = draw(
+        small_rule_sets(jokers=st.integers(1, 2)).map(
+            lambda r: r.replace(
+                joker_lock="strict",
+                open_then_play=True,
+                joker_swap_from=swap,
+                copies=2,
+                initial_meld=threshold,
+            )
+        )
+    )
+    # A table meld that can spare the tile the just-laid joker stands for: an end of a run
+    # of four, or any tile of a group of four; half the time another meld beside it.
+    if len(rules.colors) >= 4 and draw(st.booleans()):
+        number = draw(st.integers(1, rules.numbers))
+        spare = Meld("group", tuple(Tile(c, number) for c in rules.colors[:4]))
+        stands_for = draw(st.sampled_from(spare.tiles))
+    else:
+        color = draw(st.sampled_from(rules.colors))
+        start = draw(st.integers(1, rules.numbers - 3))
+        spare = Meld("run", tuple(Tile(color, n) for n in range(start, start + 4)))
+        stands_for = draw(st.sampled_from([spare.tiles[0], spare.tiles[-1]]))
+    table = [spare]
+    counts = Counter(spare.tiles)
+    if draw(st.booleans()):
+        meld = draw(melds(rules, max_jokers=0, max_run=4))
+        if _fits(counts, meld, rules):
+            table.append(meld)
+            counts.update(meld.tiles)
+    # The meld the rack lays around the joker.
+    color, number = stands_for.color, stands_for.number
+    if draw(st.booleans()):
+        start = draw(st.integers(max(1, number - 2), min(number, rules.numbers - 2)))
+        core = [Tile(color, n) for n in range(start, start + 3)]
+    else:
+        others = draw(
+            st.lists(
+                st.sampled_from([c for c in rules.colors if c != color]),
+                min_size=2,
+                max_size=2,
+                unique=True,
+            )
+        )
+        core = [stands_for, *(Tile(c, number) for c in others)]
+    rack = [JOKER if t == stands_for else t for t in core]
+    left = box(rules) - counts - Counter(rack)
+    if left[JOKER] and draw(st.booleans()):
+        rack.append(JOKER)
+    del left[JOKER]
+    pool = sorted((+left).elements(), key=rules.sort_key)
+    # Most often two tiles the freed joker would make a meld of (a run's first two, or two
+    # colors of a number), else a few at random; at most five in all keeps the
+    # exhaustive search quick.
+    if draw(st.sampled_from([True, True, False])) and len(rack) <= 3:
+        first = draw(st.sampled_from(pool))
+        if draw(st.booleans()) and first.number < rules.numbers:
+            second = Tile(first.color, first.number + 1)
+        else:
+            second = Tile(
+                draw(st.sampled_from([c for c in rules.colors if c != first.color])), first.number
+            )
+        rack += [first, second]
+    else:
+        picks = draw(st.lists(st.integers(0, len(pool) - 1), max_size=5 - len(rack), unique=True))
+        rack += [pool[i] for i in picks]
+    # The table may hold every copy of a tile the core needs.
+    assume(all(counts[t] + n <= rules.copies_of(t) for t, n in Counter(rack).items()))
+    position = Position(tuple(table), tuple(rack), False, rules)
     assert not position.problems(), position.problems()
     return position

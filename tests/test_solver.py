@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rummikub import PRESETS, Position, Rules, SolveResult, check, solve
-from rummikub.exhaustive import NO_MOVE, best_move
+from rummikub.exhaustive import NO_MOVE, BestMove, best_move
 
 
 def position(
@@ -223,3 +223,35 @@ def test_locked_melds_cannot_release_each_other_around_a_cycle() -> None:
     p = position("K8", table, rules=rules)
     assert solved(p).status == "no_move"
     assert best_move(p) == NO_MOVE
+
+
+# -- a just-laid initial-meld joker (issue 16, class 3) -----------------------------------
+
+SWAP_TABLE = PRESETS["standard"].replace(joker_swap_from="rack_or_table")
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "rules", "value", "tiles"),
+    [
+        # Lay J O11 O12 (J = O10, 33), release it by the table's O10, then K1 K2 J: 56.
+        ("O11 O12 J K1 K2", ["K10 R10 B10 O10"], SWAP_TABLE, 56, 5),
+        # Only a rack tile may release a joker: O11 O12 J alone, 53.
+        ("O11 O12 J K1 K2", ["K10 R10 B10 O10"], PRESETS["standard"], 53, 3),
+        # A group: K5 R5 J (15) released by the run's O5, then B1 B2 J: 43.
+        ("K5 R5 J B1 B2", ["O2 O3 O4 O5"], SWAP_TABLE.replace(initial_meld=15), 43, 5),
+        ("K5 R5 J B1 B2", ["O2 O3 O4 O5"], PRESETS["standard"].replace(initial_meld=15), 40, 3),
+        # Partly released: J O11 J (33), O10 takes the first joker's place, the other stays.
+        ("O11 J J K1 K2", ["K10 R10 B10 O10"], SWAP_TABLE, 74, 5),
+        # The table tile cannot spare itself: R10 B10 O10 would fall apart.
+        ("O11 O12 J K1 K2", ["R10 B10 O10"], SWAP_TABLE, 53, 3),
+    ],
+)
+def test_a_free_table_tile_releases_a_just_laid_joker(
+    rack: str, table: list[str], rules: Rules, value: int, tiles: int
+) -> None:
+    p = position(rack, table, opened=False, rules=rules)
+    result = solved(p)
+    assert (result.status, result.value, result.tiles) == ("optimal", value, tiles)
+    expected = best_move(p)
+    assert isinstance(expected, BestMove)
+    assert (expected.value, expected.tiles) == (value, tiles)

@@ -28,6 +28,7 @@ from tests.strategies import (
     box,
     examples,
     four_joker_positions,
+    just_laid_joker_positions,
     option_rule_sets,
     positions,
     presets,
@@ -327,4 +328,13 @@ def test_solver_is_optimal_with_four_jokers(position: Position, objective: Objec
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(release_cycle_positions(), OBJECTIVES)
 def test_solver_is_optimal_on_release_cycles(position: Position, objective: Objective) -> None:
+    assert_optimal(position, objective)
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(just_laid_joker_positions(), OBJECTIVES)
+def test_solver_is_optimal_releasing_a_just_laid_joker(
+    position: Position, objective: Objective
+) -> None:
+    # A free table tile may release a joker the player has just laid in the initial meld.
     assert_optimal(position, objective)

@@ -62,7 +62,7 @@ class Fate:
 def fates(unit: Meld, rules: Rules) -> tuple[Fate, ...]:
     """Every fate of a locked meld under ``rules`` (cached: game tables repeat melds)."""
     found = [Fate(meld, (), meld == unit) for meld in kept_in(unit, rules)]
-    for substituted, rest in _substitutions(unit, rules):
+    for substituted, rest in substitutions(unit, rules):
         if rest is None:
             found.append(Fate(None, substituted, False))
         else:
@@ -131,7 +131,7 @@ def _groups_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
                 yield Meld("group", (*ordered, *(JOKER,) * (unit.jokers + jokers)))
 
 
-def _substitutions(unit: Meld, rules: Rules) -> Iterator[tuple[tuple[Tile, ...], Meld | None]]:
+def substitutions(unit: Meld, rules: Rules) -> Iterator[tuple[tuple[Tile, ...], Meld | None]]:
     """(substituting tiles, what stays locked) for each release or partial release."""
     if unit.kind == "run":
         places = [i for i, t in enumerate(unit.tiles) if t.is_joker]

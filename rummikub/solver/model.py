@@ -13,9 +13,9 @@ Variables (all integer but the ranks), by their accessors in :class:`MoveVariabl
 - ``opening``: copies of each meld laid from the hand as the initial meld (:mod:`.opening`);
 - ``as_was``: old melds of kind and tiles ``k`` left as they were (tie-break 3), each
   with a column of its own;
-- ``from_...`` and ``rank_...``: which released locked meld gives a tile to replace another
-  meld's joker, in an order that forbids two melds releasing each other
-  (``joker_swap_from = "rack_or_table"``).
+- ``from_...`` and ``rank_...``: which released locked meld (old, or an initial meld just
+  laid) gives a tile to replace another meld's joker, in an order that forbids two melds
+  releasing each other (``joker_swap_from = "rack_or_table"``).
 
 Rows: one balance per tile type (new table = old table + played), the fates of each
 locked meld summing to one, the initial meld's value and tiles, and the supply of
@@ -44,7 +44,7 @@ from rummikub.solver.candidates import (
     meld_key,
 )
 from rummikub.solver.layout import lay_out, meld_order
-from rummikub.solver.locks import Fate, fates, kept_in
+from rummikub.solver.locks import Fate, fates, kept_in, substitutions
 from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
@@ -330,15 +330,36 @@ class MoveModel:
             deadline.check()
             core_needs = self.index.needs(core.tiles)
             bound = min(self.rack[t] // n for t, n in core_needs)
-            # Only kept: releasing one's own just-laid joker by a rack tile is the same as
-            # laying that tile at once (a joker-free opening), and no table tile may do it.
+            # Kept, and with rack_or_table also released: a just-laid initial meld is a
+            # table meld like any other (RULES.md), so a free table tile may release its
+            # joker. By a rack tile that is the same as laying that tile at once (a
+            # joker-free opening), so rack-only rules need no releases here.
             # Enumerated here rather than through the cached ``fates``: a large rack with
             # jokers has ~1,000 cores and ~20x more releases than kept melds, which,
             # cached, filled memory (1.4 GiB) and time. Only melds the tiles in play can
             # lay become fates.
             kept = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
+            if rules.joker_swap_from == "rack_or_table":
+                kept += self._core_releases(core)
             copies = units.add(Unit(core, None, kept), upper=bound)
             self.vars.opening.append(OpeningMeld(dict(core_needs), core.value, copies, True))
+
+    def _core_releases(self, core: Meld) -> list[Fate]:
+        """The (partial) releases of an initial meld with a joker whose substitutes are
+        tiles in play."""
+        found: list[Fate] = []
+        for demands, rest in substitutions(core, self.rules):
+            if not all(self.available[self.index[t]] for t in demands):
+                continue
+            if rest is None:
+                found.append(Fate(None, demands, False))
+            else:
+                found += [
+                    Fate(meld, demands, False)
+                    for meld in kept_in(rest, self.rules)
+                    if self._lays(meld)
+                ]
+        return found
 
     def _lays(self, meld: Meld) -> bool:
         """Whether the tiles in play hold ``meld`` (a valid meld holds each numbered tile at

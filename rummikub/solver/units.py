@@ -122,38 +122,49 @@ class LockedUnits:
             self.rows.row(-INF, upper, terms)
 
     def _release_sources(self) -> dict[int, list[Any]]:
-        """Tiles of released old locked melds, usable as substitutes for *other* units.
+        """Tiles of released locked units, usable as substitutes for *other* units.
 
-        Released melds are ordered (a rank per unit) so that two locked melds never release
-        each other; a unit's tiles serve only units released after it.
+        Old locked melds and, with ``rack_or_table``, initial melds with a joker (released
+        in the same turn) give their tiles once released, and take others'. Released units
+        are ordered (a rank per unit) so that two locked melds never release each other; a
+        unit's tiles serve only units released after it.
         """
         rows = self.rows
-        olds = self.old()
-        if len(olds) < 2:
+        givers = [k for k, u in enumerate(self.units) if u.released()]
+        if not givers:
             return {}
-        n = len(olds)
-        rank = [rows.real(0, n - 1, f"rank_{u.old}") for u in olds]
+        n = len(self.units)
+        # Takers by tile type: (unit number, fate variable, tiles of that type demanded).
+        takers: dict[int, list[tuple[int, Any, int]]] = defaultdict(list)
+        for b, taker in enumerate(self.units):
+            for fate, var in zip(taker.fates, taker.variables, strict=True):
+                for t, demanded in Counter(self.index[d] for d in fate.demands).items():
+                    takers[t].append((b, var, demanded))
+        rank: dict[int, Any] = {}
+
+        def ranked(k: int) -> Any:
+            if k not in rank:
+                rank[k] = rows.real(0, n - 1, f"rank_{k}")
+            return rank[k]
+
         sources: dict[int, list[Any]] = defaultdict(list)
         # Tiles given to each taker's fate, by tile type: (fate variable, demanded, uses).
         given: dict[tuple[int, int], tuple[Any, int, list[Any]]] = {}
-        for a, giver in enumerate(olds):
+        for a in givers:
+            giver = self.units[a]
             released = giver.released()
             tiles = Counter(self.index[t] for t in giver.meld.numbered)
             for t, count in tiles.items():
                 uses = []
-                for b, taker in enumerate(olds):
+                for b, var, demanded in takers.get(t, []):
                     if a == b:
                         continue
-                    for fate, var in zip(taker.fates, taker.variables, strict=True):
-                        demanded = sum(1 for d in fate.demands if self.index[d] == t)
-                        if not demanded:
-                            continue
-                        use = rows.boolean(f"from_{giver.old}_{taker.old}_{t}")
-                        rows.row(-INF, 0.0, [(use, 1.0), (var, -1.0)])
-                        # giver released before taker: rank[b] >= rank[a] + 1 when used.
-                        rows.row(1.0 - n, INF, [(rank[b], 1.0), (rank[a], -1.0), (use, -n)])
-                        uses.append(use)
-                        given.setdefault((var.index(), t), (var, demanded, []))[2].append(use)
+                    use = rows.boolean(f"from_{a}_{b}_{t}_{var.index()}")
+                    rows.row(-INF, 0.0, [(use, 1.0), (var, -1.0)])
+                    # giver released before taker: rank[b] >= rank[a] + 1 when used.
+                    rows.row(1.0 - n, INF, [(ranked(b), 1.0), (ranked(a), -1.0), (use, -n)])
+                    uses.append(use)
+                    given.setdefault((var.index(), t), (var, demanded, []))[2].append(use)
                 if uses:
                     rows.row(
                         -INF, 0.0, [(u, 1.0) for u in uses] + [(v, -c * count) for v, c in released]
