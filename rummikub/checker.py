@@ -50,6 +50,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rummikub.arguments import checkable
 from rummikub.errors import MeldError
 from rummikub.melds import Kind, Meld, RawMeld
 from rummikub.position import Position
@@ -82,6 +83,7 @@ def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
     >>> check(position, [RawMeld.parse("R1 R2 R3 R5"), Meld.parse("K7 R7 B7")]).errors
     ('meld 1 "R1 R2 R3 R5": not a run (no 4) and not a group', 'R5 is not in your rack')
     """
+    checkable(position, proposed)
     rules = position.rules
     melds, errors = _read_melds(proposed, rules)
     old_errors = _old_table_errors(position)

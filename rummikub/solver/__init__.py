@@ -30,11 +30,11 @@ def solve(
     >>> result.status, result.value, [str(t) for t in result.played]
     ('optimal', 11, ['R4', 'O7'])
     """
+    from rummikub.arguments import solvable
     from rummikub.solver.model import MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
-    if objective not in ("value", "tiles"):
-        raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
+    solvable(position, objective, time_limit)
     started = time.perf_counter()
     model = MoveModel(position, objective, backend)
     try:
