@@ -52,9 +52,7 @@ class Position:
                     raise TypeError(f"rack[{index}]: expected a tile string, got {_type(word)}")
             rack_tiles = tuple(t for word in rack for t in parse_tiles(word))
         else:
-            raise TypeError(
-                f"rack must be a string of tiles or a list of them, got {_type(rack)}"
-            )
+            raise TypeError(f"rack must be a string of tiles or a list of them, got {_type(rack)}")
         if isinstance(table, str) or not isinstance(table, Sequence):
             raise TypeError(
                 f"table must be a list of melds such as ['R1 R2 R3'], got {_type(table)}"

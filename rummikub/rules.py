@@ -152,8 +152,7 @@ def _problems(rules: Rules) -> Iterator[str]:
     colors = rules.colors
     if not isinstance(colors, str):
         yield (
-            f"colors={_shown(colors)} must be a string of color letters "
-            f"or a count 1-{MAX_COLORS}"
+            f"colors={_shown(colors)} must be a string of color letters or a count 1-{MAX_COLORS}"
         )
     elif not 1 <= len(colors) <= MAX_COLORS:
         yield f"colors={_shown(colors)} must have 1-{MAX_COLORS} letters"

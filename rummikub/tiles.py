@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rummikub.errors import NotationError
 
-# ASCII only: ``\d`` would also read digits such as "٤" or "𝟓" as numbers.
+# ASCII only: ``\d`` would also read other scripts' digits (Arabic-Indic, math bold) as numbers.
 _TILE = re.compile(r"([A-Za-z])([0-9]{1,2})")
 _SEPARATORS = re.compile(r"[\s,]+")
 
