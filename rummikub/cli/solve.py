@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from rummikub.cli import explaining, render
+from rummikub.cli import ending, explaining, render
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -65,7 +66,7 @@ class _Progress:
     def echo(self, text: str, *, err: bool = False) -> None:
         if self.bar is not None:
             click.echo("\r\033[K", err=True, nl=False)  # clear the bar's line first
-        click.echo(text, err=err)
+        ending.emit(text, err=err)
 
     def step(self) -> None:
         if self.bar is not None:
@@ -79,6 +80,15 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
         return
     with click.progressbar(length=count, label="Solving", file=sys.stderr) as bar:
         yield _Progress(bar)
+
+
+def _check_time_limit(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    # Not click.FloatRange: it lets nan through (every comparison with nan is false).
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value} is not a finite number of seconds > 0")
+    return value
 
 
 @click.command()
@@ -106,7 +116,8 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 @rules_options
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=_check_time_limit,
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )
@@ -134,7 +145,7 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     type=click.IntRange(min=1),
     metavar="N",
     help=f"Solve puzzles in N processes (default: one per core from {PARALLEL_FROM} puzzles "
-    "on, else 1). The output order is the same.",
+    "on, else 1; never more than there are puzzles). The output order is the same.",
 )
 @click.pass_context
 def solve(
@@ -220,8 +231,9 @@ class _Report:
 
 def _worker_count(jobs: int | None, count: int) -> int:
     if jobs is not None:
-        return jobs
-    return min(os.cpu_count() or 1, 8) if count >= PARALLEL_FROM else 1
+        # A process with no puzzle to solve only costs its start-up.
+        return min(jobs, count)
+    return min(os.cpu_count() or 1, 8, count) if count >= PARALLEL_FROM else 1
 
 
 def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Iterator[_Report]:
@@ -233,10 +245,13 @@ def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Ite
         return
     import multiprocessing
 
-    import rummikub.solver.model  # noqa: F401  (imported once here, inherited by the workers)
+    import rummikub.solver.model  # noqa: F401  (a forked worker starts with it imported)
 
-    # fork: the workers start with the solver already imported.
-    context = multiprocessing.get_context("fork")
+    # The platform's default start method: fork on Linux, spawn on macOS and Windows (the
+    # task and the sources pickle; a spawned worker imports the solver itself).
+    context = multiprocessing.get_context()
+    # Leaving the block (at the end, or on an error, a closed pipe, Ctrl-C, SIGTERM)
+    # terminates the workers, which end quietly (see _start_worker).
     with context.Pool(workers, initializer=_start_worker, initargs=(task,)) as pool:
         yield from pool.imap(_solve_in_worker, sources, chunksize=4)
 
@@ -246,6 +261,7 @@ _worker_task: _Task | None = None
 
 def _start_worker(task: _Task) -> None:
     global _worker_task
+    ending.worker_signals()
     _worker_task = task
 
 
