@@ -673,8 +673,5 @@ def expand_all(paths: Iterable[str]) -> list[str | PuzzleError]:
     """
     found: list[str | PuzzleError] = []
     for path in paths:
-        try:
-            found += expand(path)
-        except PuzzleError as error:
-            found.append(error)
+        found += _expand(path)
     return found
