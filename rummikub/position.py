@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rummikub.errors import MeldError, PositionError
-from rummikub.melds import Meld, RawMeld
+from rummikub.melds import Meld
 from rummikub.rules import STANDARD, Rules
-from rummikub.tiles import JOKER, Tile, parse_tiles
+from rummikub.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,39 +31,73 @@ class Position:
         cls,
         *,
         rack: str | Sequence[str],
-        table: Sequence[str] = (),
+        table: str | Sequence[str] = (),
         opened: bool = True,
         rules: Rules = STANDARD,
     ) -> Position:
         """Build a position from notation, checking melds and tile counts.
 
-        Wrong types raise :class:`TypeError`, bad notation :class:`NotationError`, a
-        position the rule set's box cannot hold :class:`PositionError`.
+        The quick notation is welcome (:mod:`rummikub.notation`): ranges (``R1-5``), group
+        shorthands (``KRB7``), and a ``table`` given as one string of melds separated by
+        ``|`` or ``;``. Wrong types raise :class:`TypeError`, bad notation
+        :class:`NotationError`, a position the rule set's box cannot hold
+        :class:`PositionError`.
+
+        >>> len(Position.parse(rack="R4 KO7", table="R1-3 | KRB7").table)
+        2
         """
+        from rummikub.notation import parse_meld, parse_melds, parse_rack
+
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules (e.g. preset('standard')), got {_type(rules)}")
         if not isinstance(opened, bool):
             raise TypeError(f"opened must be True or False, got {_type(opened)}")
-        if isinstance(rack, str):
-            rack_tiles = parse_tiles(rack)
-        elif isinstance(rack, Sequence):
-            for index, word in enumerate(rack):
-                if not isinstance(word, str):
-                    raise TypeError(f"rack[{index}]: expected a tile string, got {_type(word)}")
-            rack_tiles = tuple(t for word in rack for t in parse_tiles(word))
-        else:
+        if not isinstance(rack, str | Sequence):
             raise TypeError(f"rack must be a string of tiles or a list of them, got {_type(rack)}")
-        if isinstance(table, str) or not isinstance(table, Sequence):
+        words = [rack] if isinstance(rack, str) else list(rack)
+        for index, word in enumerate(words):
+            if not isinstance(word, str):
+                raise TypeError(f"rack[{index}]: expected a tile string, got {_type(word)}")
+        if not isinstance(table, str | Sequence):
             raise TypeError(
-                f"table must be a list of melds such as ['R1 R2 R3'], got {_type(table)}"
+                f"table must be melds such as ['R1 R2 R3'] or 'R1-3 | KRB7', got {_type(table)}"
             )
-        for index, text in enumerate(table):
-            if not isinstance(text, str):
-                raise TypeError(f"table[{index}]: expected a meld string, got {_type(text)}")
-        melds = tuple(RawMeld.parse(text).to_meld(rules) for text in table)
+        if not isinstance(table, str):
+            for index, text in enumerate(table):
+                if not isinstance(text, str):
+                    raise TypeError(f"table[{index}]: expected a meld string, got {_type(text)}")
+        rack_tiles = tuple(t for word in words for t in parse_rack(word, rules, box=False))
+        raw = (
+            parse_melds(table, rules)
+            if isinstance(table, str)
+            else tuple(parse_meld(text, rules) for text in table)
+        )
+        melds = tuple(meld.to_meld(rules) for meld in raw)
         position = cls(melds, rack_tiles, opened, rules)
         position.validate()
         return position
+
+    @classmethod
+    def from_notation(cls, text: str, rules: Rules = STANDARD) -> Position:
+        """Read a position in one line, ``table / rack / opened`` (:mod:`rummikub.notation`).
+
+        >>> Position.from_notation("R1-3 | KRB7 / R4 K7 O7").rack[0]
+        Tile.parse('R4')
+        """
+        from rummikub.notation import parse_position
+
+        return parse_position(text, rules)
+
+    def to_notation(self) -> str:
+        """This position in one line; :meth:`from_notation` (with the same rules) reads it
+        back to an equal position.
+
+        >>> Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]).to_notation()
+        'R1-3 | KRB7 / R4 K7 O7'
+        """
+        from rummikub.notation import format_position
+
+        return format_position(self)
 
     def table_tiles(self) -> Counter[Tile]:
         """The tiles on the table, as a multiset."""

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
 from rummikub.melds import KINDS, Kind, Meld, RawMeld
+from rummikub.notation import expand_word, parse_meld, parse_melds
 from rummikub.position import Position
 from rummikub.rules import (
     MAX_COLORS,
@@ -37,6 +38,7 @@ from rummikub.rules import (
     MAX_NUMBERS,
     OPTION_NAMES,
     PRESETS,
+    STANDARD,
     Rules,
     preset,
     with_options,
@@ -399,12 +401,12 @@ class _Reader:
         tiles: list[Tile] = []
         for where, text, word in words:
             try:
-                tile = Tile.parse(word)
+                # The quick notation too: ranges (R1-5), group shorthands (KRB7), Y for O.
+                found = expand_word(word, rules or STANDARD)
             except NotationError as error:
                 self.problems.append(f"{where} {_quote(text)}: {error}")
                 continue
-            if self._tile_ok(tile, word, where, text, rules):
-                tiles.append(tile)
+            tiles += [t for t in found if self._tile_ok(t, word, where, text, rules)]
         return tuple(tiles)
 
     def _tile_ok(self, tile: Tile, word: str, where: str, text: str, rules: Rules | None) -> bool:
@@ -416,6 +418,13 @@ class _Reader:
     def _table(self, raw: Any, rules: Rules | None) -> list[Meld | RawMeld]:
         """The table's melds: checked ones, or raw ones whose problem is already reported
         (their tiles still count towards the tile totals)."""
+        if isinstance(raw, str):
+            # The quick notation of a whole table: melds separated by | or ;.
+            try:
+                raw = [str(meld) for meld in parse_melds(raw, rules or STANDARD)]
+            except NotationError as error:
+                self.problems.append(f"table {_quote(raw)}: {error}")
+                return []
         if not isinstance(raw, list):
             self.problems.append(f"table: expected a list of melds, got {_describe(raw)}")
             return []
@@ -424,7 +433,7 @@ class _Reader:
         melds: list[Meld | RawMeld] = []
         for index, item in enumerate(raw):
             where = f"table[{index}]"
-            parsed = self._raw_meld(item, where)
+            parsed = self._raw_meld(item, where, rules)
             if parsed is None:
                 continue
             meld, text = parsed
@@ -450,15 +459,22 @@ class _Reader:
         return False
 
     def _after(self, raw: Any, rules: Rules | None) -> tuple[RawMeld, ...] | None:
+        if isinstance(raw, str):
+            try:
+                melds = parse_melds(raw, rules or STANDARD)
+            except NotationError as error:
+                self.problems.append(f"after {_quote(raw)}: {error}")
+                return None
+            return melds if self._few_melds("after", list(melds), rules) else None
         if not isinstance(raw, list):
             self.problems.append(f"after: expected a list of melds, got {_describe(raw)}")
             return None
         if not self._few_melds("after", raw, rules):
             return None
-        parsed = [self._raw_meld(item, f"after[{i}]") for i, item in enumerate(raw)]
+        parsed = [self._raw_meld(item, f"after[{i}]", rules) for i, item in enumerate(raw)]
         return tuple(p[0] for p in parsed if p is not None)
 
-    def _raw_meld(self, item: Any, where: str) -> tuple[RawMeld, str] | None:
+    def _raw_meld(self, item: Any, where: str, rules: Rules | None) -> tuple[RawMeld, str] | None:
         """A meld as written (a string, a list of tiles or a ``{kind, tiles}`` table) and
         its text for messages."""
         kind: Kind | None = None
@@ -495,7 +511,7 @@ class _Reader:
             )
             return None
         try:
-            meld = RawMeld.parse(text)
+            meld = parse_meld(text, rules or STANDARD)
         except NotationError as error:
             self.problems.append(f"{where} {_quote(text)}: {error}")
             return None
