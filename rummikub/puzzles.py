@@ -207,9 +207,11 @@ def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -
     return loads(data, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
 
 
-def _too_big(size: int | None) -> str:
-    shown = f"{size:,} bytes" if size is not None else "more than that"
-    return f"too big: a puzzle file is at most {MAX_FILE_BYTES:,} bytes, this one is {shown}"
+def _too_big(size: int | None = None) -> str:
+    """The message for a file over the limit (its size when known: a pipe is read only
+    one byte past the limit)."""
+    shown = f", this one is {size:,} bytes" if size is not None else ""
+    return f"too big: a puzzle file is at most {MAX_FILE_BYTES:,} bytes{shown}"
 
 
 def loads(
@@ -219,19 +221,7 @@ def loads(
 
     A leading byte order mark is skipped, as many editors on Windows write one.
     """
-    if len(text) > MAX_FILE_BYTES:
-        raise PuzzleError(
-            path, [_too_big(len(text)) if isinstance(text, bytes) else _too_big(None)]
-        )
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            byte = error.object[error.start]
-            raise PuzzleError(
-                path, [f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"]
-            ) from None
-    text = text.removeprefix("\ufeff")
+    text = decode(text, path)
     name = "TOML" if fmt == "toml" else "JSON"
     data: Any
     try:
@@ -249,6 +239,22 @@ def loads(
         reason = "a number with too many digits" if "digits" in str(error) else str(error)
         raise PuzzleError(path, [f"invalid {name}: {reason}"]) from None
     return from_data(data, path, overrides=overrides)
+
+
+def decode(data: str | bytes, path: str) -> str:
+    """The text of a puzzle: at most :data:`MAX_FILE_BYTES`, UTF-8, without a leading byte
+    order mark (many editors on Windows write one); raises :class:`PuzzleError`."""
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleError(path, [_too_big()])
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            byte = error.object[error.start]
+            raise PuzzleError(
+                path, [f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"]
+            ) from None
+    return data.removeprefix("\ufeff")
 
 
 _TOO_DEEP = f"lists and tables nested more than {MAX_DEPTH} levels deep"

@@ -575,3 +575,17 @@ def test_racks_and_tables_beyond_the_box_are_refused_before_they_are_read() -> N
     # A bigger box holds more.
     data = {"rack": "R4 " * 200, "rules": {"copies": 4, "numbers": 26}}
     assert "more than" not in " ".join(problems(json.dumps(data), "json"))
+
+
+def test_stdin_is_read_as_a_file_is() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "--json", "-"], input=b'\xef\xbb\xbf{"rack": "R4"}')
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["puzzle"] == "-"
+    result = runner.invoke(main, ["solve", "-"], input=b"#" * (MAX_FILE_BYTES + 5))
+    assert_bad_input(
+        result,
+        f"Error: -: too big: a puzzle file is at most {MAX_FILE_BYTES:,} bytes",
+    )
+    result = runner.invoke(main, ["check", "-"], input=b'rack = "\xff"')
+    assert_bad_input(result, "Error: -: not UTF-8 text (byte 0xff at offset 8)")

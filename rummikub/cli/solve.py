@@ -27,6 +27,7 @@ from rummikub.cli.positions import (
     Inline,
     check_usage,
     inline_puzzle,
+    read_stdin,
     stdin_puzzle,
 )
 from rummikub.errors import PuzzleError
@@ -202,7 +203,7 @@ def solve(
         )
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
     # Read once, here: worker processes have no stdin of their own.
-    stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
+    stdin = read_stdin() if STDIN in puzzles else None
 
     sources: list[str | PuzzleError] = [COMMAND_LINE] if given.given else expand_all(puzzles)
     task = _Task(
