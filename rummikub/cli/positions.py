@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -90,7 +91,8 @@ def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "
 def read_stdin() -> str:
     """The text on stdin, read as a puzzle file is: at most MAX_FILE_BYTES (one byte more
     tells that it is too big, without reading it all), UTF-8, a byte order mark skipped."""
-    data = click.get_binary_stream("stdin").read(MAX_FILE_BYTES + 1)
+    stream = getattr(sys.stdin, "buffer", None)  # None: the process has no stdin at all
+    data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else b""
     return decode(data, STDIN)
 
 
