@@ -87,6 +87,7 @@ def subprocess_env() -> dict[str, str]:
         ("nested.json", '{"rack": "R4", "table": ' + "[" * 100 + "]" * 100 + "}"),
         ("dotted.toml", "a" + ".a" * 100 + " = 1\nrack = 'R4'"),  # parsed, then refused
     ],
+    ids=["deep-json", "deep-toml", "nested-json", "dotted-toml"],
 )
 def test_nesting_too_deep_is_bad_input(tmp_path: Path, name: str, text: str) -> None:
     path = write(tmp_path / name, text)
