@@ -153,6 +153,19 @@ def _output_failed(error: OSError) -> int:
         os.dup2(null, sys.stdout.fileno())
         os.close(null)
     reason = (error.strerror or str(error)).lower()
-    _say(f"Error: cannot write the output: {reason}")
+    if error.errno in _WRITE_ERRORS:
+        _say(f"Error: cannot write the output: {reason}")
+    else:  # the system refused something else (e.g. more processes): say what, no traceback
+        _say(f"Error: {reason}")
     _silence_output()
     return EXIT_CANNOT_WRITE
+
+
+#: What writing to a full or broken device fails with.
+_WRITE_ERRORS = {
+    code
+    for code in (
+        getattr(errno, name, None) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EBADF")
+    )
+    if code is not None
+}
