@@ -39,7 +39,7 @@ class Candidates:
     #: ``lookup[needs]``: the row of the candidate with those tiles.
     lookup: dict[Needs, int]
     #: the rows by their first tile (the lowest tile index they hold), so that a position
-    #: looks only at candidates whose first tile it has: 0.5 ms -> 0.1 ms a small position.
+    #: looks only at candidates whose first tile it has (a small position skips most).
     by_first: dict[int, tuple[int, ...]]
 
     def fitting(self, limit: Counts) -> list[tuple[int, int]]:
