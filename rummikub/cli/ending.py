@@ -79,16 +79,17 @@ def worker_signals() -> None:
         signal.signal(signum, signal.SIG_DFL)
 
 
-def emit(text: str, *, err: bool = False) -> None:
-    """Write one piece of output whole: ending signals wait until it is written."""
-    blocked = set(ENDING_SIGNALS) | {signal.SIGINT}
+@contextmanager
+def whole_output() -> Iterator[None]:
+    """Ending signals (and Ctrl-C) wait until the block, one piece of output, is written."""
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is None:  # Windows
-        click.echo(text, err=err)
+        yield
         return
+    blocked = {*ENDING_SIGNALS, signal.SIGINT}
     mask(signal.SIG_BLOCK, blocked)
     try:
-        click.echo(text, err=err)
+        yield
     finally:
         mask(signal.SIG_UNBLOCK, blocked)
 
@@ -155,8 +156,9 @@ def _output_failed(error: OSError) -> int:
     reason = (error.strerror or str(error)).lower()
     if error.errno in _WRITE_ERRORS:
         _say(f"Error: cannot write the output: {reason}")
-    else:  # the system refused something else (e.g. more processes): say what, no traceback
-        _say(f"Error: {reason}")
+    else:  # the system refused something else (e.g. a file): say what, no traceback
+        where = f"{error.filename}: " if error.filename else ""
+        _say(f"Error: {where}{reason}")
     _silence_output()
     return EXIT_CANNOT_WRITE
 
