@@ -183,6 +183,12 @@ def _check_time_limit(
     help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
 @click.option(
+    "--changed",
+    is_flag=True,
+    help="Show only the new or changed melds of the new table (the JSON always has their "
+    'indices in "changed").',
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -211,6 +217,7 @@ def solve(
     verify: bool,
     explain: bool,
     no_color: bool,
+    changed: bool,
     jobs: int | None,
     svg: str | None,
 ) -> None:
@@ -251,6 +258,7 @@ def solve(
         explain=explain,
         color=use_color(no_color, sys.stdout) and not as_json,
         several=len(sources) > 1,
+        changed=changed,
         svg=svg is not None,
     )
     outcome = _Outcome()
@@ -321,6 +329,7 @@ class _Task:
     explain: bool
     color: bool
     several: bool
+    changed: bool = False
     svg: bool = False
 
 
@@ -403,10 +412,17 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     else:
         if explanation is not None:
             text = explaining.result_text(
-                result, explanation, name=name, title=puzzle.title, color=task.color
+                result,
+                explanation,
+                name=name,
+                title=puzzle.title,
+                color=task.color,
+                only_changed=task.changed,
             )
         else:
-            text = render.result_text(result, name=name, title=puzzle.title)
+            text = render.result_text(
+                result, name=name, title=puzzle.title, only_changed=task.changed
+            )
             text = paint(text) if task.color else text
         text += "\n" if task.several else ""
     report = _Report([(text, False)], unproven=not result.proven)
