@@ -11,6 +11,10 @@ from rummikub.melds import Meld
 from rummikub.rules import STANDARD, Rules
 from rummikub.tiles import JOKER, Tile
 
+#: Positions :meth:`Position.check_built` found sound (cleared when full).
+_SOUND: set[Position] = set()
+_SOUND_MAX = 512
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -144,7 +148,22 @@ class Position:
     def check_built(self) -> None:
         """For a position built field by field (not by :meth:`parse`): raise
         :class:`TypeError` for a field of the wrong type and :class:`PositionError` for
-        melds that are not valid or tiles the box does not hold."""
+        melds that are not valid or tiles the box does not hold.
+
+        A position found sound is remembered (a few hundred), so that solving one
+        position many times (top-k, outs) checks it once.
+        """
+        try:
+            if self in _SOUND:
+                return
+        except TypeError:  # a field that cannot even be hashed: the checks below say which
+            pass
+        self._check_built()
+        if len(_SOUND) >= _SOUND_MAX:
+            _SOUND.clear()
+        _SOUND.add(self)
+
+    def _check_built(self) -> None:
         if not isinstance(self.rules, Rules):
             raise TypeError(f"Position.rules must be a Rules, got {_type(self.rules)}")
         if not isinstance(self.opened, bool):
