@@ -9,10 +9,11 @@ both as a run and as a set is a run unless written ``set: 7S * *`` (CARDS.md sec
 >>> meld = RawCardMeld.parse("QS KS AS").read(preset("500-rum"))
 >>> meld.kind, [str(c) for c in meld.represented()], meld.value(preset("500-rum"))
 ('run', ['QS', 'KS', 'AS'], 35)
->>> RawCardMeld.parse("KS AS 2S").read(preset("500-rum"))
-Traceback (most recent call last):
-...
-rummikub.errors.MeldError: not a run (a run never goes round the corner K-A-2) and not a set (not all of one rank)
+>>> try:
+...     RawCardMeld.parse("KS AS 2S").read(preset("500-rum"))
+... except MeldError as error:
+...     print(error)
+not a run (a run never goes round the corner K-A-2) and not a set (not all of one rank)
 """
 
 from __future__ import annotations

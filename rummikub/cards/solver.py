@@ -229,15 +229,15 @@ class _Model:
                     lin.at_most(terms, 0)
                     starts.append(start)
                 active = lin.var()
-                lin.at_most(_ones(starts) + [(active, -1)], 0)
+                lin.at_most([*_ones(starts), (active, -1)], 0)
                 length = _ones(list(inrun.values()))
                 for p in positions:
                     lin.at_most([(inrun[p], 1), (active, -1)], 0)
-                lin.at_least(length + [(active, -rules.run_min)], 0)
+                lin.at_least([*length, (active, -rules.run_min)], 0)
                 if 1 in inrun and HIGH_ACE in inrun:
                     lin.at_most([(inrun[1], 1), (inrun[HIGH_ACE], 1)], 1)  # never K-A-2
                 natural_count = _ones(list(nat.values()))
-                lin.at_least(natural_count + [(active, -1)], 0)  # wild cards alone: no suit
+                lin.at_least([*natural_count, (active, -1)], 0)  # wild cards alone: no suit
                 wilds = length + [(v, -c) for v, c in natural_count]
                 self.wild_slots += wilds
                 self._wild_limit(wilds, natural_count)
@@ -279,10 +279,10 @@ class _Model:
                 wild = lin.var(self.wild_total)
                 active = lin.var()
                 natural_count = _ones(list(nat.values()))
-                size = natural_count + [(wild, 1)]
-                lin.at_least(natural_count + [(active, -1)], 0)
-                lin.at_least(size + [(active, -rules.set_min)], 0)
-                lin.at_most(size + [(active, -most)], 0)
+                size = [*natural_count, (wild, 1)]
+                lin.at_least([*natural_count, (active, -1)], 0)
+                lin.at_least([*size, (active, -rules.set_min)], 0)
+                lin.at_most([*size, (active, -most)], 0)
                 self._wild_limit([(wild, 1)], natural_count)
                 self.wild_slots.append((wild, 1))
                 wild_value = self._wild_value(Card(rank, "S"))
@@ -386,7 +386,7 @@ class _Model:
                 self.use[card].append(nat[suit])
         wild = lin.var(min(self.wild_total, room))
         natural_count = _ones(list(nat.values()))
-        lin.at_most(natural_count + [(wild, 1)], room)
+        lin.at_most([*natural_count, (wild, 1)], room)
         self.wild_slots.append((wild, 1))
         if meld.rank:
             # A set of wild cards has no naturals to outnumber (and takes wild cards only).
@@ -402,7 +402,7 @@ class _Model:
         touched = self.lin.var()
         for part in parts:
             self.lin.at_most([(part, 1), (touched, -self.lin.upper[part])], 0)
-        self.lin.at_least(_ones(parts) + [(touched, -1)], 0)
+        self.lin.at_least([*_ones(parts), (touched, -1)], 0)
         self.touched.append(touched)
         self.any_layoff.append(touched)
 
@@ -437,8 +437,8 @@ class _Model:
             lin.equal(discards, 0)
         elif rules.out_without_discard:
             out_free = lin.var()
-            lin.equal(discards + [(out_free, 1)], 1)
-            lin.at_most(total_left + [(out_free, cards)], cards)  # out: nothing left
+            lin.equal([*discards, (out_free, 1)], 1)
+            lin.at_most([*total_left, (out_free, cards)], cards)  # out: nothing left
         else:
             lin.equal(discards, 1)
         if rules.keep_wilds and rules.discard_at_end:
@@ -447,7 +447,7 @@ class _Model:
                 (self.discard[c], 1) for c in self.left if not rules.is_wild(c)
             ]
             for card in self.wildcards:
-                lin.at_most(others + [(self.discard[card], cards)], cards)
+                lin.at_most([*others, (self.discard[card], cards)], cards)
 
     # -- opening ----------------------------------------------------------------------
 
@@ -460,14 +460,14 @@ class _Model:
                 return
             opens, out = lin.var(), lin.var()
             lin.at_most([(opens, 1), (out, 1)], 1)
-            lin.at_least(self.new_value + [(opens, -rules.opening_points)], 0)
+            lin.at_least([*self.new_value, (opens, -rules.opening_points)], 0)
             for var in self.any_new:
                 lin.at_most([(var, 1), (opens, -lin.upper[var]), (out, -lin.upper[var])], 0)
             for var in self.any_layoff:
                 lin.at_most([(var, 1), (opens, -1)], 0)
             # Out at once: every card but the discard laid, in new melds only.
             cards = sum(self.hand.values())
-            lin.at_most(self.total_left + [(out, cards)], cards)
+            lin.at_most([*self.total_left, (out, cards)], cards)
             return
         if position.opened:
             for var in self.any_new:
@@ -475,8 +475,8 @@ class _Model:
             return
         down = lin.var()
         sets, runs = rules.contract(position.deal or 1)
-        lin.equal(_ones(self.new_sets) + [(down, -sets)], 0)
-        lin.equal(_ones(self.new_runs) + [(down, -runs)], 0)
+        lin.equal([*_ones(self.new_sets), (down, -sets)], 0)
+        lin.equal([*_ones(self.new_runs), (down, -runs)], 0)
         for var in self.any_layoff:
             lin.at_most([(var, 1), (down, -1)], 0)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rummikub.cli import explaining, render
+from rummikub.cli import cards, explaining, render
 from rummikub.cli.common import EXIT_OK, EXIT_REJECTED, BadInput, overrides, rules_options
 from rummikub.errors import NotationError, PuzzleError
 from rummikub.melds import Meld, RawMeld
@@ -62,6 +62,14 @@ def check(
     # independent of it.
     from rummikub.checker import check as check_move
 
+    if cards.is_card_file(puzzle):
+        # A card puzzle (a file with a 'game' key): judged by the card checker.
+        try:
+            text, legal = cards.check_one(cards.CheckRequest(puzzle, after, as_json, explain))
+        except (PuzzleError, cards.BadAfter) as error:
+            raise BadInput(str(error)) from None
+        click.echo(text)
+        ctx.exit(EXIT_OK if legal else EXIT_REJECTED)
     try:
         loaded = load(puzzle, overrides=overrides(rules_preset, rule_options))
     except PuzzleError as error:

@@ -6,12 +6,14 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 import click
 
 from rummikub.cli import explaining, render
+from rummikub.cli.cards import CardTask, is_card_file
+from rummikub.cli.cards import solve_one as solve_card
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -130,6 +132,21 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     help="Show --explain output without colors (as when NO_COLOR is set).",
 )
 @click.option(
+    "--game",
+    type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
+    help="A card game: the inline position is --hand (and --table) in card notation.",
+)
+@click.option(
+    "--hand", metavar="CARDS", help='The hand of an inline card position, e.g. "7S 8S 9S".'
+)
+@click.option(
+    "--deal", type=click.IntRange(1, 7), help="The deal (1-7) of an inline contract game."
+)
+@click.option("--opened", is_flag=True, help="The card player has already opened (gone down).")
+@click.option(
+    "--all-picks", is_flag=True, help="Card games: also list the best turn for every pile pick."
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -151,6 +168,11 @@ def solve(
     verify: bool,
     explain: bool,
     no_color: bool,
+    game: str | None,
+    hand: str | None,
+    deal: int | None,
+    opened: bool,
+    all_picks: bool,
     jobs: int | None,
 ) -> None:
     """Find the best move for each PUZZLE file, or for the position given by --rack/--table.
@@ -161,7 +183,9 @@ def solve(
     Exit 0 done (also for "no move"), 1 --verify found a different answer, 2 bad input,
     3 a time limit left an answer unproven.
     """
-    inline = rack is not None or bool(table)
+    if (game is None) != (hand is None):
+        raise click.UsageError("an inline card position needs both --game and --hand")
+    inline = rack is not None or bool(table) or hand is not None
     if puzzles and inline:
         raise click.UsageError("give either PUZZLE files or --rack/--table, not both")
     if not puzzles and not inline:
@@ -170,7 +194,7 @@ def solve(
 
     sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
     task = _Task(
-        inline=(rack, table) if inline else None,
+        inline=(rack, table) if inline and hand is None else None,
         choices=choices,
         objective=objective,
         time_limit=time_limit,
@@ -179,6 +203,18 @@ def solve(
         explain=explain,
         color=explaining.use_color(no_color) if explain else False,
         several=len(sources) > 1,
+        cards=CardTask(
+            game=game,
+            hand=hand,
+            table=table if hand is not None else (),
+            deal=deal,
+            opened=opened,
+            time_limit=time_limit,
+            as_json=as_json,
+            verify=verify,
+            explain=explain,
+            all_picks=all_picks,
+        ),
     )
     outcome = _Outcome()
     show_bar = len(sources) > 1 and not as_json and _stderr_is_terminal()
@@ -206,6 +242,8 @@ class _Task:
     explain: bool
     color: bool
     several: bool
+    #: Card games (CARDS.md): the inline card position and card options.
+    cards: CardTask = field(default_factory=CardTask)
 
 
 @dataclass
@@ -259,6 +297,13 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     # Imported here so that --help and check never load the solver (and OR-Tools).
     from rummikub.solver import solve as solve_position
 
+    if task.cards.inline or (
+        task.inline is None and isinstance(source, str) and is_card_file(source)
+    ):
+        card = solve_card(
+            task.cards, source if isinstance(source, str) else "", several=task.several
+        )
+        return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
     try:
         if task.inline is not None:
             puzzle = _inline(*task.inline, task.choices)
