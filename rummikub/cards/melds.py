@@ -2,7 +2,8 @@
 
 A meld is written as its cards in order; a run in ascending order with each wild card where
 it stands (``5S 6S * 8S``). A card named by the ``wild`` option is wild only where it is
-written standing for another card (``AH=8S``); written plainly it is itself. A meld that reads
+written standing for another card (``AH=8S``, or ``AH=*`` where its place says what it stands
+for: in a set, or a set of wild cards only); written plainly it is itself. A meld that reads
 both as a run and as a set is a run unless written ``set: 7S * *`` (CARDS.md section 1).
 
 >>> from rummikub.cards.rules import preset
@@ -87,8 +88,6 @@ class RawCardMeld:
             if slot.stands is not None:
                 if not rules.is_wild(slot.card):
                     raise MeldError(f"{slot}: {slot.card} is not a wild card in {rules.game}")
-                if slot.stands.is_joker:
-                    raise MeldError(f"{slot}: a wild card stands for a natural card, not '*'")
         wild = tuple(s.card.is_joker or s.stands is not None for s in self.slots)
         if all(wild):
             return _wild_set(self, wild, rules)
@@ -179,8 +178,9 @@ class CardMeld:
             if named and self.kind == "run":
                 slots.append(Slot(card, stands[i]))
             elif named:
-                # In a set a named wild stands for the set's rank (its suit does not matter).
-                slots.append(Slot(card, Card(self.rank or 2, "S")))
+                # In a set a named wild card stands for the set's rank, whatever its suit:
+                # written "AH=*" (wild, its meaning given by its place).
+                slots.append(Slot(card, JOKER))
             else:
                 slots.append(Slot(card))
         # A set that would also read as a run keeps its kind.
@@ -238,7 +238,7 @@ def _run(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> CardMel
             problem = "the ace is low only (A-2-3)"
             continue
         for slot, i in zip(meld.slots, range(len(cards)), strict=True):
-            if slot.stands is not None and slot.stands != card_at(suit, start + i):
+            if slot.stands not in (None, JOKER) and slot.stands != card_at(suit, start + i):
                 raise MeldError(f"{slot}: stands at {card_at(suit, start + i)}")
         _limits(meld, wild, rules)
         return CardMeld("run", cards, wild, suit=suit, start=start)
@@ -265,7 +265,7 @@ def _set(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> CardMel
     if rules.set_suits == "distinct" and len(set(suits)) < len(suits):
         raise MeldError("a suit is repeated")
     for slot in meld.slots:
-        if slot.stands is not None and slot.stands.rank != rank:
+        if slot.stands not in (None, JOKER) and slot.stands.rank != rank:
             raise MeldError(
                 f"{slot}: a wild card in a set of {Card(rank, 'S')}s stands for that rank"
             )
