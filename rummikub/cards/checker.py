@@ -81,8 +81,8 @@ def check(
     found: list[Violation] = []
     draw = _draw(position, draw, found)
     hand = position.hand_after(draw)
-    melds = _read(after, rules, found)
     old = position.table
+    melds = _read(after, rules, found, old)
     layoffs: dict[int, tuple[Card, ...]] = {}
     points = 0
     for index, meld in enumerate(old):
@@ -182,12 +182,26 @@ def _draw(position: CardPosition, draw: Draw | None, found: list[Violation]) -> 
 
 
 def _read(
-    after: Sequence[RawCardMeld | CardMeld], rules: CardRules, found: list[Violation]
+    after: Sequence[RawCardMeld | CardMeld],
+    rules: CardRules,
+    found: list[Violation],
+    old: Sequence[CardMeld],
 ) -> dict[int, CardMeld]:
     melds: dict[int, CardMeld] = {}
     for index, meld in enumerate(after):
         if isinstance(meld, CardMeld):
             melds[index] = meld
+            continue
+        if index < len(old) and old[index].is_wild_set and any(
+            s.stands is None and not s.card.is_joker for s in meld.slots
+        ):
+            found.append(
+                Violation(
+                    "wild-set",
+                    f'meld {index} "{meld}": only wild cards may join a set of wild cards',
+                    index,
+                )
+            )
             continue
         try:
             melds[index] = meld.read(rules)
