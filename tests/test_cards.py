@@ -141,7 +141,7 @@ points = "many"
     assert str(error.value).splitlines() == [
         "p.toml: unknown key 'colour' (expected one of game, title, description, hand, table, "
         "opened, deal, discard, drawn, after, after_discard, after_draw, rules, expect)",
-        "p.toml: drawn: expected true or false, got string \"no\"",
+        'p.toml: drawn: expected true or false, got string "no"',
         "p.toml: missing key 'deal' (1-7): continental needs the deal for its contract",
         "p.toml: hand \"7S 7Z\": invalid card '7Z': unknown suit 'Z' (expected one of S, H, D, C)",
         'p.toml: table[0] "5S 6S 7S": not a run (3 cards, a run needs at least 4) and not a set '

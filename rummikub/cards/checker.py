@@ -192,8 +192,10 @@ def _read(
         if isinstance(meld, CardMeld):
             melds[index] = meld
             continue
-        if index < len(old) and old[index].is_wild_set and any(
-            s.stands is None and not s.card.is_joker for s in meld.slots
+        if (
+            index < len(old)
+            and old[index].is_wild_set
+            and any(s.stands is None and not s.card.is_joker for s in meld.slots)
         ):
             found.append(
                 Violation(
