@@ -85,9 +85,8 @@ class RawCardMeld:
     def read(self, rules: CardRules) -> CardMeld:
         """Judge the cards as a meld under ``rules``; raises :class:`MeldError` with the reason."""
         for slot in self.slots:
-            if slot.stands is not None:
-                if not rules.is_wild(slot.card):
-                    raise MeldError(f"{slot}: {slot.card} is not a wild card in {rules.game}")
+            if slot.stands is not None and not rules.is_wild(slot.card):
+                raise MeldError(f"{slot}: {slot.card} is not a wild card in {rules.game}")
         wild = tuple(s.card.is_joker or s.stands is not None for s in self.slots)
         if all(wild):
             return _wild_set(self, wild, rules)
