@@ -29,6 +29,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 import rummikub
+from benchmarks import cards as card_bench
 from benchmarks import peer as peer_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
@@ -43,7 +44,7 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 #: The example puzzle for the whole-process comparison: small, so start-up dominates.
 CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
-SECTIONS = (*CORPORA, "cli", "throughput")
+SECTIONS = (*CORPORA, "cli", "throughput", "cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -929,8 +930,11 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     probes = run_probes(peer, settings.time_limit) if peer and reports else []
     processes = run_cli(settings, say) if "cli" in sections else []
     throughput = run_throughput(settings, say) if "throughput" in sections else None
+    # The card rummies: their own corpus and section (benchmarks/cards.py).
+    cards = card_bench.run(settings.seed, settings.quick, say) if "cards" in sections else []
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
-        out.write_text(markdown(settings, reports, processes, throughput, memory, peer, probes))
+        text = markdown(settings, reports, processes, throughput, memory, peer, probes)
+        out.write_text(text + ("\n" + card_bench.markdown(cards, settings.seed) if cards else ""))
         say(f"wrote {out}")
     return 0
