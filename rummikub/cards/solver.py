@@ -209,7 +209,7 @@ class _Model:
         Intervals needing more wild cards than the hand holds are never built. Measured on the
         benchmark's cards corpus, this LP is far tighter than one interval variable per
         position (which needed hundreds of branch-and-bound nodes on 14-card hands)."""
-        rules, lin = self.rules, self.lin
+        rules = self.rules
         self.runs: list[tuple[str, int, int, dict[int, int]]] = []
         self.run_lengths: dict[int, int] = {}
         positions = list(self._positions())
