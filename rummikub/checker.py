@@ -51,10 +51,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rummikub.errors import MeldError
-from rummikub.melds import Kind, Meld, RawMeld
+from rummikub.melds import Identity, Meld, RawMeld
 from rummikub.position import Position
 from rummikub.rules import Rules
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles import JOKER, Tile, sorted_tiles
 
 __all__ = ["Verdict", "check"]
 
@@ -99,7 +99,7 @@ def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
         legal=not errors,
         errors=tuple(errors),
         value=sum(rules.tile_value(tile) for tile in played.elements()),
-        played=tuple(sorted(played.elements(), key=lambda tile: _sort_key(rules, tile))),
+        played=_sorted(played.elements(), rules),
     )
 
 
@@ -129,16 +129,8 @@ def _old_table_errors(position: Position) -> list[str]:
     return errors
 
 
-def _sort_key(rules: Rules, tile: Tile) -> tuple[int, int, int]:
-    """``rules.sort_key`` that also orders tiles outside the box (after the known colors)."""
-    if tile.is_joker:
-        return (len(rules.colors) + 1, 0, 0)
-    index = rules.colors.find(tile.color)
-    return (index if index >= 0 else len(rules.colors), ord(tile.color), tile.number)
-
-
-def _sorted(tiles: Iterable[Tile], rules: Rules) -> list[Tile]:
-    return sorted(tiles, key=lambda tile: _sort_key(rules, tile))
+def _sorted(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
+    return sorted_tiles(tiles, rules.colors)
 
 
 def _tile_errors(position: Position, new_tiles: Counter[Tile], played: Counter[Tile]) -> list[str]:
@@ -249,20 +241,13 @@ def _initial_message(total: int, rules: Rules) -> str:
     return f"initial meld totals {total}, needs {rules.initial_meld}"
 
 
-def _identity(meld: Meld) -> tuple[Kind, tuple[Tile, ...]]:
-    """What "the same meld" means: a run's tiles in order, a group's in any order."""
-    if meld.kind == "run":
-        return (meld.kind, meld.tiles)
-    return (meld.kind, tuple(sorted(meld.tiles, key=lambda t: (t.color, t.number))))
-
-
 def _changed_melds(turn: _Turn) -> list[Meld]:
     """Old melds that do not reappear unchanged on the new table."""
-    left = Counter(_identity(meld) for meld in turn.new)
+    left = Counter(meld.identity() for meld in turn.new)
     changed: list[Meld] = []
     for meld in turn.old:
-        if left[_identity(meld)]:
-            left[_identity(meld)] -= 1
+        if left[meld.identity()]:
+            left[meld.identity()] -= 1
         else:
             changed.append(meld)
     return changed
@@ -278,12 +263,12 @@ def _untouched_initial_errors(turn: _Turn) -> list[str]:
     """open_then_play = false: the old table stays as it was; new melds come from the rack."""
     changed = _changed_melds(turn)
     errors = [_changed_message(meld) for meld in changed]
-    unchanged = Counter(_identity(meld) for meld in turn.old)
+    unchanged = Counter(meld.identity() for meld in turn.old)
     available = turn.pool.copy()
     total = 0
     for meld in turn.new:
-        if unchanged[_identity(meld)]:
-            unchanged[_identity(meld)] -= 1
+        if unchanged[meld.identity()]:
+            unchanged[meld.identity()] -= 1
             continue
         tiles = Counter(meld.tiles)
         if tiles <= available:
@@ -399,13 +384,14 @@ def _blocks(meld: Meld) -> Iterator[Meld]:
                 if JOKER in part and any(not t.is_joker for t in part):
                     yield Meld("run", part)
         return
-    seen: set[tuple[Tile, ...]] = set()
+    seen: set[Identity] = set()
     for length in range(3, size + 1):
         for picked in itertools.combinations(meld.tiles, length):
-            key = _identity(Meld("group", picked))[1]
-            if JOKER in picked and any(not t.is_joker for t in picked) and key not in seen:
-                seen.add(key)
-                yield Meld("group", picked)
+            block = Meld("group", picked)
+            holds_both = JOKER in picked and any(not t.is_joker for t in picked)
+            if holds_both and block.identity() not in seen:
+                seen.add(block.identity())
+                yield block
 
 
 # -- best packing of initial melds ------------------------------------------------

@@ -16,10 +16,12 @@ from typing import Literal
 
 from rummikub.errors import MeldError, NotationError
 from rummikub.rules import STANDARD, Rules
-from rummikub.tiles import Tile, format_tiles, parse_tiles
+from rummikub.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 Kind = Literal["run", "group"]
 KINDS: tuple[Kind, ...] = ("run", "group")
+#: What makes two melds the same meld (:meth:`Meld.identity`).
+Identity = tuple[Kind, tuple[tuple[str, int], ...]]
 _PREFIX = re.compile(r"^\s*(run|group)\s*:", re.IGNORECASE)
 
 
@@ -169,20 +171,26 @@ class Meld:
             return self.number * len(self.tiles)
         return sum(range(self.start, self.end + 1))
 
+    def identity(self) -> Identity:
+        """What makes two melds *the same meld* as laid: its kind and a run's tiles in order
+        (each joker where it stood), a group's in any order (sorted here). This is "left
+        exactly as it was" (RULES.md, tie-break 3); a hashable, orderable key.
+
+        >>> Meld.parse("group: B7 J K7").identity()
+        ('group', (('B', 7), ('J', 0), ('K', 7)))
+        """
+        cells = tuple((t.color, t.number) for t in self.tiles)
+        return (self.kind, cells if self.kind == "run" else tuple(sorted(cells)))
+
     def same_as(self, other: Meld) -> bool:
-        """The same meld as laid: a run's tiles in order (each joker where it stood), a
-        group's in any order. This is "left exactly as it was" (RULES.md, tie-break 3).
+        """The same meld as laid (see :meth:`identity`).
 
         >>> Meld.parse("K7 R7 B7").same_as(Meld.parse("B7 K7 R7"))
         True
         >>> Meld.parse("R5 R6 J").same_as(Meld.parse("J R5 R6"))
         False
         """
-        if self.kind != other.kind:
-            return False
-        if self.kind == "run":
-            return self.tiles == other.tiles
-        return sorted(map(str, self.tiles)) == sorted(map(str, other.tiles))
+        return self.identity() == other.identity()
 
     def __str__(self) -> str:
         body = format_tiles(self.tiles)
@@ -193,6 +201,41 @@ class Meld:
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
+
+
+def laid_run(tiles: Sequence[Tile], rules: Rules = STANDARD) -> Meld | None:
+    """The run ``tiles`` make in some order, as a player lays it, or None if they make none.
+
+    The jokers first fill the gaps; spare jokers then go at the top of the run while there
+    is room, and below it after that (``K5 K6 J``, not ``J K5 K6``; ``J K12 K13``).
+
+    >>> laid_run(parse_tiles("J K6 K5"))
+    Meld.parse('K5 K6 J')
+    >>> laid_run(parse_tiles("K13 J J K11"))
+    Meld.parse('J K11 J K13')
+    >>> laid_run(parse_tiles("K5 R6 J")) is None
+    True
+    """
+    numbered = [t for t in tiles if not t.is_joker]
+    jokers = len(tiles) - len(numbered)
+    if len(tiles) < 3 or not numbered:
+        return None
+    color = numbered[0].color
+    numbers = sorted(t.number for t in numbered)
+    if any(t.color != color for t in numbered) or len(set(numbers)) != len(numbers):
+        return None
+    low, high = numbers[0], numbers[-1]
+    spare = jokers - (high - low + 1 - len(numbers))
+    if spare < 0:
+        return None
+    above = max(0, min(spare, rules.numbers - high))
+    start = low - (spare - above)
+    if start < 1:
+        return None
+    cells = [JOKER] * (high + above - start + 1)
+    for number in numbers:
+        cells[number - start] = Tile(color, number)
+    return Meld("run", tuple(cells))
 
 
 def _general_problem(tiles: tuple[Tile, ...]) -> str | None:

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rummikub.errors import PositionError
-from rummikub.melds import Meld, RawMeld
+from rummikub.melds import Meld
 from rummikub.rules import STANDARD, Rules
-from rummikub.tiles import Tile, parse_tiles
+from rummikub.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +31,54 @@ class Position:
         cls,
         *,
         rack: str | Sequence[str],
-        table: Sequence[str] = (),
+        table: str | Sequence[str] = (),
         opened: bool = True,
         rules: Rules = STANDARD,
     ) -> Position:
-        """Build a position from notation, checking melds and tile counts."""
-        rack_tiles = (
-            parse_tiles(rack)
-            if isinstance(rack, str)
-            else tuple(t for word in rack for t in parse_tiles(word))
+        """Build a position from notation, checking melds and tile counts.
+
+        The quick notation is welcome (:mod:`rummikub.notation`): ranges (``R1-5``), group
+        shorthands (``KRB7``), and a ``table`` given as one string of melds separated by
+        ``|`` or ``;``.
+
+        >>> len(Position.parse(rack="R4 KO7", table="R1-3 | KRB7").table)
+        2
+        """
+        from rummikub.notation import parse_meld, parse_melds, parse_rack
+
+        words = [rack] if isinstance(rack, str) else list(rack)
+        rack_tiles = tuple(t for word in words for t in parse_rack(word, rules, box=False))
+        raw = (
+            parse_melds(table, rules)
+            if isinstance(table, str)
+            else tuple(parse_meld(text, rules) for text in table)
         )
-        melds = tuple(RawMeld.parse(text).to_meld(rules) for text in table)
+        melds = tuple(meld.to_meld(rules) for meld in raw)
         position = cls(melds, rack_tiles, opened, rules)
         position.validate()
         return position
+
+    @classmethod
+    def from_notation(cls, text: str, rules: Rules = STANDARD) -> Position:
+        """Read a position in one line, ``table / rack / opened`` (:mod:`rummikub.notation`).
+
+        >>> Position.from_notation("R1-3 | KRB7 / R4 K7 O7").rack[0]
+        Tile.parse('R4')
+        """
+        from rummikub.notation import parse_position
+
+        return parse_position(text, rules)
+
+    def to_notation(self) -> str:
+        """This position in one line; :meth:`from_notation` (with the same rules) reads it
+        back to an equal position.
+
+        >>> Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]).to_notation()
+        'R1-3 | KRB7 / R4 K7 O7'
+        """
+        from rummikub.notation import format_position
+
+        return format_position(self)
 
     def table_tiles(self) -> Counter[Tile]:
         """The tiles on the table, as a multiset."""

@@ -28,8 +28,9 @@ from typing import Any, Literal
 
 from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError
 from rummikub.melds import KINDS, Kind, Meld, RawMeld
+from rummikub.notation import expand_word, parse_meld, parse_melds
 from rummikub.position import Position
-from rummikub.rules import OPTION_NAMES, PRESETS, Rules, preset, with_options
+from rummikub.rules import OPTION_NAMES, PRESETS, STANDARD, Rules, preset, with_options
 from rummikub.tiles import Tile, format_tiles
 
 #: Options that decide which tiles and melds exist.
@@ -190,7 +191,7 @@ class _Reader:
             self.problems.append("missing key 'rack' (the tiles of the player to move)")
             rack = ()
         table = self._table(data.get("table", []), rules)
-        after = self._after(data["after"]) if "after" in data else None
+        after = self._after(data["after"], rules) if "after" in data else None
         expect = self._expect(data["expect"]) if "expect" in data else None
         if rules is not None:
             self._counts(rack, table, rules)
@@ -276,12 +277,12 @@ class _Reader:
         tiles: list[Tile] = []
         for where, text, word in words:
             try:
-                tile = Tile.parse(word)
+                # The quick notation too: ranges (R1-5), group shorthands (KRB7), Y for O.
+                found = expand_word(word, rules or STANDARD)
             except NotationError as error:
                 self.problems.append(f"{where} {_quote(text)}: {error}")
                 continue
-            if self._tile_ok(tile, word, where, text, rules):
-                tiles.append(tile)
+            tiles += [t for t in found if self._tile_ok(t, word, where, text, rules)]
         return tuple(tiles)
 
     def _tile_ok(self, tile: Tile, word: str, where: str, text: str, rules: Rules | None) -> bool:
@@ -293,13 +294,20 @@ class _Reader:
     def _table(self, raw: Any, rules: Rules | None) -> list[Meld | RawMeld]:
         """The table's melds: checked ones, or raw ones whose problem is already reported
         (their tiles still count towards the tile totals)."""
+        if isinstance(raw, str):
+            # The quick notation of a whole table: melds separated by | or ;.
+            try:
+                raw = [str(meld) for meld in parse_melds(raw, rules or STANDARD)]
+            except NotationError as error:
+                self.problems.append(f"table {_quote(raw)}: {error}")
+                return []
         if not isinstance(raw, list):
             self.problems.append(f"table: expected a list of melds, got {_describe(raw)}")
             return []
         melds: list[Meld | RawMeld] = []
         for index, item in enumerate(raw):
             where = f"table[{index}]"
-            parsed = self._raw_meld(item, where)
+            parsed = self._raw_meld(item, where, rules)
             if parsed is None:
                 continue
             meld, text = parsed
@@ -313,14 +321,20 @@ class _Reader:
                 melds.append(meld)
         return melds
 
-    def _after(self, raw: Any) -> tuple[RawMeld, ...] | None:
+    def _after(self, raw: Any, rules: Rules | None) -> tuple[RawMeld, ...] | None:
+        if isinstance(raw, str):
+            try:
+                return parse_melds(raw, rules or STANDARD)
+            except NotationError as error:
+                self.problems.append(f"after {_quote(raw)}: {error}")
+                return None
         if not isinstance(raw, list):
             self.problems.append(f"after: expected a list of melds, got {_describe(raw)}")
             return None
-        parsed = [self._raw_meld(item, f"after[{i}]") for i, item in enumerate(raw)]
+        parsed = [self._raw_meld(item, f"after[{i}]", rules) for i, item in enumerate(raw)]
         return tuple(p[0] for p in parsed if p is not None)
 
-    def _raw_meld(self, item: Any, where: str) -> tuple[RawMeld, str] | None:
+    def _raw_meld(self, item: Any, where: str, rules: Rules | None) -> tuple[RawMeld, str] | None:
         """A meld as written (a string, a list of tiles or a ``{kind, tiles}`` table) and
         its text for messages."""
         kind: Kind | None = None
@@ -357,7 +371,7 @@ class _Reader:
             )
             return None
         try:
-            meld = RawMeld.parse(text)
+            meld = parse_meld(text, rules or STANDARD)
         except NotationError as error:
             self.problems.append(f"{where} {_quote(text)}: {error}")
             return None

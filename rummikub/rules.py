@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rummikub.errors import RulesError
-from rummikub.tiles import Tile
+from rummikub.tiles import Tile, sort_key
 
 JokerLock = Literal["strict", "free"]
 JokerSwapFrom = Literal["rack", "rack_or_table"]
@@ -98,13 +98,10 @@ class Rules:
             return f"number {tile.number} out of range 1-{self.numbers}"
         return None
 
-    def sort_key(self, tile: Tile) -> tuple[int, int]:
-        """Order tiles as players sort a rack: by color, then number, jokers last."""
-        if tile.is_joker:
-            return (len(self.colors) + 1, 0)
-        # A color outside the box sorts after the box's colors (it is reported, not sorted).
-        place = self.colors.find(tile.color)
-        return (len(self.colors) if place < 0 else place, tile.number)
+    def sort_key(self, tile: Tile) -> tuple[int, str, int]:
+        """Order tiles as players sort a rack: by color, then number, jokers last
+        (:func:`rummikub.tiles.sort_key` with this rule set's colors)."""
+        return sort_key(tile, self.colors)
 
     def tile_value(self, tile: Tile) -> int:
         """What a played tile is worth (RULES.md, rule 5)."""

@@ -74,3 +74,27 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Tiles as notation, separated by spaces."""
     return " ".join(str(t) for t in tiles)
+
+
+def sort_key(tile: Tile, colors: str = "") -> tuple[int, str, int]:
+    """The one tile order: as players sort a rack, by color (in the order of ``colors``, a
+    rule set's colors), then number, jokers last. A color outside ``colors`` sorts after
+    them, alphabetically, so tiles that are in no box (reported, not refused) still sort
+    the same way every time; with no ``colors`` at all, colors are alphabetical.
+
+    >>> [str(t) for t in sorted(parse_tiles("J B2 R1 Q1 K9"), key=lambda t: sort_key(t, "KRBO"))]
+    ['K9', 'R1', 'B2', 'Q1', 'J']
+    >>> [str(t) for t in sorted(parse_tiles("J R1 B2 K9"), key=sort_key)]
+    ['B2', 'K9', 'R1', 'J']
+    """
+    if tile.is_joker:
+        return (len(colors) + 1, "", 0)
+    place = colors.find(tile.color)
+    if place < 0:
+        return (len(colors), tile.color, tile.number)
+    return (place, "", tile.number)
+
+
+def sorted_tiles(tiles: Iterable[Tile], colors: str = "") -> tuple[Tile, ...]:
+    """``tiles`` in :func:`sort_key` order."""
+    return tuple(sorted(tiles, key=lambda tile: sort_key(tile, colors)))

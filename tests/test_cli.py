@@ -71,7 +71,7 @@ def test_every_command_has_help() -> None:
         assert_clean_exit(result, 0)
         assert result.stdout.startswith(f"Usage: main {name} [OPTIONS]")
     assert_clean_exit(run("--help"), 0)
-    assert sorted(main.commands) == ["check", "solve"]
+    assert sorted(main.commands) == ["check", "game", "play", "simulate", "solve"]
 
 
 def test_help_and_check_do_not_load_ortools() -> None:
@@ -201,7 +201,7 @@ def test_check_bad_input_exits_2_with_a_message(tmp_path: Path) -> None:
     result = run("check", TWO_TILES, "--after", "R1 X")
     assert_clean_exit(result, 2)
     assert result.stderr == (
-        "Error: --after 'R1 X': invalid tile 'X': "
+        "Error: --after 'R1 X': column 4 ('X'): invalid tile 'X': "
         "expected a color letter and a number (e.g. R7) or J\n"
     )
 

@@ -1,4 +1,4 @@
-"""Explanations: origins of every tile, fates of old melds, steps that replay the move.
+"""Explanations: origins of every tile, aftermaths of old melds, steps that replay the move.
 
 (a) Replaying the steps of every explanation (of solver answers on random positions, and of
     moves built from their definition) gives exactly the new table, taking exactly the
@@ -30,6 +30,7 @@ from rummikub.explain import (
     Explanation,
     ReplayError,
     Step,
+    aftermath_words,
     explain,
     plain,
     replay,
@@ -51,12 +52,6 @@ def melds(*texts: str) -> list[Meld]:
 def multisets(groups: Sequence[Sequence[Tile]]) -> Counter[tuple[str, ...]]:
     """Melds as multisets of tiles (empty ones left out)."""
     return Counter(tuple(sorted(str(t) for t in tiles)) for tiles in groups if tiles)
-
-
-def identity(meld: Meld) -> tuple[str, tuple[str, ...]]:
-    """The same meld: a run's tiles in order, a group's in any order."""
-    tiles = [str(t) for t in meld.tiles]
-    return meld.kind, tuple(tiles if meld.kind == "run" else sorted(tiles))
 
 
 def assert_explains(position: Position, new: Sequence[Meld], explanation: Explanation) -> None:
@@ -109,8 +104,8 @@ def assert_explains(position: Position, new: Sequence[Meld], explanation: Explan
         range(len(old), count)
     )
 
-    # Fates agree with the changes: kept plus given away is the old meld.
-    for fate in explanation.fates:
+    # Aftermaths agree with the changes: kept plus given away is the old meld.
+    for fate in explanation.aftermaths:
         gave = Counter(t for transfer in fate.gave for t in transfer.tiles)
         if fate.into is None:
             assert fate.kind in ("broken_up", "joker_released")
@@ -125,13 +120,13 @@ def assert_explains(position: Position, new: Sequence[Meld], explanation: Explan
         assert (fate.kind == "extended") == (not gave and bool(added) and not fate.released)
 
     # Unchanged melds: as many as can be paired with an identical new meld, never touched.
-    identical = Counter(map(identity, old)) & Counter(map(identity, new))
-    unchanged = [f for f in explanation.fates if f.kind == "unchanged"]
+    identical = Counter(map(Meld.identity, old)) & Counter(map(Meld.identity, new))
+    unchanged = [f for f in explanation.aftermaths if f.kind == "unchanged"]
     assert len(unchanged) == sum(identical.values())
     touched = {s.source for s in steps} | {s.target for s in steps}
     for fate in unchanged:
         assert fate.number not in touched
-        assert identity(fate.meld) == identity(new[fate.into or 0])
+        assert fate.meld.same_as(new[fate.into or 0])
 
     # An extended meld receives exactly its new tiles, and gives nothing.
     for change in explanation.changes:
@@ -270,7 +265,7 @@ def test_an_extension_is_one_step_per_meld_and_unchanged_melds_are_untouched() -
         (1, "extended"),
         (0, "extended"),
     ]
-    assert [(f.kind, f.into) for f in explanation.fates] == [
+    assert [(f.kind, f.into) for f in explanation.aftermaths] == [
         ("extended", 2),
         ("extended", 1),
         ("unchanged", 0),
@@ -296,7 +291,7 @@ def test_a_tile_taken_from_a_group_starts_a_new_meld() -> None:
         {"tiles": ["K7"], "from": 0, "to": "new", "text": explanation.steps[0].text},
         {"tiles": ["K5", "K6"], "from": "rack", "to": 1, "text": explanation.steps[1].text},
     ]
-    [fate] = explanation.fates
+    [fate] = explanation.aftermaths
     assert (fate.kind, fate.into, [(t.to, t.tiles) for t in fate.gave]) == (
         "rearranged",
         1,
@@ -315,7 +310,7 @@ def test_joker_release() -> None:
         '2. Take J from "R5 R6 R7" + J (leaves "R5 R6 R7") to start a new meld.\n'
         '3. Lay "K5 K6 J" from your rack (K5 K6) and the J.'
     )
-    [fate] = explanation.fates
+    [fate] = explanation.aftermaths
     assert fate.kind == "joker_released"
     [release] = fate.released
     assert (release.stood_for, release.by, release.source) == (
@@ -325,7 +320,7 @@ def test_joker_release() -> None:
     )
     assert [str(t) for t in explanation.changes[1].meld.tiles] == ["K5", "K6", "J"]
     assert explanation.changes[1].sources() == (RACK, RACK, 0)
-    [remark] = explanation.fate_words(fate)
+    [remark] = aftermath_words(explanation, fate)
     assert plain(remark) == 'The J of "R5 J R7" is freed by R6 from your rack.'
     # Tiles stay apart from the prose, so that a renderer can color them.
     assert [w for w in remark if isinstance(w, Tile)] == [*parse_tiles("R5 J R7"), Tile.parse("R6")]
@@ -353,10 +348,10 @@ def test_a_joker_that_stays_but_stands_for_another_tile_is_released() -> None:
     assert explanation.text() == (
         '1. Put R6 from your rack in place of the J in "R5 J R7" (now "J R5 R6 R7").'
     )
-    assert explanation.fates[0].kind == "joker_released"
+    assert explanation.aftermaths[0].kind == "joker_released"
     # A joker that keeps its place and meaning stays locked: not released.
     extended = explain(Position.parse(rack="R8", table=["R5 J R7"]), melds("R5 J R7 R8"))
-    assert [f.kind for f in extended.fates] == ["extended"]
+    assert [f.kind for f in extended.aftermaths] == ["extended"]
 
 
 def test_group_joker_release_and_a_meld_broken_up() -> None:
@@ -369,7 +364,7 @@ def test_group_joker_release_and_a_meld_broken_up() -> None:
         '2. Take J from "K7 R7 B7 O7" + J (leaves "K7 R7 B7 O7") to start a new meld.\n'
         '3. Lay "K5 K6 J" from your rack (K5 K6) and the J.'
     )
-    assert explanation.fates[0].released[0].by == Tile.parse("B7")
+    assert explanation.aftermaths[0].released[0].by == Tile.parse("B7")
     merged = Position.parse(rack="R8", table=["R1 R2 R3 R4", "R5 R6 R7"])
     joined = explain(merged, melds("R1 R2 R3 R4 R5 R6 R7 R8"))
     assert joined.text() == (
@@ -377,8 +372,8 @@ def test_group_joker_release_and_a_meld_broken_up() -> None:
         '(now "R1 R2 R3 R4 R5 R6 R7").\n'
         '2. Add R8 from your rack to "R1 R2 R3 R4 R5 R6 R7" (now "R1 R2 R3 R4 R5 R6 R7 R8").'
     )
-    assert [f.kind for f in joined.fates] == ["extended", "broken_up"]
-    [remark] = joined.fate_words(joined.fates[1])
+    assert [f.kind for f in joined.aftermaths] == ["extended", "broken_up"]
+    [remark] = aftermath_words(joined, joined.aftermaths[1])
     assert plain(remark) == ('"R5 R6 R7" is broken up: R5 R6 R7 to "R1 R2 R3 R4 R5 R6 R7 R8".')
 
 
@@ -405,7 +400,7 @@ def test_pairing_by_shared_tiles_gives_way_to_fewer_steps() -> None:
     new = melds("K5 K6 K7", "K1 K2 K3 K4", "K1 K2 K3", "K4 K5 K6")
     explanation = explain(position, new)
     assert len(explanation.steps) == 3
-    assert [(f.kind, f.into) for f in explanation.fates] == [("rearranged", 2)]
+    assert [(f.kind, f.into) for f in explanation.aftermaths] == [("rearranged", 2)]
     assert explanation.text() == (
         '1. Take "K4 K5 K6" from "K1 K2 K3 K4 K5 K6" (leaves "K1 K2 K3") as a new meld.\n'
         '2. Lay "K5 K6 K7" from your rack.\n'

@@ -263,9 +263,9 @@ def test_wrong_types() -> None:
 title = 5
 description = ["x"]
 rack = 4
-table = "R1 R2 R3"
+table = 7
 opened = "yes"
-after = "R1 R2 R3"
+after = 8
 rules = 3
 expect = true
 """
@@ -275,8 +275,8 @@ expect = true
         'opened: expected true or false, got string "yes"',
         "rules: expected a table, got integer 3",
         "rack: expected a string of tiles or a list of tiles, got integer 4",
-        'table: expected a list of melds, got string "R1 R2 R3"',
-        'after: expected a list of melds, got string "R1 R2 R3"',
+        "table: expected a list of melds, got integer 7",
+        "after: expected a list of melds, got integer 8",
         "expect: expected a table, got boolean true",
     ]
 

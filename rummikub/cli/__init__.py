@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from rummikub import __version__
-from rummikub.cli import check, solve
+from rummikub.cli import check, game, play, simulate, solve
 from rummikub.cli.common import BadInput
 from rummikub.errors import RummikubError
 
@@ -43,3 +43,6 @@ def main() -> None:
 # than being shadowed by the command of the same name.
 main.add_command(check.check)
 main.add_command(solve.solve)
+main.add_command(game.game)
+main.add_command(simulate.simulate)
+main.add_command(play.play_command)

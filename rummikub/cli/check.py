@@ -9,7 +9,15 @@ import click
 
 from rummikub.cli import cards, explaining, render
 from rummikub.cli.common import EXIT_OK, EXIT_REJECTED, BadInput, overrides, rules_options
-from rummikub.errors import NotationError, PuzzleError
+from rummikub.cli.positions import (
+    STDIN,
+    Inline,
+    after_melds,
+    check_usage,
+    inline_puzzle,
+    stdin_puzzle,
+)
+from rummikub.errors import PuzzleError
 from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.puzzles import load
@@ -19,14 +27,27 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("puzzle", metavar="PUZZLE")
+@click.argument("puzzle", metavar="[PUZZLE]", required=False)
+@click.option("--rack", metavar="TILES", help="The rack of an inline position.")
+@click.option(
+    "--table",
+    "table",
+    multiple=True,
+    metavar="MELDS",
+    help="Melds on the table of an inline position, separated by | or ;. Repeatable.",
+)
+@click.option(
+    "--position",
+    metavar="TEXT",
+    help='A whole position in one line, "TABLE / RACK" (or "TABLE / RACK / not-opened").',
+)
 @click.option(
     "--after",
     "after",
     multiple=True,
-    metavar="MELD",
-    help="A meld of the proposed new table (instead of the file's 'after'); repeat it for "
-    'every meld, e.g. --after "R1 R2 R3 R4" --after "group: R5 J J".',
+    metavar="MELDS",
+    help="Melds of the proposed new table (instead of the file's 'after'), separated by | "
+    'or ;, or repeat the option, e.g. --after "R1-4 | group: R5 J J".',
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
 @click.option(
@@ -44,7 +65,10 @@ if TYPE_CHECKING:
 @click.pass_context
 def check(
     ctx: click.Context,
-    puzzle: str,
+    puzzle: str | None,
+    rack: str | None,
+    table: tuple[str, ...],
+    position: str | None,
     after: tuple[str, ...],
     as_json: bool,
     explain: bool,
@@ -54,15 +78,24 @@ def check(
 ) -> None:
     """Check whether the proposed new table of PUZZLE is a legal move.
 
-    The proposed table is the puzzle file's 'after' list, or the --after melds. Lists every
-    rule the move breaks, the tiles it plays and their value. Exit 0 if legal, 1 if not,
-    2 on bad input.
+    The position is the PUZZLE file (- reads it from stdin), or --rack/--table, or
+    --position. The proposed table is the puzzle file's 'after' list, or the --after melds.
+    Lists every rule the move breaks, the tiles it plays and their value. Exit 0 if legal,
+    1 if not, 2 on bad input.
     """
     # The checker never loads OR-Tools, but import it here anyway so that --help stays
     # independent of it.
     from rummikub.checker import check as check_move
 
-    if cards.is_card_file(puzzle):
+    given = Inline(rack, table, position)
+    check_usage(given)
+    if (puzzle is None) == (not given.given):
+        raise click.UsageError(
+            "give a PUZZLE file (- for stdin) or an inline position (--rack/--table or "
+            "--position), one of them"
+        )
+    choices = overrides(rules_preset, rule_options)
+    if puzzle is not None and puzzle != STDIN and cards.is_card_file(puzzle):
         # A card puzzle (a file with a 'game' key): judged by the card checker.
         try:
             text, legal = cards.check_one(cards.CheckRequest(puzzle, after, as_json, explain))
@@ -71,22 +104,23 @@ def check(
         click.echo(text)
         ctx.exit(EXIT_OK if legal else EXIT_REJECTED)
     try:
-        loaded = load(puzzle, overrides=overrides(rules_preset, rule_options))
+        if given.given:
+            loaded = inline_puzzle(given, choices)
+        elif puzzle == STDIN:
+            loaded = stdin_puzzle(click.get_text_stream("stdin").read(), choices)
+        else:
+            assert puzzle is not None
+            loaded = load(puzzle, overrides=choices)
     except PuzzleError as error:
         raise BadInput.from_error(error) from None
     if after:
-        proposed = []
-        for text in after:
-            try:
-                proposed.append(RawMeld.parse(text))
-            except NotationError as error:
-                raise BadInput(f"--after {text!r}: {error}") from None
+        proposed: list[RawMeld] = after_melds(after, loaded.position.rules)
     elif loaded.after is not None:
         proposed = list(loaded.after)
     else:
         raise BadInput(
-            f"{puzzle}: no proposed table to check: add 'after = [...]' to the file "
-            "or give the new table with --after MELD ..."
+            f"{loaded.path}: no proposed table to check: add 'after = [...]' to the file "
+            "or give the new table with --after MELDS ..."
         )
     verdict = check_move(loaded.position, proposed)
     if explain:

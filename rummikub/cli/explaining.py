@@ -72,6 +72,8 @@ def _tiles_text(tiles: Sequence[Tile], color: bool, *, bold: bool) -> str:
 def table_lines(explanation: Explanation, color: bool) -> list[str]:
     """The new table, each changed meld marked, highlighted and followed by its origins;
     then remarks on old melds whose jokers were freed or that were broken up."""
+    from rummikub.explain import aftermath_words, change_words
+
     width = max(
         (len(" ".join(str(t) for t in c.meld.tiles)) for c in explanation.changes), default=0
     )
@@ -83,10 +85,10 @@ def table_lines(explanation: Explanation, color: bool) -> list[str]:
             continue
         # Padded on the plain text: style codes take no room on screen.
         padding = " " * (width - len(" ".join(str(t) for t in tiles)))
-        origins = words_text(explanation.change_words(change), color)
+        origins = words_text(change_words(explanation, change), color)
         lines.append(f"  {CHANGED} {_tiles_text(tiles, color, bold=True)}{padding}   {origins}")
-    for fate in explanation.fates:
-        lines += [words_text(sentence, color) for sentence in explanation.fate_words(fate)]
+    for aftermath in explanation.aftermaths:
+        lines += [words_text(words, color) for words in aftermath_words(explanation, aftermath)]
     return lines
 
 

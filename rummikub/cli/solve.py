@@ -22,17 +22,22 @@ from rummikub.cli.common import (
     overrides,
     rules_options,
 )
+from rummikub.cli.positions import (
+    COMMAND_LINE,
+    STDIN,
+    Inline,
+    check_usage,
+    inline_puzzle,
+    stdin_puzzle,
+)
 from rummikub.errors import PuzzleError
-from rummikub.puzzles import Overrides, Puzzle, expand_all, from_data, load
+from rummikub.puzzles import Overrides, Puzzle, expand_all, load
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 #: Below this many puzzles a second process costs more than it saves.
 PARALLEL_FROM = 16
-
-#: How a position given by --rack/--table is named in messages; its JSON "puzzle" is null.
-COMMAND_LINE = "command line"
 
 
 @dataclass
@@ -85,13 +90,24 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 
 @click.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
-@click.option("--rack", metavar="TILES", help='The rack of an inline position, e.g. "R4 K7 O7".')
+@click.option(
+    "--rack",
+    metavar="TILES",
+    help='The rack of an inline position, e.g. "R4 K7 O7" (ranges R1-3 and groups KRB7 too).',
+)
 @click.option(
     "--table",
     "table",
     multiple=True,
-    metavar="MELD",
-    help='A meld on the table of an inline position, e.g. "R1 R2 R3"; repeat for every meld.',
+    metavar="MELDS",
+    help="Melds on the table of an inline position, separated by | or ;, e.g. "
+    '"R1-3 | KRB7 | B9 B10 J"; repeatable.',
+)
+@click.option(
+    "--position",
+    metavar="TEXT",
+    help='A whole position in one line, "TABLE / RACK" (or "TABLE / RACK / not-opened"), '
+    'e.g. "R1-3 | KRB7 / R4 K7 O7".',
 )
 @click.option(
     "--not-opened",
@@ -159,6 +175,7 @@ def solve(
     puzzles: tuple[str, ...],
     rack: str | None,
     table: tuple[str, ...],
+    position: str | None,
     not_opened: bool,
     objective: Literal["value", "tiles"],
     rules_preset: str | None,
@@ -175,9 +192,11 @@ def solve(
     all_picks: bool,
     jobs: int | None,
 ) -> None:
-    """Find the best move for each PUZZLE file, or for the position given by --rack/--table.
+    """Find the best move for each PUZZLE file, or for the position given by --rack/--table
+    or --position.
 
-    A folder means every .toml/.json puzzle file below it. Shows the new table with new or
+    A folder means every .toml/.json puzzle file below it; - reads one puzzle (TOML, JSON
+    or a one-line position) from stdin. Shows the new table with new or
     changed melds marked *, the tiles played, their value, and whether the answer is proven
     optimal. A puzzle with bad input is reported and skipped; the others are still solved.
     Exit 0 done (also for "no move"), 1 --verify found a different answer, 2 bad input,
@@ -185,16 +204,26 @@ def solve(
     """
     if (game is None) != (hand is None):
         raise click.UsageError("an inline card position needs both --game and --hand")
-    inline = rack is not None or bool(table) or hand is not None
+    # An inline card position (--game/--hand) takes --table in card notation.
+    card_inline = hand is not None
+    given = Inline(rack, () if card_inline else table, position)
+    check_usage(given)
+    inline = given.given or card_inline
     if puzzles and inline:
-        raise click.UsageError("give either PUZZLE files or --rack/--table, not both")
+        raise click.UsageError("give either PUZZLE files or an inline position, not both")
     if not puzzles and not inline:
-        raise click.UsageError("give PUZZLE files or folders, or a position with --rack/--table")
+        raise click.UsageError(
+            "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
+            "or --position"
+        )
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
+    # Read once, here: worker processes have no stdin of their own.
+    stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
 
     sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
     task = _Task(
-        inline=(rack, table) if inline and hand is None else None,
+        inline=given if given.given else None,
+        stdin=stdin,
         choices=choices,
         objective=objective,
         time_limit=time_limit,
@@ -233,7 +262,8 @@ def solve(
 class _Task:
     """Everything a solve needs besides the puzzle (sent once to each worker process)."""
 
-    inline: tuple[str | None, tuple[str, ...]] | None
+    inline: Inline | None
+    stdin: str | None
     choices: Overrides
     objective: Literal["value", "tiles"]
     time_limit: float | None
@@ -306,7 +336,9 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
         return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
     try:
         if task.inline is not None:
-            puzzle = _inline(*task.inline, task.choices)
+            puzzle = inline_puzzle(task.inline, task.choices)
+        elif source == STDIN and task.stdin is not None:
+            puzzle = stdin_puzzle(task.stdin, task.choices)
         else:
             puzzle = _load(source, task.choices)
     except PuzzleError as error:
@@ -334,12 +366,6 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
         )
         report.mismatch = True
     return report
-
-
-def _inline(rack: str | None, table: tuple[str, ...], choices: Overrides) -> Puzzle:
-    """The position of --rack/--table, checked exactly like a puzzle file."""
-    data = {"rack": rack or "", "table": list(table)}
-    return from_data(data, COMMAND_LINE, overrides=choices)
 
 
 def _load(source: str | PuzzleError, choices: Overrides) -> Puzzle:

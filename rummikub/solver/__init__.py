@@ -36,19 +36,20 @@ def solve(
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
     started = time.perf_counter()
-    model = MoveModel(position, objective, backend)
     try:
-        solution = model.solve(time_limit)
+        outcome = MoveModel(position, objective, backend).solve(time_limit)
     except JokerOnlyRun:
         # Three or more jokers made the flow's best table need a run of jokers alone:
         # solve again with candidate runs, which only hold valid runs.
         spent = time.perf_counter() - started
         remaining = None if time_limit is None else max(time_limit - spent, 0.001)
         model = MoveModel(position, objective, backend, runs_as_flow=False)
-        solution = model.solve(remaining)
+        outcome = model.solve(remaining)
     rules = position.rules
+    solution = outcome.solution
     if solution is None:
-        status: Status = "feasible" if model.timed_out else "no_move"
+        # No move: proven, or none found before the time limit (not proven).
+        status: Status = "no_move" if outcome.proven else "feasible"
         return SolveResult(
             status=status,
             position=position,
@@ -63,7 +64,7 @@ def solve(
     played = tuple(sorted(solution.played, key=rules.sort_key))
     left = Counter(position.rack) - Counter(played)
     return SolveResult(
-        status="optimal" if solution.proven else "feasible",
+        status="optimal" if outcome.proven else "feasible",
         position=position,
         table=solution.table,
         played=played,

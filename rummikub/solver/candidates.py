@@ -15,49 +15,15 @@ The table depends only on the rule set, so it is built once per rule set and cac
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
+from rummikub.tile_index import Counts as Counts
+from rummikub.tile_index import Needs as Needs
+from rummikub.tile_index import TileIndex as TileIndex
 from rummikub.tiles import JOKER, Tile
-
-#: Tile counts by tile index (plain lists: numpy's import alone would cost more than a
-#: whole solve of a mid-sized position).
-Counts = list[int]
-#: A sparse multiset of tile indices: (index, count) pairs.
-Needs = tuple[tuple[int, int], ...]
-
-
-class TileIndex:
-    """Dense indices for tile types: numbered tiles by color then number, the joker last."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.size = rules.numbers * len(rules.colors) + 1
-        self.joker = self.size - 1
-        self.tiles: tuple[Tile, ...] = (*rules.tile_types(), JOKER)
-        self._index = {tile: i for i, tile in enumerate(self.tiles)}
-
-    def __getitem__(self, tile: Tile) -> int:
-        return self._index[tile]
-
-    def counts(self, tiles: Iterable[Tile]) -> Counts:
-        """A count vector for some tiles."""
-        vector = [0] * self.size
-        for tile in tiles:
-            vector[self._index[tile]] += 1
-        return vector
-
-    def needs(self, tiles: Iterable[Tile]) -> Needs:
-        """Some tiles as a sparse multiset of indices."""
-        return tuple(sorted(Counter(self._index[t] for t in tiles).items()))
-
-    def values(self) -> Counts:
-        """What each tile type is worth when played (joker: ``joker_value``)."""
-        return [self.rules.tile_value(t) for t in self.tiles]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +39,7 @@ class Candidates:
     #: ``lookup[needs]``: the row of the candidate with those tiles.
     lookup: dict[Needs, int]
     #: the rows by their first tile (the lowest tile index they hold), so that a position
-    #: looks only at candidates whose first tile it has: 0.5 ms -> 0.1 ms a small position.
+    #: looks only at candidates whose first tile it has (a small position skips most).
     by_first: dict[int, tuple[int, ...]]
 
     def fitting(self, limit: Counts) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rummikub.melds import Meld
+from rummikub.melds import Meld, laid_run
 from rummikub.rules import Rules
 from rummikub.tiles import Tile
 
@@ -78,14 +78,12 @@ def lay_out(
 
 
 def _jokers_last(run: Meld, rules: Rules) -> Meld:
-    """A free run with its leading jokers moved to the top end where there is room, as a
-    player lays it (``K5 K6 J`` rather than ``J K5 K6``); free jokers may stand anywhere."""
-    tiles = list(run.tiles)
-    end = run.end
-    while tiles[0].is_joker and end < rules.numbers:
-        tiles.append(tiles.pop(0))
-        end += 1
-    return Meld("run", tuple(tiles))
+    """A free run laid as a player lays it, spare jokers at the top where there is room
+    (``K5 K6 J`` rather than ``J K5 K6``; :func:`rummikub.melds.laid_run`): free jokers may
+    stand anywhere."""
+    laid = laid_run(run.tiles, rules)
+    assert laid is not None, run
+    return laid
 
 
 def _sharing(olds: list[tuple[int, Meld]], new: list[Meld]) -> list[tuple[int, int, int]]:

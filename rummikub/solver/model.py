@@ -1,13 +1,17 @@
 """The integer program for the best move: den Hertog & Hulshof's model, with runs as a
 flow, the joker lock and the initial meld.
 
-Variables (all integer but the ranks):
-- ``played[t]``: tiles of type ``t`` played from the rack;
+:class:`MoveModel` builds the whole model in its constructor, from parts that each own their
+variables and rows, and :meth:`MoveModel.solve` returns a :class:`ModelOutcome`.
+
+Variables (all integer but the ranks), by their accessors in :class:`MoveVariables`:
+- ``played(t)``: tiles of type ``t`` played from the rack;
 - free runs: the flow of :mod:`.runs_flow` (or candidate run columns, see ``runs_as_flow``);
-- ``lay[c]``: copies of candidate group ``c`` (of candidate meld ``c`` without the flow);
-- ``fate[u, f]``: locked unit ``u`` ends in fate ``f`` (see :mod:`.locks`);
-- ``opening[c]``: copies of joker-free meld ``c`` laid from the hand as the initial meld;
-- ``as_was[k]``: old melds of kind and tiles ``k`` left as they were (tie-break 3), each
+- ``lay``: copies of each candidate group (of each candidate meld without the flow);
+- ``units``: per locked unit, copies ending in each of its fates (see :mod:`.locks`,
+  :mod:`.units`);
+- ``opening``: copies of each meld laid from the hand as the initial meld (:mod:`.opening`);
+- ``as_was``: old melds of kind and tiles ``k`` left as they were (tie-break 3), each
   with a column of its own;
 - ``from_...`` and ``rank_...``: which released locked meld gives a tile to replace another
   meld's joker, in an order that forbids two melds releasing each other
@@ -20,11 +24,11 @@ substituting tiles. The objective is lexicographic through exact integer weights
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from rummikub.melds import Meld
 from rummikub.position import Position
@@ -36,50 +40,103 @@ from rummikub.solver.candidates import (
     TileIndex,
     candidates,
     group_candidates,
-    group_readings,
-    max_run_length,
     meld_key,
-    run_readings,
 )
 from rummikub.solver.layout import lay_out, meld_order
-from rummikub.solver.locks import Fate, fates
+from rummikub.solver.locks import fates
+from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
 from rummikub.solver.result import Objective
-from rummikub.solver.rows import INF, add_row
+from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
-from rummikub.solver.search import branch_and_bound
-from rummikub.solver.template import Template, play_template
+from rummikub.solver.search import SearchOutcome, branch_and_bound
+from rummikub.solver.template import Base, lay_base, play_template
+from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
+#: Nodes the branch and bound may spend before the MIP back end takes over (on the hard
+#: corpus nearly every fractional position settles well within it).
+NODE_LIMIT = 100
+#: Seconds the branch and bound may spend before the MIP back end takes over: a big model
+#: (26x8x4 boxes) that branches long is solved faster by CBC.
+SEARCH_BUDGET = 0.06
 
-@dataclass(slots=True)
-class Unit:
-    """A locked meld: an old table meld (``old`` is its index) or an initial joker meld."""
-
-    meld: Meld
-    old: int | None
-    fates: list[Fate]
-    variables: list[Any] = field(default_factory=list)
+#: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
+#: ``no_move``: proven that no legal move exists; ``unknown``: time ran out before any move
+#: was found.
+ModelStatus = Literal["optimal", "feasible", "no_move", "unknown"]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Solution:
-    """What the solver chose, read back as tiles and melds."""
+    """A move read back from the model: the tiles played and the new table."""
 
-    proven: bool
-    played: list[Tile]
+    played: tuple[Tile, ...]
     table: tuple[Meld, ...]
 
 
-#: Nodes the branch and bound may spend before the MIP back end takes over: on the hard
-#: corpus 95% of fractional positions needed fewer than 60.
-NODE_LIMIT = 100
-#: Seconds the branch and bound may spend before the MIP back end takes over: a big model
-#: (26x8x4 boxes) that branches long is solved faster by CBC (1.1 s -> 0.35 s there).
-SEARCH_BUDGET = 0.06
+@dataclass(frozen=True, slots=True)
+class ModelOutcome:
+    """What a solve of the model established."""
+
+    status: ModelStatus
+    #: The move, for ``optimal`` and ``feasible``.
+    solution: Solution | None
+    #: Branch-and-bound nodes spent (LP solves).
+    nodes: int = 0
+
+    @property
+    def proven(self) -> bool:
+        return self.status in ("optimal", "no_move")
+
+
+@dataclass(frozen=True, slots=True)
+class AsWas:
+    """Old joker-free melds alike (kind and tiles) that may stay as they were."""
+
+    olds: tuple[int, ...]
+    #: How many of them stay as they were (tie-break 3).
+    var: Any
+    #: The column that lays their tiles; its copies bound ``var``.
+    column: Any
+
+
+@dataclass(slots=True)
+class MoveVariables:
+    """The model's variables by what they mean."""
+
+    _solver: Any
+    _played: dict[int, Any] = field(default_factory=dict)
+    _balance: dict[int, Any] = field(default_factory=dict)
+    #: (meld, column) of every meld laid free: candidates, old melds' own columns.
+    lay: list[tuple[Meld, Any]] = field(default_factory=list)
+    flow: RunFlow | None = None
+    units: list[Unit] = field(default_factory=list)
+    opening: list[OpeningMeld] = field(default_factory=list)
+    as_was: list[AsWas] = field(default_factory=list)
+
+    def played(self, tile: int) -> Any | None:
+        """Tiles of type ``tile`` played; None when the rack holds none."""
+        return self._played.get(tile)
+
+    def played_tiles(self) -> dict[int, Any]:
+        """The played-tile variable of each tile type in the rack."""
+        return dict(self._played)
+
+    def balance(self, tile: int) -> Any:
+        """The row: tiles of type ``tile`` on the new table - played = on the old table
+        (made when first needed: no tile of that type is then in play)."""
+        row = self._balance.get(tile)
+        if row is None:
+            row = self._balance[tile] = self._solver.Constraint(0.0, 0.0)
+        return row
+
+
+#: A hook that adds rows of its own to a built model (before the objective is set).
+ExtraRows = Callable[["MoveModel"], None]
 
 
 class MoveModel:
-    """Builds the integer program for one position and reads its answer back."""
+    """Builds the integer program for one position; :meth:`solve` reads its answer back."""
 
     def __init__(
         self,
@@ -88,203 +145,148 @@ class MoveModel:
         backend: str = "CBC",
         *,
         runs_as_flow: bool = True,
+        extra_rows: tuple[ExtraRows, ...] = (),
     ) -> None:
-        from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
-
-        self.pywraplp = pywraplp
         self.position = position
-        self.runs_as_flow = runs_as_flow
         self.rules: Rules = position.rules
         self.objective = objective
-        self.index = TileIndex(self.rules)
         self.backend = backend
-        rules = self.rules
-        self.table = self.index.counts(t for m in position.table for t in m.tiles)
-        self.rack = self.index.counts(position.rack)
-        self.available = [a + b for a, b in zip(self.table, self.rack, strict=True)]
-        self.strict = rules.joker_lock == "strict"
-        self.opening_only = not position.opened and not rules.open_then_play
-        self.opening = not position.opened and rules.open_then_play
+        self.index = index = TileIndex(self.rules)
+        self.strict = self.rules.joker_lock == "strict"
+        #: Not opened and may not play on: new melds from the hand, old table untouched.
+        self.opening_only = not position.opened and not self.rules.open_then_play
+        #: Not opened and may play on after the initial meld.
+        self.opening = not position.opened and self.rules.open_then_play
+        self.rack: Counts = index.counts(position.rack)
+        # Every old tile stays where it is when only opening, so only rack tiles balance.
+        table = [] if self.opening_only else [t for m in position.table for t in m.tiles]
+        self.table: Counts = index.counts(table)
+        self.available: Counts = [a + b for a, b in zip(self.table, self.rack, strict=True)]
+        #: Variables that may move in the base (the others are fixed at 0).
+        self.active: list[int] = []
         # The model is built for CLP, whose warm re-solves drive the branch and bound of
         # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
-        # With the run flow it starts as a copy of the rule set's template.
-        self.template = None if self.opening_only or not runs_as_flow else play_template(rules)
-        #: Variables that may move in this position (others are fixed at 0 in the template).
-        self.active: list[int] = []
-        # conservation[t]: tiles of type t on the new table minus played tiles.
-        self.conservation: dict[int, Any] = {}
-        if self.template is not None:
-            self.solver = self.template.load()
-            self.variables = self.solver.variables()
-            self.played = self._from_template(self.template)
-        else:
-            self.solver = pywraplp.Solver.CreateSolver("CLP")
-            self.played = {
-                t: self.solver.IntVar(0, int(n), f"played_{t}")
-                for t, n in enumerate(self.rack)
-                if n > 0
-            }
-        self.lay: list[tuple[Meld, Any]] = []
-        self.flow: RunFlow | None = None
-        self.continuous: set[int] = set()
-        self.units: list[Unit] = []
-        self.as_was: list[tuple[list[int], Any, Any]] = []  # (old indices, var, column var)
-        self.opening_terms: list[tuple[dict[int, int], int, Any]] = []  # (needs, value, var)
-        self.demand_terms: dict[int, list[tuple[int, Any]]] = defaultdict(list)
+        self.rows, base, cands = self._load_base(runs_as_flow)
+        self.vars = MoveVariables(self.solver)
+        self.base_variables = base.variables
+        columns = self._bind(base, cands)
         if self.opening_only:
-            # Every old tile stays where it is, so only rack tiles enter the balance.
-            self.table = [0] * self.index.size
-        # One balance row per tile type in play: a played tile that fits no meld must
-        # still be balanced (to zero), so every such row exists even with no column.
-        for t in range(self.index.size):
-            if self.table[t] or self.rack[t]:
-                self._conservation(t)
-        if self.opening_only:
-            self._build_opening_only()
+            require_opening(self.rows, self.rules, self.vars.opening, None)
         else:
-            self._build_play()
+            self._add_play(cands, columns)
+        # At least one tile is played (RULES.md rule 2).
+        self.rows.row(1.0, INF, [(v, 1.0) for v in self.vars.played_tiles().values()])
+        for extra in extra_rows:
+            extra(self)
         self._set_objective()
+
+    @property
+    def solver(self) -> Any:
+        return self.rows.solver
 
     # -- building ---------------------------------------------------------------
 
-    def _from_template(self, template: Template) -> dict[int, Any]:
-        """Bound the template's played tiles and balances to this position; returns the
-        played-tile variables of the rack's tile types."""
-        variables = self.variables
-        rows = self.solver.constraints()
-        played: dict[int, Any] = {}
-        for t, (v, r) in enumerate(zip(template.played, template.balance, strict=True)):
-            if self.rack[t]:
-                var = variables[v]
-                var.SetBounds(0.0, float(self.rack[t]))
-                played[t] = var
-                self.active.append(v)
-            if self.table[t]:
-                rows[r].SetBounds(float(self.table[t]), float(self.table[t]))
-            self.conservation[t] = rows[r]
-        return played
+    def _load_base(self, runs_as_flow: bool) -> tuple[Rows, Base, Candidates]:
+        """The base: a copy of the rule set's template, or built for this position alone
+        where no template fits (see :mod:`.template`)."""
+        rules = self.rules
+        template = None if self.opening_only or not runs_as_flow else play_template(rules)
+        if template is not None:
+            return Rows(template.load()), template.base, group_candidates(rules)
+        from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
-    def _template_melds(self, template: Template) -> tuple[Candidates, dict[int, Any]]:
-        """The flow and the candidate groups of the template, bounded to the tiles in play."""
-        variables = self.variables
-        self.flow = template.flow.bound_to(variables)
-        self.active += self.flow.limit(self.available, self.index, template.flow)
-        cands = group_candidates(self.rules)
-        fit = dict(cands.fitting(self.available))
+        rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
+        flow = runs_as_flow and not self.opening_only
+        cands = group_candidates(rules) if flow else candidates(rules)
+        limit = self.rack if self.opening_only else self.available
+        fitting = [(row, cands.needs[row]) for row, _ in cands.fitting(limit)]
+        # A played variable for each tile type in the rack, a balance for each in play.
+        played = [t for t, n in enumerate(self.rack) if n]
+        balanced = [t for t, n in enumerate(self.available) if n]
+        base = lay_base(
+            rows.solver, rules, self.index, fitting, flow=flow, played=played, balanced=balanced
+        )
+        return rows, base, cands
+
+    def _bind(self, base: Base, cands: Candidates) -> dict[int, Any]:
+        """Bound the base to this position; returns the columns of the candidates that fit."""
+        variables = self.solver.variables()
+        constraints = self.solver.constraints()
+        for t, r in base.balance.items():
+            row = self.vars._balance[t] = constraints[r]
+            if self.table[t]:
+                row.SetBounds(float(self.table[t]), float(self.table[t]))
+        for t, v in base.played.items():
+            if self.rack[t]:
+                var = self.vars._played[t] = variables[v]
+                var.SetBounds(0.0, float(self.rack[t]))
+                self.active.append(v)
+        if base.flow is not None:
+            self.vars.flow = base.flow.bound_to(variables)
+            self.active += self.vars.flow.limit(self.available, self.index, base.flow)
+        fit = dict(cands.fitting(self.rack if self.opening_only else self.available))
         columns: dict[int, Any] = {}
-        for row, v in template.groups:
+        for row, v in base.columns:
             upper = fit.get(row)
             if upper:
                 var = variables[v]
                 var.SetBounds(0.0, float(upper))
-                self.lay.append((cands.melds[row], var))
+                self.vars.lay.append((cands.melds[row], var))
                 self.active.append(v)
                 columns[row] = var
-        return cands, columns
+                if self.opening_only:
+                    needs = dict(cands.needs[row])
+                    value = cands.values[row]
+                    meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
+                    self.vars.opening.append(meld)
+        return columns
 
-    def _conservation(self, t: int) -> Any:
-        row = self.conservation.get(t)
-        if row is None:
-            row = self.solver.Constraint(float(self.table[t]), float(self.table[t]))
-            played = self.played.get(t)
-            if played is not None:
-                row.SetCoefficient(played, -1.0)
-            self.conservation[t] = row
-        return row
-
-    def _add_column(self, needs: Needs, upper: int, name: str) -> Any:
-        """A meld's column: its tiles enter the balance rows."""
-        var = self.solver.IntVar(0, upper, name)
+    def column(self, needs: Needs, upper: int, name: str) -> Any:
+        """A new integer column whose tiles enter the balance rows."""
+        var = self.rows.integer(upper, name)
         for t, n in needs:
-            self._conservation(t).SetCoefficient(var, float(n))
+            self.vars.balance(t).SetCoefficient(var, float(n))
         return var
 
-    def _add_meld_column(self, meld: Meld, upper: int, name: str) -> Any:
-        return self._add_column(self.index.needs(meld.tiles), upper, name)
-
-    def _build_opening_only(self) -> None:
-        """Initial meld without playing on: new melds from the hand, old table untouched."""
-        cands = candidates(self.rules)
-        for row, upper in cands.fitting(self.rack):
-            var = self._add_column(cands.needs[row], upper, f"lay_{row}")
-            self.lay.append((cands.melds[row], var))
-            self.opening_terms.append((dict(cands.needs[row]), cands.values[row], var))
-        self._require_opening()
-        self._require_a_tile()
-
-    def _build_play(self) -> None:
+    def _add_play(self, cands: Candidates, columns: dict[int, Any]) -> None:
+        """Playing on the table: old melds left as they were, locked units, the initial
+        meld of a player who plays on, the substitutes of released jokers."""
         position, rules = self.position, self.rules
         locked = [self.strict and m.jokers > 0 for m in position.table]
-        # Free melds: any meld the table and rack can supply. Runs as a flow (see
-        # runs_flow), or as candidate columns when the flow's answer needs a run of jokers.
-        if self.template is not None:
-            cands, columns = self._template_melds(self.template)
-        else:
-            if self.runs_as_flow:
-                flow = RunFlow.build(self.solver, rules, self.index, self._conservation)
-                self.flow = flow.bound_to(self.solver.variables())
-                self.flow.limit(self.available, self.index, flow)
-                cands = group_candidates(rules)
-            else:
-                cands = candidates(rules)
-            columns = {}
-            for row, upper in cands.fitting(self.available):
-                var = self._add_column(cands.needs[row], upper, f"lay_{row}")
-                self.lay.append((cands.melds[row], var))
-                columns[row] = var
         self._add_as_was(locked, cands, columns)
+        units = LockedUnits(self.rows, self.index, self.available, self.column)
         for i, meld in enumerate(position.table):
             if locked[i]:
-                self._add_unit(Unit(meld, i, list(fates(meld, rules))), upper=1)
+                units.add(Unit(meld, i, list(fates(meld, rules))), upper=1)
         if self.opening:
-            self._add_opening_cores()
-            self._require_opening()
-        self._add_substitution_supply()
-        if self.template is None:
-            self._require_a_tile()  # the template holds this row
+            self._add_opening_melds(units)
+            require_opening(self.rows, rules, self.vars.opening, self.vars.played)
+        from_table = rules.joker_swap_from == "rack_or_table"
+        free_table = self._free_table_tiles() if from_table else None
+        units.supply(self.vars.played, self.vars.opening, free_table)
+        self.vars.units = units.units
 
     def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
         """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
-        groups: dict[tuple[str, Needs], list[int]] = defaultdict(list)
+        alike: dict[tuple[str, Needs], list[int]] = defaultdict(list)
         for i, meld in enumerate(self.position.table):
             if not locked[i]:
-                groups[meld_key(meld, self.index)].append(i)
-        for (kind, multiset), olds in groups.items():
+                alike[meld_key(meld, self.index)].append(i)
+        for (kind, multiset), olds in alike.items():
             row = cands.lookup.get(multiset)
             if row is not None and cands.melds[row].kind == kind and row in columns:
                 column = columns[row]
             else:
                 # Its own column: a run longer than 5, or a kind the candidate lacks.
                 meld = self.position.table[olds[0]]
-                column = self._add_meld_column(meld, len(olds), f"old_{olds[0]}")
-                self.lay.append((meld, column))
-            var = self.solver.IntVar(0, len(olds), f"as_was_{olds[0]}")
-            add_row(self.solver, -INF, 0.0, [(var, 1.0), (column, -1.0)])
-            self.as_was.append((olds, var, column))
+                needs = self.index.needs(meld.tiles)
+                column = self.column(needs, len(olds), f"old_{olds[0]}")
+                self.vars.lay.append((meld, column))
+            var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
+            self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
+            self.vars.as_was.append(AsWas(tuple(olds), var, column))
 
-    def _fits(self, fate: Fate) -> bool:
-        return all(n <= self.available[self.index[t]] for t, n in fate.needs)
-
-    def _add_unit(self, unit: Unit, upper: int) -> Any:
-        """One variable per fate of ``unit``; returns the sum of them (copies laid)."""
-        unit.fates = [f for f in unit.fates if self._fits(f)]
-        for k, fate in enumerate(unit.fates):
-            name = f"fate_{len(self.units)}_{k}"
-            if fate.meld is None:
-                var = self.solver.IntVar(0, upper, name)
-            else:
-                var = self._add_meld_column(fate.meld, upper, name)
-            unit.variables.append(var)
-            for tile, n in Counter(fate.demands).items():
-                self.demand_terms[self.index[tile]].append((n, var))
-        self.units.append(unit)
-        total = self.solver.Sum(unit.variables)
-        if unit.old is not None:
-            # An old locked meld has exactly one fate.
-            self.solver.Add(total == 1)
-        return total
-
-    def _add_opening_cores(self) -> None:
+    def _add_opening_melds(self, units: LockedUnits) -> None:
         """Initial melds from the hand: joker-free ones are free tiles once laid; those with
         a joker stay locked for the rest of the turn (units with fates)."""
         rules = self.rules
@@ -293,200 +295,113 @@ class MoveModel:
         if self.strict:
             limit[self.index.joker] = 0
         for row, upper in cands.fitting(limit):
-            var = self.solver.IntVar(0, upper, f"opening_{row}")
-            self.opening_terms.append((dict(cands.needs[row]), cands.values[row], var))
+            var = self.rows.integer(upper, f"opening_{row}")
+            needs = dict(cands.needs[row])
+            meld = OpeningMeld(needs, cands.values[row], [(var, 1.0)], self.index.joker in needs)
+            self.vars.opening.append(meld)
         if not self.strict or self.rack[self.index.joker] == 0:
             return
-        for core in _hand_readings_with_jokers(self.rules, self.rack, self.index):
-            needs = self.index.needs(core.tiles)
-            bound = min(self.rack[t] // n for t, n in needs)
+        for core in hand_readings_with_jokers(rules, self.rack, self.index):
+            core_needs = self.index.needs(core.tiles)
+            bound = min(self.rack[t] // n for t, n in core_needs)
             # Only kept: releasing one's own just-laid joker by a rack tile is the same as
             # laying that tile at once (a joker-free opening), and no table tile may do it.
             kept = [f for f in fates(core, rules) if not f.demands]
-            total = self._add_unit(Unit(core, None, kept), upper=bound)
-            self.opening_terms.append((dict(needs), core.value, total))
-
-    def _require_opening(self) -> None:
-        """Hand-only melds worth at least ``initial_meld``, at least one of them."""
-        rules = self.rules
-        solver = self.solver
-        if not self.opening_terms:
-            self.hopeless = True  # no meld can be laid from this hand
-            return
-        solver.Add(
-            solver.Sum([value * var for _, value, var in self.opening_terms]) >= rules.initial_meld
-        )
-        solver.Add(solver.Sum([var for _, _, var in self.opening_terms]) >= 1)
-        if self.opening_only:
-            return
-        # The hand-only melds are laid from played tiles.
-        for t in range(self.index.size):
-            terms = [c[t] * var for c, _, var in self.opening_terms if t in c]
-            if terms:
-                played = self.played.get(t)
-                solver.Add(solver.Sum(terms) <= (played if played is not None else 0))
-
-    def _add_substitution_supply(self) -> None:
-        """Each joker substituted needs its own tile: from the rack (a played tile not used in
-        the initial meld), or with ``rack_or_table`` a table tile that is already free."""
-        solver = self.solver
-        if not self.demand_terms:
-            return
-        from_table = self.rules.joker_swap_from == "rack_or_table"
-        free_table = self._free_table_tiles()
-        released = self._release_sources() if from_table else {}
-        for t, terms in self.demand_terms.items():
-            need = solver.Sum([n * var for n, var in terms])
-            supply: list[Any] = []
-            played = self.played.get(t)
-            if played is not None:
-                supply.append(played)
-                for counts, _, var in self.opening_terms:
-                    # Tiles laid in the initial meld have left the rack; with rack_or_table
-                    # those of a joker-free initial meld are free table tiles instead.
-                    if t in counts and not (from_table and self.index.joker not in counts):
-                        supply.append(-counts[t] * var)
-            if from_table:
-                supply.append(int(free_table[t]))
-                supply.extend(released.get(t, []))
-            solver.Add(need <= solver.Sum(supply))
+            copies = units.add(Unit(core, None, kept), upper=bound)
+            self.vars.opening.append(OpeningMeld(dict(core_needs), core.value, copies, True))
 
     def _free_table_tiles(self) -> Counts:
         """Table tiles free from the start: those of old melds no joker locks."""
         tiles = [t for m in self.position.table if not (self.strict and m.jokers) for t in m.tiles]
         return self.index.counts(tiles)
 
-    def _release_sources(self) -> dict[int, list[Any]]:
-        """Tiles of released old locked melds, usable as substitutes for *other* units.
-
-        Released melds are ordered (a rank per unit) so that two locked melds never release
-        each other; a unit's tiles serve only units released after it.
-        """
-        solver = self.solver
-        olds = [u for u in self.units if u.old is not None]
-        if len(olds) < 2:
-            return {}
-        n = len(olds)
-        rank = [solver.NumVar(0, n - 1, f"rank_{u.old}") for u in olds]
-        self.continuous.update(r.index() for r in rank)
-        sources: dict[int, list[Any]] = defaultdict(list)
-        for a, giver in enumerate(olds):
-            released = solver.Sum(
-                [v for f, v in zip(giver.fates, giver.variables, strict=True) if f.meld is None]
-            )
-            tiles = Counter(self.index[t] for t in giver.meld.numbered)
-            for t, count in tiles.items():
-                uses = []
-                for b, taker in enumerate(olds):
-                    if a == b:
-                        continue
-                    for fate, var in zip(taker.fates, taker.variables, strict=True):
-                        if t not in {self.index[d] for d in fate.demands}:
-                            continue
-                        use = solver.BoolVar(f"from_{giver.old}_{taker.old}_{t}")
-                        solver.Add(use <= var)
-                        # giver released before taker: rank[b] >= rank[a] + 1 when used.
-                        solver.Add(rank[b] >= rank[a] + 1 - n * (1 - use))
-                        uses.append(use)
-                if uses:
-                    solver.Add(solver.Sum(uses) <= count * released)
-                    sources[t].extend(uses)
-        return sources
-
-    def _require_a_tile(self) -> None:
-        self.solver.Add(self.solver.Sum(list(self.played.values())) >= 1)
-
     def _set_objective(self) -> None:
         """Lexicographic objective as exact integer weights: no level can trade against
         the next, since each weight exceeds the largest possible total below it."""
-        rules = self.rules
         values = self.index.values()
-        value = self.solver.Sum([int(values[t]) * v for t, v in self.played.items()])
-        tiles = self.solver.Sum(list(self.played.values()))
-        as_was = self.solver.Sum([var for _, var, _ in self.as_was] + self._units_as_was())
+        played = self.vars.played_tiles()
+        value: Terms = [(v, float(values[t])) for t, v in played.items()]
+        tiles: Terms = [(v, 1.0) for v in played.values()]
+        as_was: Terms = [(a.var, 1.0) for a in self.vars.as_was]
+        as_was += [
+            (v, 1.0) for u in self.vars.units if u.old is not None for v in u.left_as_it_was()
+        ]
         most_as_was = len(self.position.table)
         if self.objective == "value":
             most_second = sum(self.rack)
             first, second = value, tiles
         else:
-            most_second = int(sum(rules.tile_value(t) for t in self.position.rack))
+            most_second = int(sum(self.rules.tile_value(t) for t in self.position.rack))
             first, second = tiles, value
         w2 = most_as_was + 1
         w1 = (most_second + 1) * w2
-        self.solver.Maximize(w1 * first + w2 * second + as_was)
-
-    def _units_as_was(self) -> list[Any]:
-        return [
-            var
-            for unit in self.units
-            if unit.old is not None
-            for fate, var in zip(unit.fates, unit.variables, strict=True)
-            if fate.unchanged
-        ]
+        weights: dict[int, tuple[Any, float]] = {}
+        for terms, weight in ((first, w1), (second, w2), (as_was, 1)):
+            for var, coef in terms:
+                _, before = weights.get(var.index(), (var, 0.0))
+                weights[var.index()] = (var, before + weight * coef)
+        goal = self.solver.Objective()
+        for var, coef in weights.values():
+            goal.SetCoefficient(var, coef)
+        goal.SetMaximization()
 
     # -- solving ----------------------------------------------------------------
 
-    def solve(self, time_limit: float | None) -> Solution | None:
-        """Solve; None when no move exists (proven) or none was found in time.
+    def solve(self, time_limit: float | None) -> ModelOutcome:
+        """Solve within ``time_limit`` seconds (None: until proven).
 
         Branch and bound over CLP first (see :mod:`.search`); what it leaves open within
         its node limit goes to the MIP back end (CBC by default), so answers stay proven.
         """
-        if self.hopeless or not self.played:
-            # Nothing to play, or no meld to open with: no move, without asking CLP (which
-            # crashes on an empty model).
-            return None
+        if not self.vars.played_tiles() or (
+            self.position.opened is False and not self.vars.opening
+        ):
+            # Nothing to play, or no meld to open with: no move, without asking CLP.
+            return ModelOutcome("no_move", None)
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
-        integer = self._integer_variables()
         budget = started + SEARCH_BUDGET
-        outcome = branch_and_bound(
+        search = branch_and_bound(
             self.solver,
-            integer,
+            self._integer_variables(),
             node_limit=NODE_LIMIT,
             deadline=budget if deadline is None else min(budget, deadline),
         )
-        self.nodes = outcome.nodes
-        if outcome.status == "optimal" and outcome.values is not None:
-            return self._read(outcome.values, proven=True)
-        if outcome.status == "infeasible":
-            return None  # proven: no integer solution, so no legal move
+        nodes = search.nodes
+        if search.status == "optimal" and search.values is not None:
+            return self._found("optimal", search.values, nodes)
+        if search.status == "infeasible":
+            return ModelOutcome("no_move", None, nodes)  # proven: no legal move
         remaining = None if deadline is None else deadline - time.perf_counter()
         if remaining is not None and remaining <= 0:
-            return self._unproven(outcome.values)
-        solution = self._solve_mip(remaining)
-        if solution is None and self.timed_out:
-            return self._unproven(outcome.values)
-        return solution
+            return self._unproven(search, nodes)
+        mip = self._solve_mip(remaining)
+        if mip.status == "infeasible":
+            return ModelOutcome("no_move", None, nodes)
+        if mip.values is None:
+            return self._unproven(search, nodes)
+        return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
 
     def _integer_variables(self) -> list[int]:
-        """The integer variables free to move (a template's fixed ones never branch)."""
-        own = range(self.solver.NumVariables())
-        moving: list[int] = []
-        if self.template is not None:
-            own = range(self.template.variables, self.solver.NumVariables())
-            moving = self.active
-        return moving + [i for i in own if i not in self.continuous]
+        """The integer variables free to move: the base's that the position left free, then
+        the position's own but the continuous ranks."""
+        own = range(self.base_variables, self.solver.NumVariables())
+        return sorted(self.active) + [i for i in own if i not in self.rows.continuous]
 
-    nodes = 0
-    hopeless = False
-    timed_out = False
+    def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
+        """The best move the search found before time ran out, if any."""
+        if search.values is None:
+            return ModelOutcome("unknown", None, nodes)
+        return self._found("feasible", search.values, nodes)
 
-    def _unproven(self, values: list[float] | None) -> Solution | None:
-        """The best move found when time ran out, if any (status ``feasible``)."""
-        self.timed_out = True
-        return None if values is None else self._read(values, proven=False)
+    def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
+        return ModelOutcome(status, self._read(values), nodes)
 
-    def _integral(self, values: list[float]) -> bool:
-        """All integer variables integral (the ranks of released melds may be fractional)."""
-        return all(
-            abs(x - round(x)) < 1e-6 for i, x in enumerate(values) if i not in self.continuous
-        )
+    def _solve_mip(self, time_limit: float | None) -> SearchOutcome:
+        """Solve a copy of the model with the MIP back end; status ``open`` when it found
+        no solution in time, ``feasible`` when it found one but not the proof."""
+        from ortools.linear_solver import linear_solver_pb2, pywraplp
 
-    def _solve_mip(self, time_limit: float | None) -> Solution | None:
-        from ortools.linear_solver import linear_solver_pb2
-
-        pywraplp = self.pywraplp
         proto = linear_solver_pb2.MPModelProto()
         self.solver.ExportModelToProto(proto)
         mip = pywraplp.Solver.CreateSolver(self.backend)
@@ -501,20 +416,24 @@ class MoveModel:
         params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
         status = mip.Solve(params)
         if status == pywraplp.Solver.INFEASIBLE:
-            return None
+            return SearchOutcome("infeasible", None, 0)
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
-            self.timed_out = True
-            return None
+            return SearchOutcome("open", None, 0)
         values = [v.solution_value() for v in mip.variables()]
-        return self._read(values, proven=status == pywraplp.Solver.OPTIMAL)
+        return SearchOutcome(
+            "optimal" if status == pywraplp.Solver.OPTIMAL else "feasible", values, 0
+        )
 
-    def _read(self, values: list[float], *, proven: bool) -> Solution:
+    # -- reading the answer back --------------------------------------------------
+
+    def _read(self, values: list[float]) -> Solution:
         def count(var: Any) -> int:
             return round(float(values[var.index()]))
 
-        played = [self.index.tiles[t] for t, v in self.played.items() for _ in range(count(v))]
+        tiles = self.index.tiles
+        played = [tiles[t] for t, v in self.vars.played_tiles().items() for _ in range(count(v))]
         if self.opening_only:
-            new = [m for m, var in self.lay for _ in range(count(var))]
+            new = [m for m, var in self.vars.lay for _ in range(count(var))]
             table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
         else:
             table = self._lay_out(count)
@@ -522,27 +441,25 @@ class MoveModel:
         laid = Counter(t for m in table for t in m.tiles)
         if laid != self.position.table_tiles() + Counter(played):
             raise AssertionError("the solver's table does not conserve the tiles")
-        return Solution(proven, played, table)
+        return Solution(tuple(played), table)
 
-    def _lay_out(self, count: Any) -> tuple[Meld, ...]:
+    def _lay_out(self, count: Callable[[Any], int]) -> tuple[Meld, ...]:
         old = self.position.table
         in_place: list[Meld | None] = [None] * len(old)
         locked = [False] * len(old)
         new: list[Meld] = []
         taken: Counter[int] = Counter()  # copies of a column shown as old melds in place
-        for olds, var, column in self.as_was:
-            for i in olds[: count(var)]:
+        for alike in self.vars.as_was:
+            for i in alike.olds[: count(alike.var)]:
                 in_place[i] = old[i]
-                taken[id(column)] += 1
-        for meld, var in self.lay:
-            n = count(var) - taken[id(var)]
-            new.extend([meld] * n)
-        if self.flow is not None:
-            new.extend(self.flow.runs(count))
-        for unit in self.units:
-            for fate, var in zip(unit.fates, unit.variables, strict=True):
-                n = count(var)
-                if n == 0 or fate.meld is None:
+                taken[alike.column.index()] += 1
+        for meld, var in self.vars.lay:
+            new.extend([meld] * (count(var) - taken[var.index()]))
+        if self.vars.flow is not None:
+            new.extend(self.vars.flow.runs(count))
+        for unit in self.vars.units:
+            for fate, n in unit.chosen(count):
+                if fate.meld is None:
                     continue
                 if unit.old is not None:
                     in_place[unit.old] = unit.meld if fate.unchanged else fate.meld
@@ -550,22 +467,3 @@ class MoveModel:
                 else:
                     new.extend([fate.meld] * n)
         return lay_out(old, in_place, locked, new, self.rules)
-
-
-def _hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> list[Meld]:
-    """Every meld with a joker that the hand alone can lay (each joker reading apart,
-    since the lock keeps the reading)."""
-    jokers = int(rack[index.joker])
-    limited = rules.replace(jokers=min(rules.jokers, jokers))
-    found = []
-    readings = itertools.chain(
-        run_readings(limited, max_run_length(rules)),
-        group_readings(limited, min(5, rules.max_group)),
-    )
-    for meld in readings:
-        if meld.jokers == 0:
-            continue
-        need = Counter(index[t] for t in meld.tiles)
-        if all(n <= rack[t] for t, n in need.items()):
-            found.append(meld)
-    return found

@@ -1,8 +1,8 @@
-"""Linear rows built straight on the solver.
+"""Variables and linear rows built straight on the solver: the one way the model adds them.
 
-pywraplp's natural API (``solver.Add(x <= y + z)``) builds expression objects and costs
-about 50 µs a row; setting coefficients directly costs a few. With hundreds of rows per
-position this halved the model build on the benchmark's mid corpus.
+pywraplp's natural API (``solver.Add(x <= y + z)``) builds expression objects and costs far
+more a row than setting coefficients directly; with hundreds of rows per position that
+difference was a large share of a model's build (see ``benchmarks/``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from typing import Any
 
 INF = float("inf")
 
+#: A linear expression as (variable, coefficient) pairs.
+Terms = list[tuple[Any, float]]
+
 
 def add_row(solver: Any, lower: float, upper: float, terms: Iterable[tuple[Any, float]]) -> Any:
     """Add ``lower <= sum(coef * var) <= upper``; each variable appears once in ``terms``."""
@@ -19,3 +22,33 @@ def add_row(solver: Any, lower: float, upper: float, terms: Iterable[tuple[Any, 
     for var, coef in terms:
         row.SetCoefficient(var, coef)
     return row
+
+
+class Rows:
+    """A model's solver seen as what the model adds to it: variables and rows."""
+
+    def __init__(self, solver: Any) -> None:
+        self.solver = solver
+        #: Indices of the continuous variables (every other variable is integer).
+        self.continuous: set[int] = set()
+
+    def integer(self, upper: int, name: str) -> Any:
+        """An integer variable in ``0..upper``."""
+        return self.solver.IntVar(0, upper, name)
+
+    def boolean(self, name: str) -> Any:
+        return self.solver.BoolVar(name)
+
+    def real(self, lower: float, upper: float, name: str) -> Any:
+        """A continuous variable (never branched on)."""
+        var = self.solver.NumVar(lower, upper, name)
+        self.continuous.add(var.index())
+        return var
+
+    def row(self, lower: float, upper: float, terms: Iterable[tuple[Any, float]]) -> Any:
+        """Add ``lower <= sum(coef * var) <= upper``; a variable met twice adds up."""
+        merged: dict[int, tuple[Any, float]] = {}
+        for var, coef in terms:
+            seen = merged.get(var.index())
+            merged[var.index()] = (var, coef if seen is None else seen[1] + coef)
+        return add_row(self.solver, lower, upper, merged.values())

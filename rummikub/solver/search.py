@@ -2,12 +2,11 @@
 
 Why not hand the model to a MIP solver at once: the LP relaxation of the move model is
 nearly always tight (its optimum rounded down is the integer optimum), so the work is in
-finding an integer solution, which CBC does only after ~20-60 ms of presolve, cuts and
-heuristics. CLP re-solves a node after a bound change warm in well under a millisecond,
-and a few nodes of plain branching on the most fractional variable settle most positions.
-Measured on the fractional positions of the mid and hard corpora: median 5 ms and 17 ms
-against CBC's 37 ms and 60 ms, with the same optima. Positions the search cannot settle
-within its node limit go to the MIP back end, so every answer stays proven.
+finding an integer solution, which CBC does only after presolve, cuts and heuristics. CLP
+re-solves a node after a bound change warm, far faster, and a few nodes of plain branching
+on the most fractional variable settle most positions (the figures are in
+``benchmarks/RESULTS.md``). Positions the search cannot settle within its node limit go to
+the MIP back end, so every answer stays proven.
 
 The objective's coefficients are integers, so a node whose LP bound rounded down is no
 better than the incumbent cannot hold a better solution: that prune is exact.
@@ -18,18 +17,23 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 #: Within this of an integer, a value counts as that integer (CLP's own tolerance is 1e-7).
 INTEGRALITY = 1e-6
 
 
-@dataclass(slots=True)
-class Outcome:
-    """What the search established."""
+#: ``optimal``: the best integer solution, proven; ``infeasible``: proven that none exists;
+#: ``open``: limits reached first (``values`` holds the best solution found, if any);
+#: ``feasible`` (MIP back end only): a solution found, its optimality not proven.
+SearchStatus = Literal["optimal", "feasible", "infeasible", "open"]
 
-    #: "optimal" (proven), "infeasible" (proven), or "open" (limits reached first).
-    status: str
+
+@dataclass(frozen=True, slots=True)
+class SearchOutcome:
+    """What a search established."""
+
+    status: SearchStatus
     #: The variable values of the best integer solution found, by variable index.
     values: list[float] | None
     nodes: int
@@ -37,12 +41,12 @@ class Outcome:
 
 def branch_and_bound(
     solver: Any, integer: list[int], *, node_limit: int, deadline: float | None
-) -> Outcome:
+) -> SearchOutcome:
     """Maximise ``solver``'s objective over integer values of the variables ``integer``."""
     from ortools.linear_solver import pywraplp
 
     # Without presolve CLP keeps its basis between solves, and the dual simplex re-solves
-    # a node after a bound change from it: 0.11 ms a node instead of 1.1 ms (hard corpus).
+    # a node after a bound change from it, about ten times faster (see benchmarks/).
     params = pywraplp.MPSolverParameters()
     params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
     params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
@@ -97,13 +101,15 @@ def branch_and_bound(
     for i in applied:
         variables[i].SetBounds(*original[i])
     if unsure or any(ceiling > best for _, ceiling in stack):
-        return Outcome("open", incumbent, nodes)
-    return Outcome("optimal" if incumbent is not None else "infeasible", incumbent, nodes)
+        return SearchOutcome("open", incumbent, nodes)
+    if incumbent is None:
+        return SearchOutcome("infeasible", None, nodes)
+    return SearchOutcome("optimal", incumbent, nodes)
 
 
 class _Reader:
-    """Reads a node's solution through one solution proto: 25x faster than variable by
-    variable on the hard corpus (0.02 ms against 0.57 ms a node)."""
+    """Reads a node's solution through one solution proto, many times faster than variable
+    by variable (see benchmarks/)."""
 
     def __init__(self, solver: Any) -> None:
         from ortools.linear_solver import linear_solver_pb2

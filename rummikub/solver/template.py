@@ -1,22 +1,24 @@
-"""The part of the model that depends on the rule set alone, built once and copied.
+"""The base of every move model: played tiles, balance rows, free runs and candidate columns.
 
-Every position of a rule set shares the played tiles, the balance rows, the run flow and
-the candidate groups; only their bounds and right-hand sides change. Building those
-through pywraplp costs about a microsecond a coefficient, most of a small position's
-time; loading a prepared copy costs about 0.5 ms. A position then sets bounds (tiles in
-play, rack, table) and adds what is its own: old melds left as they were, locked melds'
-fates, the initial meld.
+The base depends on the rule set and a choice of candidate melds only, so :func:`lay_base`
+builds it the same way for two uses: once per rule set into a template that every position
+of that rule set copies (:func:`play_template`: building through pywraplp costs about a
+microsecond a coefficient, most of a small position's time, and a copy costs far less), and
+straight into one position's model where no template fits (an opening without playing on,
+candidate runs instead of the flow, boxes with too many groups to copy). Either way the
+position then bounds the base to its tiles and adds what is its own: old melds left as they
+were, locked melds' fates, the initial meld.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from rummikub.rules import Rules
-from rummikub.solver.candidates import TileIndex, group_candidates
-from rummikub.solver.rows import INF, add_row
+from rummikub.solver.candidates import Needs, TileIndex, group_candidates
 from rummikub.solver.runs_flow import RunFlow
 
 #: Above this many candidate groups (8-color boxes have ~12,000) a copy of every group
@@ -25,17 +27,72 @@ MOST_GROUPS = 2000
 
 
 @dataclass(frozen=True, slots=True)
+class Base:
+    """Where the base's parts are in a model, by variable and row index."""
+
+    #: ``played[t]``: the variable of the tiles of type ``t`` played (bounds 0 until set).
+    played: dict[int, int]
+    #: ``balance[t]``: the row "tiles of type ``t`` laid - played = old table's" (rhs 0).
+    balance: dict[int, int]
+    #: The free runs as a flow, or None when runs are candidate columns.
+    flow: RunFlow | None
+    #: (candidate row, variable index) of each candidate column (bounds 0 until set).
+    columns: tuple[tuple[int, int], ...]
+    #: Variables in the base: a position's own parts come after them.
+    variables: int
+
+
+def lay_base(
+    solver: Any,
+    rules: Rules,
+    index: TileIndex,
+    columns: Sequence[tuple[int, Needs]],
+    *,
+    flow: bool,
+    played: Sequence[int],
+    balanced: Sequence[int],
+) -> Base:
+    """Build the base into ``solver``, every variable fixed at 0 and every balance at 0.
+
+    ``played``: the tile types that get a played variable; ``balanced``: those whose balance
+    row comes first (a template has them all); any other tile type gets its balance row
+    when a run or a column first needs it.
+    """
+    variables = {t: solver.IntVar(0, 0, f"played_{t}") for t in played}
+    rows: dict[int, Any] = {}
+
+    def balance(t: int) -> Any:
+        row = rows.get(t)
+        if row is None:
+            row = rows[t] = solver.Constraint(0.0, 0.0)
+            if t in variables:
+                row.SetCoefficient(variables[t], -1.0)
+        return row
+
+    for t in balanced:
+        balance(t)
+    runs = RunFlow.build(solver, rules, index, balance) if flow else None
+    laid = []
+    for row, needs in columns:
+        var = solver.IntVar(0, 0, f"lay_{row}")
+        for t, n in needs:
+            balance(t).SetCoefficient(var, float(n))
+        laid.append((row, var.index()))
+    return Base(
+        played={t: v.index() for t, v in variables.items()},
+        balance={t: r.index() for t, r in rows.items()},
+        flow=runs,
+        columns=tuple(laid),
+        variables=solver.NumVariables(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Template:
-    """A model of every run and group of a rule set, with where to find its parts."""
+    """A model of the base of a rule set with every candidate group, ready to copy."""
 
     proto: Any
-    #: variable index of the tiles of each type played, and row index of its balance.
-    played: tuple[int, ...]
-    balance: tuple[int, ...]
-    flow: RunFlow
-    #: (candidate row in group_candidates(rules), variable index).
-    groups: tuple[tuple[int, int], ...]
-    variables: int
+    base: Base
 
     def load(self) -> Any:
         """A fresh CLP model holding a copy of the template."""
@@ -48,7 +105,8 @@ class Template:
 
 @lru_cache(maxsize=8)
 def play_template(rules: Rules) -> Template | None:
-    """The template of ``rules``, or None when it would be too big to copy per position."""
+    """The template of ``rules`` (runs as a flow, every candidate group), or None when it
+    would be too big to copy per position."""
     cands = group_candidates(rules)
     if len(cands.melds) > MOST_GROUPS:
         return None
@@ -56,26 +114,9 @@ def play_template(rules: Rules) -> Template | None:
 
     solver = pywraplp.Solver.CreateSolver("CLP")
     index = TileIndex(rules)
-    played = [solver.IntVar(0, 0, f"played_{t}") for t in range(index.size)]
-    balance = [solver.Constraint(0.0, 0.0) for _ in range(index.size)]
-    for var, row in zip(played, balance, strict=True):
-        row.SetCoefficient(var, -1.0)
-    flow = RunFlow.build(solver, rules, index, balance.__getitem__)
-    groups = []
-    for row, needs in enumerate(cands.needs):
-        var = solver.IntVar(0, 0, f"lay_{row}")
-        for t, n in needs:
-            balance[t].SetCoefficient(var, float(n))
-        groups.append((row, var.index()))
-    # At least one tile is played (RULES.md rule 2).
-    add_row(solver, 1.0, INF, [(var, 1.0) for var in played])
+    every = range(index.size)
+    columns = list(enumerate(cands.needs))
+    base = lay_base(solver, rules, index, columns, flow=True, played=every, balanced=every)
     proto = linear_solver_pb2.MPModelProto()
     solver.ExportModelToProto(proto)
-    return Template(
-        proto=proto,
-        played=tuple(v.index() for v in played),
-        balance=tuple(r.index() for r in balance),
-        flow=flow,
-        groups=tuple(groups),
-        variables=solver.NumVariables(),
-    )
+    return Template(proto=proto, base=base)

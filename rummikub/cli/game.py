@@ -1,0 +1,358 @@
+"""``rummikub game``: a record of a whole hand, turn by turn (new, show, apply, undo, replay,
+hint). Every change is written atomically, and a refused turn leaves the record as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+from rummikub.cli import render
+from rummikub.cli.common import EXIT_REJECTED, BadInput, rules_options
+from rummikub.errors import RummikubError
+from rummikub.game import engine
+from rummikub.game.engine import GameState, Replay, TurnError
+from rummikub.game.record import Draw, Pass, Play, Record, Result, Turn, load, save
+from rummikub.melds import RawMeld
+from rummikub.position import Position
+from rummikub.rules import STANDARD, Rules, preset, with_options
+from rummikub.tiles import format_tiles, parse_tiles
+
+__all__ = ["game"]
+
+
+@click.group()
+def game() -> None:
+    """Record a whole hand: deal or enter a real table's game, apply turns, replay, hint.
+
+    A record is a TOML (or .json) file; see the README, "Game records".
+    """
+
+
+def _rules(rules_preset: str | None, rule_options: dict[str, str]) -> Rules:
+    base = preset(rules_preset) if rules_preset else STANDARD
+    return with_options(base, rule_options)
+
+
+def _players(text: str) -> list[str]:
+    if text.strip().isdigit():
+        return [f"P{i + 1}" for i in range(int(text))]
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _open(path: str) -> Replay:
+    """The record at ``path`` replayed up to its first bad turn (bad input: exit 2)."""
+    record = load(path)
+    try:
+        return engine.replay(record)
+    except TurnError as error:  # pragma: no cover - replay catches these itself
+        raise BadInput(f"{path}: {error}") from None
+    except RummikubError as error:
+        raise BadInput(f"{path}: {error}") from None
+
+
+def _intact(path: str, game: Replay) -> None:
+    """Refuse to add to a record whose turns are not all legal (undo first)."""
+    if game.problem is not None:
+        raise BadInput(f"{path}: {game.problem} (fix it, or remove it with 'rummikub game undo')")
+
+
+@game.command("new")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--players",
+    default="2",
+    show_default=True,
+    help="Names separated by commas (in turn order), or a count (P1, P2, ...).",
+)
+@click.option("--seed", type=int, help="Shuffle and deal the box with this seed.")
+@click.option("--rack", "rack_text", metavar="TILES", help="A real table: your dealt rack.")
+@click.option("--me", type=int, default=0, show_default=True, help="Your seat (with --rack).")
+@click.option(
+    "--rack-size",
+    type=click.IntRange(1, 50),
+    default=14,
+    show_default=True,
+    help="Tiles dealt to each player.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing record.")
+@rules_options
+def new(
+    path: str,
+    players: str,
+    seed: int | None,
+    rack_text: str | None,
+    me: int,
+    rack_size: int,
+    force: bool,
+    rules_preset: str | None,
+    rule_options: dict[str, str],
+) -> None:
+    """Start a record: dealt from a seed (every rack and the pool known), or, with --rack, a
+    game at a real table where only your rack is known."""
+    if os.path.exists(path) and not force:
+        raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+    if (seed is None) == (rack_text is None):
+        raise BadInput("give --seed N to deal a game, or --rack TILES for a game at a real table")
+    names = _players(players)
+    rules = _rules(rules_preset, rule_options)
+    if rack_text is not None:
+        if not 0 <= me < len(names):
+            raise BadInput(f"--me {me}: expected a seat 0-{len(names) - 1}")
+        record = engine.real_table(names, rules, me, parse_tiles(rack_text), rack_size)
+    else:
+        assert seed is not None
+        record = engine.deal(names, rules, seed, rack_size)
+    engine.start(record)  # a rack with tiles the box lacks is refused before writing
+    save(record, path)
+    click.echo(f"New game of {len(names)} players: {', '.join(names)}. Saved to {path}.")
+    click.echo(_state_text(engine.replay(record).state, record))
+
+
+def _state_text(state: GameState, record: Record) -> str:
+    lines: list[str] = []
+    if state.result is not None:
+        lines.append(_result_text(state.result, state))
+    else:
+        seat = state.to_move
+        opened = "" if state.opened[seat] else " (not opened yet)"
+        lines.append(
+            f"Turn {state.turns + 1}: {state.players[seat]} to move{opened}; "
+            f"pool {state.pool_count} tiles."
+        )
+    lines.append("Table:" if state.table else "Table: (empty)")
+    lines += [f"  {i}. {meld}" for i, meld in enumerate(state.table, start=1)]
+    for seat, name in enumerate(state.players):
+        rack = state.racks[seat]
+        shown = "?" if rack is None else format_tiles(rack) or "(empty)"
+        opened = "opened" if state.opened[seat] else "not opened"
+        lines.append(f"  {name}: {state.rack_counts[seat]} tiles, {opened}: {shown}")
+    return "\n".join(lines)
+
+
+def _result_text(result: Result, state: GameState) -> str:
+    names = state.players
+    how = "went out" if result.ending == "went_out" else "won with the pool empty"
+    if not result.winners:
+        line = "The hand is over (the pool is empty); the winner is not known."
+    else:
+        line = f"The hand is over: {' and '.join(names[w] for w in result.winners)} {how}."
+    if result.scores is not None:
+        scores = ", ".join(f"{n} {_score(s)}" for n, s in zip(names, result.scores, strict=True))
+        line += f" Scores: {scores}."
+    return line
+
+
+def _score(value: float) -> str:
+    return f"{value:+g}"
+
+
+def _state_data(state: GameState) -> dict[str, Any]:
+    result = state.result
+    return {
+        "turn": state.turns + 1,
+        "to_move": state.to_move,
+        "players": list(state.players),
+        "table": [{"kind": m.kind, "tiles": [str(t) for t in m.tiles]} for m in state.table],
+        "racks": [None if r is None else [str(t) for t in r] for r in state.racks],
+        "rack_counts": list(state.rack_counts),
+        "opened": list(state.opened),
+        "pool": state.pool_count,
+        "result": None
+        if result is None
+        else {
+            "ending": result.ending,
+            "winners": list(result.winners),
+            "scores": None if result.scores is None else list(result.scores),
+        },
+    }
+
+
+@game.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The state as one JSON object.")
+def show(path: str, as_json: bool) -> None:
+    """The position to move, whose turn it is, the racks known, the pool and the scores.
+
+    A record with a bad turn is shown up to it, with the error (exit 1).
+    """
+    game = _open(path)
+    if as_json:
+        data = _state_data(game.state)
+        data["problem"] = game.problem
+        click.echo(json.dumps(data))
+    else:
+        click.echo(_state_text(game.state, game.record))
+    if game.problem is not None:
+        click.echo(f"{path}: {game.problem}", err=True)
+        sys.exit(EXIT_REJECTED)
+
+
+@game.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--table", "melds", multiple=True, metavar="MELD", help="The new table, one meld each."
+)
+@click.option("--play", "play_text", metavar="TILES", help="Tiles to lay: the solver lays them.")
+@click.option(
+    "--draw",
+    "draw_text",
+    is_flag=False,
+    flag_value="?",
+    metavar="[TILE]",
+    help="A draw: the tile drawn (needed for your own rack at a real table).",
+)
+@click.option("--pass", "passed", is_flag=True, help="No play with the pool empty.")
+def apply(
+    path: str, melds: tuple[str, ...], play_text: str | None, draw_text: str | None, passed: bool
+) -> None:
+    """Apply the next turn: a new table (--table ...), tiles to lay (--play), a draw or a
+    pass. An illegal turn is refused with every rule it breaks (exit 1)."""
+    given = sum([bool(melds), play_text is not None, draw_text is not None, passed])
+    if given != 1:
+        raise BadInput("give exactly one of --table MELD..., --play TILES, --draw [TILE], --pass")
+    game = _open(path)
+    _intact(path, game)
+    state = game.state
+    turn: Turn
+    if melds:
+        turn = Play(tuple(RawMeld.parse(text) for text in melds))
+    elif play_text is not None:
+        turn = lay(state, play_text)
+    elif draw_text is not None:
+        tiles = () if draw_text.strip() == "?" else parse_tiles(draw_text)
+        if len(tiles) > 1:
+            raise BadInput(f"--draw {draw_text!r}: one tile, e.g. --draw R5")
+        tile = tiles[0] if tiles else None
+        # With the pool's order known, the record names the tile drawn.
+        turn = Draw(state.pool[0] if tile is None and state.pool else tile)
+    else:
+        turn = Pass()
+    try:
+        after = engine.advance(state, turn)
+    except TurnError as error:
+        click.echo(_turn_error_text(error), err=True)
+        sys.exit(EXIT_REJECTED)
+    record = game.record.with_turns((*game.record.turns, turn), after.result)
+    save(record, path)
+    click.echo(
+        f"Turn {after.turns}: {state.players[state.to_move]} {engine.describe(turn, state)}."
+    )
+    click.echo(_state_text(after, record))
+
+
+def lay(state: GameState, text: str) -> Play:
+    """The play laying exactly ``text``'s tiles, arranged by the solver."""
+    from rummikub.game.play import lay as lay_tiles
+
+    tiles = parse_tiles(text)
+    if not tiles:
+        raise BadInput("--play: give the tiles to lay, e.g. --play 'R4 O7'")
+    problems = Position((), tiles, True, state.rules).problems()
+    if problems:
+        raise BadInput(f"--play {text!r}: {'; '.join(problems)}")
+    try:
+        return lay_tiles(state, tiles)
+    except RummikubError as error:
+        raise BadInput(f"--play {text!r}: {error}; give the new table with --table") from None
+
+
+def _turn_error_text(error: TurnError) -> str:
+    count = len(error.problems)
+    lines = [
+        f"Turn {error.number} ({error.player}) is illegal: "
+        f"{count} rule{'' if count == 1 else 's'} broken."
+    ]
+    lines += [f"  - {problem}" for problem in error.problems]
+    return "\n".join(lines)
+
+
+@game.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+def undo(path: str) -> None:
+    """Remove the last turn of the record."""
+    record = load(path)
+    if not record.turns and record.problem is None:
+        raise BadInput(f"{path}: no turn to undo")
+    # A turn whose text could not be read is the one to remove first.
+    turns = record.turns if record.problem is not None else record.turns[:-1]
+    game = engine.replay(record.with_turns(turns, None))
+    save(record.with_turns(turns, game.state.result), path)
+    click.echo(f"Removed turn {len(turns) + 1}.")
+    click.echo(_state_text(game.state, game.record))
+
+
+@game.command("replay")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: turns, legal, error.")
+def replay_command(path: str, as_json: bool) -> None:
+    """Check every turn with the checker; the first illegal turn is reported with its number
+    and the broken rules (exit 1)."""
+    game = _open(path)
+    record = game.record
+    legal = len(game.states) - 1
+    if as_json:
+        error = game.error
+        data: dict[str, Any] = {
+            "turns": len(record.turns) + (record.problem is not None),
+            "legal_turns": legal,
+            "legal": game.problem is None,
+            "error": None
+            if error is None
+            else {"turn": error.number, "player": error.player, "problems": list(error.problems)},
+            "problem": game.problem,
+            "result": _state_data(game.state)["result"],
+        }
+        click.echo(json.dumps(data))
+    else:
+        for index, turn in enumerate(record.turns[:legal]):
+            state = game.states[index]
+            name = state.players[state.to_move]
+            click.echo(f"{index + 1:4d}. {name}: {engine.describe(turn, state)}")
+        if game.error is not None:
+            click.echo(_turn_error_text(game.error))
+        elif record.problem is not None:
+            click.echo(f"{path}: {record.problem}")
+        else:
+            click.echo(f"All {legal} turns are legal.")
+            if game.state.result is not None:
+                click.echo(_result_text(game.state.result, game.state))
+    if game.problem is not None:
+        sys.exit(EXIT_REJECTED)
+
+
+@game.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The answer as solve --json prints it.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.001),
+    metavar="SECONDS",
+    help="Stop the solve early; the hint may then be unproven.",
+)
+def hint(path: str, as_json: bool, time_limit: float | None) -> None:
+    """The best move for the player to move (their rack must be known)."""
+    from rummikub.solver import solve
+
+    game = _open(path)
+    _intact(path, game)
+    state = game.state
+    if state.result is not None:
+        raise BadInput(f"{path}: the hand is over")
+    seat = state.to_move
+    if state.racks[seat] is None:
+        raise BadInput(
+            f"{path}: it is {state.players[seat]}'s turn, and their rack is not known "
+            "(enter their turn with 'rummikub game apply')"
+        )
+    result = solve(state.position(), time_limit=time_limit)
+    if as_json:
+        click.echo(render.result_json(result, path))
+        return
+    click.echo(f"Turn {state.turns + 1}: {state.players[seat]} to move.")
+    click.echo(render.result_text(result))
+    if not result.played:
+        click.echo("Draw a tile." if state.pool_count else "Pass (the pool is empty).")

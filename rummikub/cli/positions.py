@@ -1,0 +1,109 @@
+"""Positions given on the command line (``--rack``/``--table``/``--position``) or on stdin
+(``-``), in the quick notation of :mod:`rummikub.notation`, checked like puzzle files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import click
+
+from rummikub.cli.common import BadInput
+from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
+from rummikub.melds import RawMeld
+from rummikub.notation import parse_melds, parse_position, parse_rack
+from rummikub.puzzles import Overrides, Puzzle, from_data, loads
+from rummikub.rules import Rules, preset, with_options
+
+#: How a position given by options is named in messages; its JSON "puzzle" is null.
+COMMAND_LINE = "command line"
+#: The PUZZLE argument that means "read the puzzle from stdin".
+STDIN = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Inline:
+    """The position options of a command, as given."""
+
+    rack: str | None = None
+    table: tuple[str, ...] = ()
+    position: str | None = None
+
+    @property
+    def given(self) -> bool:
+        return self.rack is not None or bool(self.table) or self.position is not None
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _rules(choices: Overrides) -> Rules:
+    # The options were checked when the command line was read.
+    return with_options(preset(choices.preset or "standard"), choices.options)
+
+
+def check_usage(inline: Inline) -> None:
+    """``--position`` holds a whole position: it does not mix with ``--rack``/``--table``."""
+    if inline.position is not None and (inline.rack is not None or inline.table):
+        raise click.UsageError("give either --position or --rack/--table, not both")
+
+
+def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:
+    """The position of the options, checked exactly like a puzzle file.
+
+    A notation problem names the option, quotes its text and gives the column.
+    """
+    if inline.position is not None:
+        return position_puzzle(inline.position, COMMAND_LINE, choices, option="--position ")
+    problems: list[str] = []
+    rules = _rules(choices)
+    melds: list[str] = []
+    for text in inline.table:
+        try:
+            melds += [str(meld) for meld in parse_melds(text, rules)]
+        except NotationError as error:
+            problems.append(f"--table {_quote(text)}: {error}")
+    rack = inline.rack or ""
+    try:
+        parse_rack(rack, rules, box=False)
+    except NotationError as error:
+        problems.append(f"--rack {_quote(rack)}: {error}")
+    if problems:
+        raise PuzzleError(COMMAND_LINE, problems)
+    # Tiles in the box, melds valid, tile counts: as for a file (each meld by its index).
+    return from_data({"rack": rack, "table": melds}, COMMAND_LINE, overrides=choices)
+
+
+def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "") -> Puzzle:
+    """A one-line position (``table / rack / opened``) as a puzzle named ``name``."""
+    try:
+        position = parse_position(text, _rules(choices))
+    except (NotationError, PositionError, RulesError) as error:
+        raise PuzzleError(name, [f"{option}{_quote(text.strip())}: {error}"]) from None
+    if choices.opened is not None:
+        position = replace(position, opened=choices.opened)
+    return Puzzle(name, position)
+
+
+def stdin_puzzle(text: str, choices: Overrides) -> Puzzle:
+    """A puzzle read from stdin: JSON (it starts with ``{``), a one-line position, or TOML."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return loads(text, STDIN, fmt="json", overrides=choices)
+    if stripped and "\n" not in stripped and "=" not in stripped:
+        return position_puzzle(stripped, STDIN, choices)
+    return loads(text, STDIN, fmt="toml", overrides=choices)
+
+
+def after_melds(texts: Sequence[str], rules: Rules) -> list[RawMeld]:
+    """The melds of ``--after`` options (each may hold several, separated by ``|``): notation
+    only, since a proposed table is judged by the checker."""
+    melds: list[RawMeld] = []
+    for text in texts:
+        try:
+            melds += parse_melds(text, rules)
+        except NotationError as error:
+            raise BadInput(f"--after {text!r}: {error}") from None
+    return melds

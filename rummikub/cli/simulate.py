@@ -1,0 +1,148 @@
+"""``rummikub simulate``: self-play between strategies, with win rates and intervals."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from rummikub.cli.common import BadInput, rules_options
+from rummikub.errors import RummikubError
+from rummikub.game import simulate as sim
+from rummikub.game.strategies import STRATEGIES
+from rummikub.rules import STANDARD, preset, with_options
+
+__all__ = ["simulate"]
+
+
+@contextmanager
+def _progress(games: int, show: bool) -> Iterator[sim.Progress | None]:
+    """A rich progress bar on stderr (only on a terminal): games finished, rate, time left."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    columns = (
+        TextColumn("Playing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("games", total=games)
+        yield lambda done: progress.advance(task, done)
+
+
+@click.command()
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play."
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Seats per game."
+)
+@click.option(
+    "--strategy",
+    "strategies",
+    default="best",
+    show_default=True,
+    metavar="NAMES",
+    help=f"Strategies by seat, separated by commas ({', '.join(STRATEGIES)}); "
+    "repeated to fill the seats, rotated one seat each game.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
+)
+@click.option(
+    "--rack-size",
+    type=click.IntRange(1, 50),
+    default=14,
+    show_default=True,
+    help="Tiles dealt to each player.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="Local Dask worker processes (default: one per core when Dask is installed and "
+    "there are enough games; 1 = play in this process).",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="An existing Dask cluster: tcp://host:8786.")
+@click.option("--batch-size", type=click.IntRange(min=1), help="Games per Dask task.")
+@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the table as CSV.")
+@click.option(
+    "--chart", "chart_path", type=click.Path(dir_okay=False), help="Draw a PNG chart (matplotlib)."
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@rules_options
+def simulate(
+    games: int,
+    players: int,
+    strategies: str,
+    seed: int,
+    rack_size: int,
+    workers: int | None,
+    scheduler: str | None,
+    batch_size: int | None,
+    as_json: bool,
+    csv_path: str | None,
+    chart_path: str | None,
+    no_progress: bool,
+    rules_preset: str | None,
+    rule_options: dict[str, str],
+) -> None:
+    """Play whole games between strategies and report, per strategy and seat, the win rate
+    and mean score with 95% intervals, game length and how often the pool runs out.
+
+    The same seed gives the same games and report, with or without Dask."""
+    names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
+    rules = with_options(preset(rules_preset) if rules_preset else STANDARD, rule_options)
+    setup = sim.Setup(names, players, rules, rack_size, seed)
+    if workers is None:
+        workers = 1 if scheduler else sim.default_workers(games)
+    started = time.perf_counter()
+    try:
+        with _progress(games, not no_progress) as progress:
+            found = sim.simulate(
+                setup,
+                games,
+                workers=workers,
+                scheduler=scheduler,
+                batch_size=batch_size,
+                progress=progress,
+            )
+    except RummikubError as error:
+        raise BadInput(str(error)) from None
+    seconds = time.perf_counter() - started
+    report = sim.summarize(setup, found)
+    if as_json:
+        click.echo(json.dumps(report.to_data()))
+    else:
+        click.echo(sim.to_text(report))
+    if csv_path is not None:
+        Path(csv_path).write_text(sim.to_csv(report), encoding="utf-8")
+    if chart_path is not None:
+        from rummikub.game.chart import save_chart
+
+        save_chart(report, chart_path)
+    # Timing goes to stderr, so that stdout is the same for the same seed.
+    where = f"scheduler {scheduler}" if scheduler else f"{workers} worker(s)"
+    rate = games / seconds if seconds > 0 else float("inf")
+    click.echo(f"{games} games in {seconds:.1f} s ({rate:.2f} games/s, {where})", err=True)
+    sys.stdout.flush()

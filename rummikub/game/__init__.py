@@ -1,0 +1,63 @@
+"""Whole games: records, the engine, strategies and self-play.
+
+>>> from rummikub.game import deal, replay, load_record, positions  # doctest: +SKIP
+
+* :mod:`rummikub.game.record`: the record file format (TOML/JSON), atomic writes.
+* :mod:`rummikub.game.engine`: the deal, turns judged by the checker, the ending, scores.
+* :mod:`rummikub.game.strategies`: strategies as plain functions.
+* :mod:`rummikub.game.simulate`: self-play at scale (Dask distributed when installed).
+
+Nothing below this package imports it; it uses the solver, the checker and the domain.
+"""
+
+from __future__ import annotations
+
+from rummikub.game.engine import (
+    GameState,
+    Replay,
+    TurnError,
+    advance,
+    deal,
+    positions,
+    real_table,
+    replay,
+    start,
+)
+from rummikub.game.record import (
+    Deal,
+    Draw,
+    Pass,
+    Play,
+    Record,
+    RecordError,
+    Result,
+    Turn,
+    dumps,
+    loads,
+    save,
+)
+from rummikub.game.record import load as load_record
+
+__all__ = [
+    "Deal",
+    "Draw",
+    "GameState",
+    "Pass",
+    "Play",
+    "Record",
+    "RecordError",
+    "Replay",
+    "Result",
+    "Turn",
+    "TurnError",
+    "advance",
+    "deal",
+    "dumps",
+    "load_record",
+    "loads",
+    "positions",
+    "real_table",
+    "replay",
+    "save",
+    "start",
+]

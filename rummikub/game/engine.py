@@ -1,0 +1,412 @@
+"""The game (RULES.md, "The game" and "Scoring a finished hand"): deal, turns, ending, scores.
+
+A :class:`GameState` is the whole state between two turns; :func:`advance` applies one turn
+(judging a play with :func:`rummikub.check`) and returns the next state, or raises
+:class:`TurnError` with every rule the turn breaks. :func:`replay` runs a record's turns and
+stops at the first bad one, keeping the states before it.
+
+Readings of the rules chosen here (README, "Readings of the rules"):
+
+* The deal: the box is shuffled with ``random.Random(seed)``; seat 0 takes the first
+  ``rack_size`` tiles, seat 1 the next, and so on; the rest is the pool, drawn from its front.
+* A player may pass only when the pool is empty, and must draw otherwise. The hand ends when
+  a player's rack is empty, or when every player in turn has passed (a full round with the
+  pool empty in which nobody played).
+* Scores with the pool empty: the lowest rack total wins; a tie for it makes every tied
+  player a winner, sharing the gain equally (so scores still sum to zero).
+* At a real table (``me`` set) the other racks are unknown: their plays are judged with their
+  played tiles as the rack (everything but "from the rack" is checked), their draws need no
+  tile, and the scores stay unknown; the winner is known when someone goes out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from rummikub.errors import RummikubError
+from rummikub.game.record import (
+    RACK_SIZE,
+    Deal,
+    Draw,
+    Pass,
+    Play,
+    Record,
+    Result,
+    Turn,
+)
+from rummikub.melds import Meld, RawMeld
+from rummikub.position import Move, Position
+from rummikub.rules import Rules
+from rummikub.tiles import JOKER, Tile, format_tiles
+
+__all__ = [
+    "GameState",
+    "Replay",
+    "TurnError",
+    "advance",
+    "box",
+    "deal",
+    "describe",
+    "positions",
+    "real_table",
+    "replay",
+    "start",
+    "turn_of_move",
+]
+
+
+class TurnError(RummikubError, ValueError):
+    """A turn the rules do not allow; ``number`` counts turns from 1."""
+
+    def __init__(self, number: int, player: str, problems: Sequence[str]) -> None:
+        self.number = number
+        self.player = player
+        self.problems: tuple[str, ...] = tuple(problems)
+        super().__init__(f"turn {number} ({player}): " + "; ".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything between two turns. Racks are None where unknown (a real table)."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    table: tuple[Meld, ...]
+    racks: tuple[tuple[Tile, ...] | None, ...]
+    rack_counts: tuple[int, ...]
+    opened: tuple[bool, ...]
+    #: The pool in draw order when known; its size is always :attr:`pool_count`.
+    pool: tuple[Tile, ...] | None
+    pool_count: int
+    #: Turns taken so far (the next turn's number is ``turns + 1``).
+    turns: int = 0
+    #: Passes in a row (with the pool empty); a full round of them ends the hand.
+    passes: int = 0
+    result: Result | None = None
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is."""
+        return self.turns % len(self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def position(self, seat: int | None = None) -> Position:
+        """The position of ``seat`` (default: the player to move); its rack must be known."""
+        seat = self.to_move if seat is None else seat
+        rack = self.racks[seat]
+        if rack is None:
+            raise RummikubError(f"the rack of {self.players[seat]} is not known")
+        return Position(self.table, rack, self.opened[seat], self.rules)
+
+    def rack_total(self, seat: int) -> int | None:
+        rack = self.racks[seat]
+        return None if rack is None else sum(self.rules.tile_value(t) for t in rack)
+
+
+def box(rules: Rules) -> list[Tile]:
+    """Every tile of the box in a fixed order: colors, numbers, copies, then jokers."""
+    tiles = [tile for tile in rules.tile_types() for _ in range(rules.copies)]
+    return tiles + [JOKER] * rules.jokers
+
+
+def deal(players: Sequence[str], rules: Rules, seed: int, rack_size: int = RACK_SIZE) -> Record:
+    """A new record with the box shuffled by ``seed`` and dealt: seat 0 takes the first
+    ``rack_size`` tiles, seat 1 the next, ...; the rest is the pool in draw order."""
+    tiles = box(rules)
+    _check_size(len(players), rules, rack_size)
+    random.Random(seed).shuffle(tiles)
+    sort = rules.sort_key
+    racks = tuple(
+        tuple(sorted(tiles[i * rack_size : (i + 1) * rack_size], key=sort))
+        for i in range(len(players))
+    )
+    pool = tuple(tiles[len(players) * rack_size :])
+    return Record(
+        players=tuple(players),
+        rules=rules,
+        deal=Deal(racks, pool),
+        seed=seed,
+        rack_size=rack_size,
+    )
+
+
+def real_table(
+    players: Sequence[str], rules: Rules, me: int, rack: Sequence[Tile], rack_size: int = RACK_SIZE
+) -> Record:
+    """A new record for a game at a real table: only ``me``'s rack is known."""
+    _check_size(len(players), rules, rack_size)
+    racks: list[tuple[Tile, ...] | None] = [None] * len(players)
+    racks[me] = tuple(sorted(rack, key=rules.sort_key))
+    return Record(
+        players=tuple(players), rules=rules, deal=Deal(tuple(racks)), rack_size=rack_size, me=me
+    )
+
+
+def _check_size(players: int, rules: Rules, rack_size: int) -> None:
+    if not 2 <= players <= 4:
+        raise RummikubError(f"{players} players: a game has 2-4")
+    if rack_size < 1 or players * rack_size > rules.tile_count:
+        raise RummikubError(
+            f"{players} racks of {rack_size} tiles need {players * rack_size} tiles, "
+            f"but the box holds {rules.tile_count}"
+        )
+
+
+def start(record: Record) -> GameState:
+    """The state before the first turn; raises :class:`RummikubError` for a broken deal."""
+    rules, players, size = record.rules, record.players, record.rack_size
+    _check_size(len(players), rules, size)
+    problems: list[str] = []
+    for seat, rack in enumerate(record.deal.racks):
+        if rack is not None and len(rack) != size:
+            problems.append(f"deal: {players[seat]}'s rack has {len(rack)} tiles, not {size}")
+    known = [t for rack in record.deal.racks if rack is not None for t in rack]
+    pool = record.deal.pool
+    position = Position((), tuple(known) + (pool or ()), True, rules)
+    problems += [f"deal: {p}" for p in position.problems()]
+    pool_count = rules.tile_count - len(players) * size
+    if pool is not None and len(pool) != pool_count:
+        problems.append(f"deal: the pool has {len(pool)} tiles, not {pool_count}")
+    if problems:
+        raise RummikubError("; ".join(problems))
+    return GameState(
+        rules=rules,
+        players=players,
+        table=(),
+        racks=record.deal.racks,
+        rack_counts=(size,) * len(players),
+        opened=(False,) * len(players),
+        pool=pool,
+        pool_count=pool_count,
+    )
+
+
+def advance(state: GameState, turn: Turn) -> GameState:
+    """The state after ``turn`` by the player to move; raises :class:`TurnError`."""
+    number, seat = state.turns + 1, state.to_move
+    if state.result is not None:
+        raise TurnError(number, state.players[seat], ["the hand is over"])
+    if isinstance(turn, Play):
+        after = _play(state, turn)
+    elif isinstance(turn, Draw):
+        after = _draw(state, turn)
+    else:
+        after = _pass(state)
+    return replace(after, turns=number)
+
+
+def _error(state: GameState, problems: Sequence[str]) -> TurnError:
+    return TurnError(state.turns + 1, state.players[state.to_move], problems)
+
+
+def _play(state: GameState, turn: Play) -> GameState:
+    from rummikub.checker import check
+
+    seat, rules = state.to_move, state.rules
+    rack = state.racks[seat]
+    new_tiles = Counter(t for meld in turn.table for t in meld.tiles)
+    played = new_tiles - Counter(t for meld in state.table for t in meld.tiles)
+    problems: list[str] = []
+    if rack is None:
+        # Someone else's rack at a real table: judge the move with its own tiles as the rack,
+        # and check what can be: the number of tiles and the box's copies.
+        judged_rack = tuple(played.elements())
+        if played.total() > state.rack_counts[seat]:
+            problems.append(
+                f"{played.total()} tiles played, but {state.players[seat]} holds "
+                f"{state.rack_counts[seat]}"
+            )
+        visible = [t for r in state.racks if r is not None for t in r]
+        problems += Position((), tuple(visible), True, rules).problems(new_tiles.elements())
+    else:
+        judged_rack = rack
+    verdict = check(Position(state.table, judged_rack, state.opened[seat], rules), turn.table)
+    problems += verdict.errors
+    if problems:
+        raise _error(state, problems)
+    table = tuple(Meld.of(m.tiles, kind=m.kind, rules=rules) for m in turn.table)
+    racks = list(state.racks)
+    if rack is not None:
+        left = Counter(rack) - played
+        racks[seat] = tuple(sorted(left.elements(), key=rules.sort_key))
+    counts = list(state.rack_counts)
+    counts[seat] -= played.total()
+    opened = list(state.opened)
+    opened[seat] = True
+    after = replace(
+        state,
+        table=table,
+        racks=tuple(racks),
+        rack_counts=tuple(counts),
+        opened=tuple(opened),
+        passes=0,
+    )
+    if counts[seat] == 0:
+        return replace(after, result=_went_out(after, seat))
+    return after
+
+
+def _draw(state: GameState, turn: Draw) -> GameState:
+    seat, rules = state.to_move, state.rules
+    if state.pool_count == 0:
+        raise _error(state, ["the pool is empty: pass instead of drawing"])
+    tile = turn.tile
+    pool = state.pool
+    if pool is not None:
+        if tile is not None and tile != pool[0]:
+            raise _error(state, [f"drew {tile}, but the next tile of the pool is {pool[0]}"])
+        tile, pool = pool[0], pool[1:]
+    racks = list(state.racks)
+    rack = racks[seat]
+    if rack is not None:
+        if tile is None:
+            raise _error(state, [f"the tile {state.players[seat]} drew must be given"])
+        problem = rules.tile_problem(tile)
+        if problem:
+            raise _error(state, [f"drew {tile}: {problem}"])
+        racks[seat] = tuple(sorted((*rack, tile), key=rules.sort_key))
+        if pool is None:
+            visible = [t for r in racks if r is not None for t in r]
+            tiles = [t for meld in state.table for t in meld.tiles] + visible
+            found = Position((), tuple(tiles), True, rules).problems()
+            if found:
+                raise _error(state, [f"drew {tile}: {p}" for p in found])
+    counts = list(state.rack_counts)
+    counts[seat] += 1
+    return replace(
+        state,
+        racks=tuple(racks),
+        rack_counts=tuple(counts),
+        pool=pool,
+        pool_count=state.pool_count - 1,
+        passes=0,
+    )
+
+
+def _pass(state: GameState) -> GameState:
+    if state.pool_count > 0:
+        count = state.pool_count
+        raise _error(state, [f"the pool still holds {count} tiles: draw instead of passing"])
+    after = replace(state, passes=state.passes + 1)
+    if after.passes >= len(state.players):
+        return replace(after, result=_pool_empty(after))
+    return after
+
+
+# -- scoring --------------------------------------------------------------------------------
+
+
+def _totals(state: GameState) -> list[int] | None:
+    totals = [state.rack_total(seat) for seat in range(len(state.players))]
+    if any(total is None for total in totals):
+        return None
+    return [total or 0 for total in totals]
+
+
+def _went_out(state: GameState, winner: int) -> Result:
+    """The first player to play all tiles wins; the others score minus their rack total, the
+    winner plus the sum of those."""
+    totals = _totals(state)
+    if totals is None:
+        return Result("went_out", (winner,), None)
+    scores = [-float(total) for total in totals]
+    scores[winner] = float(sum(totals) - totals[winner])
+    return Result("went_out", (winner,), tuple(scores))
+
+
+def _pool_empty(state: GameState) -> Result:
+    """The lowest rack total wins; every other player loses the difference to it, and the
+    winner gains the sum (shared equally by tied winners)."""
+    totals = _totals(state)
+    if totals is None:
+        return Result("pool_empty", (), None)
+    low = min(totals)
+    winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+    gain = sum(total - low for total in totals)
+    scores = tuple(gain / len(winners) if total == low else float(low - total) for total in totals)
+    return Result("pool_empty", winners, scores)
+
+
+# -- records --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The states of a record: ``states[i]`` is the state before turn ``i + 1``; the last one
+    is the current state. ``error`` is the first turn that could not be applied (or read)."""
+
+    record: Record
+    states: tuple[GameState, ...]
+    error: TurnError | None
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def problem(self) -> str | None:
+        """The first problem in words: a bad turn, or text that could not be read."""
+        if self.error is not None:
+            return str(self.error)
+        return self.record.problem
+
+
+def replay(record: Record) -> Replay:
+    """Apply every turn of ``record`` until the first bad one."""
+    state = start(record)
+    states = [state]
+    for turn in record.turns:
+        try:
+            state = advance(state, turn)
+        except TurnError as error:
+            return Replay(record, tuple(states), error)
+        states.append(state)
+    return Replay(record, tuple(states), None)
+
+
+def positions(record: Record) -> Iterator[tuple[int, int, Turn, Position | None]]:
+    """For each legal turn of ``record``: its number (from 1), the seat, the turn and the
+    position that player faced before it (None where the rack is unknown).
+
+    This is what a grader reads: the position before each turn and the turn taken in it.
+    """
+    game = replay(record)
+    for index, turn in enumerate(record.turns[: len(game.states) - 1]):
+        state = game.states[index]
+        seat = state.to_move
+        rack = state.racks[seat]
+        position = None if rack is None else state.position(seat)
+        yield index + 1, seat, turn, position
+
+
+def turn_of_move(state: GameState, move: Move) -> Turn:
+    """The turn a strategy's move stands for: a play, or a draw (a pass once the pool is
+    empty) when nothing is played."""
+    if move.played:
+        return Play(tuple(_raw(meld) for meld in move.table))
+    if state.pool_count == 0:
+        return Pass()
+    # With the pool's order known, the record names the tile drawn.
+    return Draw(state.pool[0] if state.pool else None)
+
+
+def _raw(meld: Meld) -> RawMeld:
+    # Through the notation, so that the kind is written only where the tiles leave it open.
+    return RawMeld.parse(str(meld))
+
+
+def describe(turn: Turn, state: GameState) -> str:
+    """A turn in words, e.g. ``drew R5``, ``played R4 O7``, ``passed``."""
+    if isinstance(turn, Draw):
+        return "drew" + ("" if turn.tile is None else f" {turn.tile}")
+    if isinstance(turn, Pass):
+        return "passed"
+    new = Counter(t for meld in turn.table for t in meld.tiles)
+    played = new - Counter(t for meld in state.table for t in meld.tiles)
+    return "played " + format_tiles(sorted(played.elements(), key=state.rules.sort_key))

@@ -1,0 +1,443 @@
+"""Game records (the PGN of this project): a TOML or JSON file holding a whole hand.
+
+A record holds the rule set, the players, an optional seed, the deal, every turn and, once
+the hand has ended, the result. Parsing is apart from legality: :func:`loads` reads the
+notation (a turn whose text is not tiles stops the reading there, with the error kept in
+:attr:`Record.problem`), and :mod:`rummikub.game.engine` judges the turns.
+
+Writes are atomic (:func:`save`): the text goes to a temporary file in the same folder,
+which then replaces the record in one step, so a crash mid-write leaves the old record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from rummikub.errors import RulesError, RummikubError
+from rummikub.melds import KINDS, RawMeld
+from rummikub.rules import OPTION_NAMES, PRESETS, STANDARD, Rules, preset, with_options
+from rummikub.tiles import Tile, format_tiles, parse_tiles
+
+__all__ = [
+    "FORMAT",
+    "Deal",
+    "Draw",
+    "Pass",
+    "Play",
+    "Record",
+    "RecordError",
+    "Result",
+    "Turn",
+    "dumps",
+    "load",
+    "loads",
+    "save",
+]
+
+#: The value of a record's ``format`` key; a later incompatible format gets a new number.
+FORMAT = "rummikub-game/1"
+RACK_SIZE = 14
+MAX_PLAYERS = 4
+Format = Literal["toml", "json"]
+Ending = Literal["went_out", "pool_empty"]
+_KEYS = ("format", "players", "rules", "seed", "rack_size", "me", "deal", "turns", "result")
+
+
+class RecordError(RummikubError, ValueError):
+    """A record file that cannot be read at all (its header, not a turn)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The player laid tiles: ``table`` is the whole new table."""
+
+    table: tuple[RawMeld, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The player drew a tile from the pool; ``tile`` is None when it is not known."""
+
+    tile: Tile | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """The pool is empty and the player does not play."""
+
+
+Turn = Play | Draw | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The tiles dealt: one rack per seat (None where unknown) and the pool's order (None when
+    unknown, as at a real table)."""
+
+    racks: tuple[tuple[Tile, ...] | None, ...]
+    pool: tuple[Tile, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the hand ended. ``scores`` is None when some rack is unknown (a real table)."""
+
+    ending: Ending
+    winners: tuple[int, ...]
+    scores: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A whole hand as written in a record file."""
+
+    players: tuple[str, ...]
+    rules: Rules
+    deal: Deal
+    turns: tuple[Turn, ...] = ()
+    seed: int | None = None
+    rack_size: int = RACK_SIZE
+    #: At a real table, the seat whose rack is known (the one using this program).
+    me: int | None = None
+    result: Result | None = None
+    #: Why reading stopped early: the turn (numbered from 1) whose text could not be read.
+    problem: str | None = field(default=None, compare=False)
+
+    def with_turns(self, turns: Sequence[Turn], result: Result | None = None) -> Record:
+        return replace(self, turns=tuple(turns), result=result, problem=None)
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def load(path: str | os.PathLike[str]) -> Record:
+    """Read a record file; the format follows the suffix (``.json``, else TOML)."""
+    name = os.fspath(path)
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{name}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"{name}: cannot read: {error}") from None
+    return loads(text, name, fmt=_format_of(name))
+
+
+def loads(text: str, path: str = "<record>", *, fmt: Format = "toml") -> Record:
+    """Read a record from text; ``path`` names it in messages."""
+    data: Any
+    if fmt == "toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RecordError(f"{path}: invalid TOML: {error}") from None
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            where = f"line {error.lineno}, column {error.colno}"
+            raise RecordError(f"{path}: invalid JSON: {error.msg} (at {where})") from None
+    return from_data(data, path)
+
+
+def from_data(data: Any, path: str = "<record>") -> Record:
+    """A record from parsed TOML/JSON data."""
+    problems: list[str] = []
+    if not isinstance(data, Mapping):
+        raise RecordError(f"{path}: expected a table of keys at the top")
+    for key in data:
+        if key not in _KEYS:
+            problems.append(f"unknown key {key!r} (expected one of {', '.join(_KEYS)})")
+    if data.get("format", FORMAT) != FORMAT:
+        problems.append(f"format {data.get('format')!r}: expected {FORMAT!r}")
+    players = _players(data.get("players"), problems)
+    rules = _rules(data.get("rules", {}), problems)
+    seed = _int_or_none(data, "seed", problems)
+    rack_size = _int_or_none(data, "rack_size", problems)
+    me = _int_or_none(data, "me", problems)
+    if me is not None and not 0 <= me < max(len(players), 1):
+        problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
+    deal = _deal(data.get("deal"), len(players), problems)
+    if problems:
+        raise RecordError("\n".join(f"{path}: {p}" for p in problems))
+    raw_turns = data.get("turns", [])
+    if not isinstance(raw_turns, list):
+        raise RecordError(f"{path}: turns: expected a list of turns")
+    turns: list[Turn] = []
+    problem: str | None = None
+    for number, raw in enumerate(raw_turns, start=1):
+        try:
+            turns.append(_turn(raw, (number - 1) % len(players)))
+        except (RummikubError, ValueError) as error:
+            problem = f"turn {number}: {error}"
+            break
+    result = None
+    if problem is None and "result" in data:
+        try:
+            result = _result(data["result"])
+        except ValueError as error:
+            problem = f"result: {error}"
+    return Record(
+        players=players,
+        rules=rules,
+        deal=deal,
+        turns=tuple(turns),
+        seed=seed,
+        rack_size=RACK_SIZE if rack_size is None else rack_size,
+        me=me,
+        result=result,
+        problem=problem,
+    )
+
+
+def _format_of(path: str) -> Format:
+    return "json" if Path(path).suffix.lower() == ".json" else "toml"
+
+
+def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
+        problems.append("players: expected a list of 2-4 names")
+        return ("?", "?")
+    if not 2 <= len(raw) <= MAX_PLAYERS:
+        problems.append(f"players: {len(raw)} given, a game has 2-{MAX_PLAYERS}")
+    return tuple(p.strip() for p in raw) or ("?", "?")
+
+
+def _rules(raw: Any, problems: list[str]) -> Rules:
+    if not isinstance(raw, Mapping):
+        problems.append("rules: expected a table of rule options")
+        return STANDARD
+    options = {k: v for k, v in raw.items() if k != "preset"}
+    try:
+        return with_options(preset(str(raw.get("preset", "standard"))), options)
+    except RulesError as error:
+        problems.append(f"rules: {error}")
+        return STANDARD
+
+
+def _int_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        problems.append(f"{key}: expected a whole number, got {value!r}")
+        return None
+    return value
+
+
+def _tiles(raw: Any, where: str) -> tuple[Tile, ...]:
+    if isinstance(raw, str):
+        return parse_tiles(raw)
+    if isinstance(raw, list) and all(isinstance(w, str) for w in raw):
+        return tuple(t for word in raw for t in parse_tiles(word))
+    raise ValueError(f"{where}: expected tiles as a string, got {raw!r}")
+
+
+def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
+    if raw is None:
+        return Deal(racks=(None,) * players)
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("racks"), list):
+        problems.append('deal: expected a table with racks = ["R1 R2 ...", "?", ...]')
+        return Deal(racks=(None,) * players)
+    racks: list[tuple[Tile, ...] | None] = []
+    for seat, text in enumerate(raw["racks"]):
+        if text == "?":
+            racks.append(None)
+            continue
+        try:
+            racks.append(_tiles(text, f"deal.racks[{seat}]"))
+        except (RummikubError, ValueError) as error:
+            problems.append(f"deal.racks[{seat}] {text!r}: {error}")
+            racks.append(None)
+    if len(racks) != players:
+        problems.append(f"deal.racks: {len(racks)} racks for {players} players")
+    pool = None
+    if "pool" in raw:
+        try:
+            pool = _tiles(raw["pool"], "deal.pool")
+        except (RummikubError, ValueError) as error:
+            problems.append(f"deal.pool: {error}")
+    return Deal(tuple(racks), pool)
+
+
+def _turn(raw: Any, seat: int) -> Turn:
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"expected a table with play, draw or pass, got {raw!r}")
+    actions = [key for key in ("play", "draw", "pass") if key in raw]
+    unknown = [key for key in raw if key not in ("play", "draw", "pass", "player")]
+    if unknown or len(actions) != 1:
+        raise ValueError(f"expected exactly one of play, draw or pass (and player), got {raw!r}")
+    if "player" in raw and raw["player"] != seat:
+        raise ValueError(f"player = {raw['player']!r}, but it is seat {seat}'s turn")
+    if "pass" in raw:
+        if raw["pass"] is not True:
+            raise ValueError("pass: expected true")
+        return Pass()
+    if "draw" in raw:
+        text = raw["draw"]
+        if text in ("?", True):
+            return Draw(None)
+        tiles = _tiles(text, "draw")
+        if len(tiles) != 1:
+            raise ValueError(f"draw {text!r}: expected one tile (or '?' when unknown)")
+        return Draw(tiles[0])
+    melds = raw["play"]
+    if not isinstance(melds, list):
+        raise ValueError("play: expected the new table as a list of melds")
+    return Play(tuple(_raw_meld(item) for item in melds))
+
+
+def _raw_meld(item: Any) -> RawMeld:
+    if isinstance(item, str):
+        return RawMeld.parse(item)
+    if isinstance(item, list):
+        return RawMeld(_tiles(item, "meld"))
+    if isinstance(item, Mapping) and item.get("kind") in KINDS:
+        return RawMeld(_tiles(item.get("tiles"), "meld"), item["kind"])
+    raise ValueError(f"meld {item!r}: expected a string such as 'R1 R2 R3'")
+
+
+def _result(raw: Any) -> Result:
+    if not isinstance(raw, Mapping) or raw.get("ending") not in ("went_out", "pool_empty"):
+        raise ValueError("expected ending = 'went_out' or 'pool_empty'")
+    winners = raw.get("winners", [])
+    scores = raw.get("scores")
+    if not isinstance(winners, list) or not all(isinstance(w, int) for w in winners):
+        raise ValueError("winners: expected a list of seats")
+    if scores is not None and not (
+        isinstance(scores, list) and all(isinstance(s, int | float) for s in scores)
+    ):
+        raise ValueError("scores: expected a list of numbers")
+    return Result(raw["ending"], tuple(winners), None if scores is None else tuple(scores))
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def to_data(record: Record) -> dict[str, Any]:
+    """A record as plain data with the keys of a record file (reads back with from_data)."""
+    data: dict[str, Any] = {"format": FORMAT, "players": list(record.players)}
+    if record.seed is not None:
+        data["seed"] = record.seed
+    if record.rack_size != RACK_SIZE:
+        data["rack_size"] = record.rack_size
+    if record.me is not None:
+        data["me"] = record.me
+    rules = rules_data(record.rules)
+    if rules:
+        data["rules"] = rules
+    deal: dict[str, Any] = {
+        "racks": ["?" if rack is None else format_tiles(rack) for rack in record.deal.racks]
+    }
+    if record.deal.pool is not None:
+        deal["pool"] = format_tiles(record.deal.pool)
+    data["deal"] = deal
+    data["turns"] = [
+        _turn_data(turn, number % len(record.players)) for number, turn in enumerate(record.turns)
+    ]
+    if record.result is not None:
+        result: dict[str, Any] = {
+            "ending": record.result.ending,
+            "winners": list(record.result.winners),
+        }
+        if record.result.scores is not None:
+            result["scores"] = [_number(s) for s in record.result.scores]
+        data["result"] = result
+    return data
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _turn_data(turn: Turn, seat: int) -> dict[str, Any]:
+    if isinstance(turn, Play):
+        return {"player": seat, "play": [str(meld) for meld in turn.table]}
+    if isinstance(turn, Draw):
+        return {"player": seat, "draw": "?" if turn.tile is None else str(turn.tile)}
+    return {"player": seat, "pass": True}
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    """The preset closest to ``rules`` and the options that differ from it ({} = standard)."""
+
+    def differences(base: Rules) -> dict[str, Any]:
+        return {
+            name: getattr(rules, name)
+            for name in OPTION_NAMES
+            if getattr(rules, name) != getattr(base, name)
+        }
+
+    name = min(PRESETS, key=lambda n: len(differences(PRESETS[n])))
+    options = differences(PRESETS[name])
+    if name == "standard" and not options:
+        return {}
+    return {"preset": name, **options}
+
+
+def dumps(record: Record, fmt: Format = "toml") -> str:
+    """A record as the text of a record file."""
+    data = to_data(record)
+    if fmt == "json":
+        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    lines: list[str] = []
+    tables: dict[str, dict[str, Any]] = {}
+    for key, value in data.items():
+        if key == "turns":
+            continue
+        if isinstance(value, dict):
+            tables[key] = value
+        else:
+            lines.append(f"{key} = {_toml(value)}")
+    for key in ("rules", "deal"):
+        if key in tables:
+            lines += ["", f"[{key}]"]
+            lines += [f"{name} = {_toml(value)}" for name, value in tables[key].items()]
+    for number, turn in enumerate(data["turns"], start=1):
+        seat = turn["player"]
+        lines += ["", f"[[turns]]  # {number}: {record.players[seat]}"]
+        lines += [f"{name} = {_toml(value)}" for name, value in turn.items()]
+    if "result" in tables:
+        lines += ["", "[result]"]
+        lines += [f"{name} = {_toml(value)}" for name, value in tables["result"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    # A JSON string with ASCII escapes is a valid TOML basic string.
+    return json.dumps(str(value))
+
+
+def save(record: Record, path: str | os.PathLike[str]) -> None:
+    """Write a record atomically: a temporary file in the same folder, then one rename.
+
+    A crash at any point leaves either the old record or the new one, never half of one.
+    """
+    name = os.fspath(path)
+    text = dumps(record, _format_of(name))
+    folder = os.path.dirname(os.path.abspath(name))
+    handle, temporary = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, name)
+    except BaseException:
+        # Whatever stopped the write, the old record stays and no temporary file is left.
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

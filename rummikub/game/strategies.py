@@ -1,0 +1,148 @@
+"""Strategies: plain functions from a position (and the public state of the game) to a move.
+
+A strategy returns a :class:`~rummikub.position.Move`; one that plays nothing means "draw"
+(or "pass" once the pool is empty). Any function with the signature of :data:`Strategy`
+plugs into :func:`rummikub.game.simulate.play_game` and ``rummikub play``.
+
+* ``best``: the solver's best move (greatest value played, RULES.md "The best move").
+* ``tiles``: the move that plays the most tiles.
+* ``hold``: holds its jokers back (its best move without them) until its rack is small, an
+  opponent is close to going out, or the pool is empty; then it plays like ``best``.
+* ``casual``: misses rearrangements: it lays the best new melds from its hand (the solver on
+  an empty table), then adds what it can to the ends of runs and the missing colors of groups,
+  old melds and new alike. Nothing already on the table is moved.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from rummikub.errors import MeldError, RummikubError
+from rummikub.melds import Meld
+from rummikub.position import Move, Position
+from rummikub.rules import Rules
+from rummikub.solver import solve
+from rummikub.tiles import Tile
+
+__all__ = ["STRATEGIES", "Strategy", "View", "best", "casual", "hold", "strategy", "tiles"]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What every player at the table knows besides their own rack."""
+
+    seat: int
+    rack_counts: tuple[int, ...]
+    opened: tuple[bool, ...]
+    pool_count: int
+    turns: int
+
+    def opponents(self) -> tuple[int, ...]:
+        """The rack sizes of the other players."""
+        return tuple(n for s, n in enumerate(self.rack_counts) if s != self.seat)
+
+
+Strategy = Callable[[Position, View], Move]
+
+#: ``hold`` plays its jokers once its rack is this small ...
+HOLD_UNTIL_RACK = 6
+#: ... or once an opponent holds this few tiles.
+HOLD_UNTIL_OPPONENT = 4
+
+
+def no_move(position: Position) -> Move:
+    return Move(position.table, ())
+
+
+def best(position: Position, view: View) -> Move:
+    """The best move by value (then tiles, then the least disturbance)."""
+    return solve(position).move
+
+
+def tiles(position: Position, view: View) -> Move:
+    """The move that plays the most tiles (then value)."""
+    return solve(position, objective="tiles").move
+
+
+def hold(position: Position, view: View) -> Move:
+    """Keep the jokers in the rack while nobody is pressed."""
+    pressed = (
+        len(position.rack) <= HOLD_UNTIL_RACK
+        or min(view.opponents(), default=0) <= HOLD_UNTIL_OPPONENT
+        or view.pool_count == 0
+    )
+    jokers = sum(1 for t in position.rack if t.is_joker)
+    if pressed or not jokers:
+        return best(position, view)
+    kept = tuple(t for t in position.rack if not t.is_joker)
+    if not kept:
+        return no_move(position)
+    return solve(replace(position, rack=kept)).move
+
+
+def casual(position: Position, view: View) -> Move:
+    """New melds from the hand, then extensions; no rearrangement."""
+    from rummikub.checker import check
+
+    rules = position.rules
+    fresh = solve(Position((), position.rack, position.opened, rules))
+    if not position.opened and (not fresh.played or not rules.open_then_play):
+        return Move(position.table + fresh.table, fresh.played)
+    rack = Counter(position.rack) - Counter(fresh.played)
+    melds = list(position.table + fresh.table)
+    extended = _extend(melds, rack, rules)
+    played = tuple(sorted((Counter(position.rack) - rack).elements(), key=rules.sort_key))
+    if not played:
+        return no_move(position)
+    if check(position, extended).legal:
+        return Move(tuple(extended), played)
+    # An extension the checker refuses (a locked meld's joker read differently): new melds only.
+    return Move(position.table + fresh.table, fresh.played)
+
+
+def _extend(melds: list[Meld], rack: Counter[Tile], rules: Rules) -> list[Meld]:
+    """Add rack tiles (taken out of ``rack``) to the ends of runs and to groups while any fits."""
+    grown = True
+    while grown:
+        grown = False
+        for index, meld in enumerate(melds):
+            for tile, at_start in _fits(meld, rules):
+                if rack[tile] <= 0:
+                    continue
+                tiles = (tile, *meld.tiles) if at_start else (*meld.tiles, tile)
+                try:
+                    melds[index] = Meld.of(tiles, kind=meld.kind, rules=rules)
+                except MeldError:
+                    continue
+                rack[tile] -= 1
+                grown = True
+                break
+    return melds
+
+
+def _fits(meld: Meld, rules: Rules) -> list[tuple[Tile, bool]]:
+    """The numbered tiles that would extend ``meld``, and whether each goes first."""
+    if meld.kind == "run":
+        found = []
+        if meld.start > 1:
+            found.append((Tile(meld.color, meld.start - 1), True))
+        if meld.end < rules.numbers:
+            found.append((Tile(meld.color, meld.end + 1), False))
+        return found
+    if len(meld.tiles) >= rules.max_group:
+        return []
+    return [(Tile(color, meld.number), False) for color in meld.missing_colors(rules)]
+
+
+STRATEGIES: dict[str, Strategy] = {"best": best, "tiles": tiles, "hold": hold, "casual": casual}
+
+
+def strategy(name: str) -> Strategy:
+    """A strategy by name."""
+    try:
+        return STRATEGIES[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(STRATEGIES)
+        raise RummikubError(f"unknown strategy {name!r} (expected one of {known})") from None

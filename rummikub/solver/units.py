@@ -1,0 +1,158 @@
+"""Sub-model: locked units in the move model, and the tiles that substitute their jokers.
+
+Each locked unit (see :mod:`.locks`) gets one variable per fate that fits the tiles in play;
+a fate with a meld lays that meld's tiles (a column of the balance rows). Every joker a fate
+substitutes needs a tile of its own: a played rack tile not used in the initial meld or,
+with ``joker_swap_from = "rack_or_table"``, a table tile that is free.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummikub.melds import Meld
+from rummikub.solver.candidates import Counts, Needs, TileIndex
+from rummikub.solver.locks import Fate
+from rummikub.solver.opening import OpeningMeld
+from rummikub.solver.rows import INF, Rows, Terms
+
+#: ``column(needs, upper, name)``: a new integer column whose tiles enter the balance rows.
+Column = Callable[[Needs, int, str], Any]
+
+
+@dataclass(slots=True)
+class Unit:
+    """A locked meld: an old table meld (``old`` is its index) or an initial joker meld."""
+
+    meld: Meld
+    old: int | None
+    fates: list[Fate]
+    #: ``variables[k]``: copies of the unit ending in ``fates[k]``.
+    variables: list[Any] = field(default_factory=list)
+
+    def copies(self) -> Terms:
+        """Copies of the unit laid, whatever their fate."""
+        return [(var, 1.0) for var in self.variables]
+
+    def released(self) -> Terms:
+        """Copies of the unit released whole (all its tiles go to the free pool)."""
+        pairs = zip(self.fates, self.variables, strict=True)
+        return [(var, 1.0) for fate, var in pairs if fate.meld is None]
+
+    def left_as_it_was(self) -> list[Any]:
+        """The variable of the fate that leaves the unit exactly as it was, if any."""
+        return [v for f, v in zip(self.fates, self.variables, strict=True) if f.unchanged]
+
+    def chosen(self, count: Callable[[Any], int]) -> Iterator[tuple[Fate, int]]:
+        """Each fate with the copies a solution gives it (fates with none left out)."""
+        for fate, var in zip(self.fates, self.variables, strict=True):
+            n = count(var)
+            if n:
+                yield fate, n
+
+
+class LockedUnits:
+    """The fates of the locked units, and the supply of the tiles their fates demand."""
+
+    def __init__(self, rows: Rows, index: TileIndex, available: Counts, column: Column) -> None:
+        self.rows = rows
+        self.index = index
+        self.available = available
+        self.column = column
+        self.units: list[Unit] = []
+        #: ``demands[t]``: (fate variable, tiles of type ``t`` it needs as substitutes).
+        self.demands: dict[int, Terms] = defaultdict(list)
+
+    def old(self) -> list[Unit]:
+        """The units that are old table melds."""
+        return [u for u in self.units if u.old is not None]
+
+    def add(self, unit: Unit, upper: int) -> Terms:
+        """One variable per fate of ``unit`` that fits the tiles in play, each at most
+        ``upper`` copies; returns the copies of the unit laid."""
+        unit.fates = [f for f in unit.fates if self._fits(f)]
+        for k, fate in enumerate(unit.fates):
+            name = f"fate_{len(self.units)}_{k}"
+            if fate.meld is None:
+                var = self.rows.integer(upper, name)
+            else:
+                var = self.column(self.index.needs(fate.meld.tiles), upper, name)
+            unit.variables.append(var)
+            for tile, n in Counter(fate.demands).items():
+                self.demands[self.index[tile]].append((var, float(n)))
+        self.units.append(unit)
+        if unit.old is not None:
+            # An old locked meld has exactly one fate.
+            self.rows.row(1.0, 1.0, unit.copies())
+        return unit.copies()
+
+    def _fits(self, fate: Fate) -> bool:
+        return all(n <= self.available[self.index[t]] for t, n in fate.needs)
+
+    def supply(
+        self,
+        played: Callable[[int], Any | None],
+        opening: list[OpeningMeld],
+        free_table: Counts | None,
+    ) -> None:
+        """Each joker substituted needs its own tile: a played tile not laid in the initial
+        meld or, when ``free_table`` is given (``rack_or_table``), a table tile that is free:
+        ``free_table[t]`` from the start, or one of a released old locked meld."""
+        if not self.demands:
+            return
+        from_table = free_table is not None
+        released = self._release_sources() if from_table else {}
+        for t, need in self.demands.items():
+            terms = list(need)
+            upper = 0.0
+            tiles = played(t)
+            if tiles is not None:
+                terms.append((tiles, -1.0))
+                for meld in opening:
+                    # Tiles laid in the initial meld have left the rack; with rack_or_table
+                    # those of a joker-free initial meld are free table tiles instead.
+                    if t in meld.needs and not (from_table and not meld.has_joker):
+                        terms += [(var, coef * meld.needs[t]) for var, coef in meld.copies]
+            if free_table is not None:
+                upper = float(free_table[t])
+                terms += [(use, -1.0) for use in released.get(t, [])]
+            self.rows.row(-INF, upper, terms)
+
+    def _release_sources(self) -> dict[int, list[Any]]:
+        """Tiles of released old locked melds, usable as substitutes for *other* units.
+
+        Released melds are ordered (a rank per unit) so that two locked melds never release
+        each other; a unit's tiles serve only units released after it.
+        """
+        rows = self.rows
+        olds = self.old()
+        if len(olds) < 2:
+            return {}
+        n = len(olds)
+        rank = [rows.real(0, n - 1, f"rank_{u.old}") for u in olds]
+        sources: dict[int, list[Any]] = defaultdict(list)
+        for a, giver in enumerate(olds):
+            released = giver.released()
+            tiles = Counter(self.index[t] for t in giver.meld.numbered)
+            for t, count in tiles.items():
+                uses = []
+                for b, taker in enumerate(olds):
+                    if a == b:
+                        continue
+                    for fate, var in zip(taker.fates, taker.variables, strict=True):
+                        if t not in {self.index[d] for d in fate.demands}:
+                            continue
+                        use = rows.boolean(f"from_{giver.old}_{taker.old}_{t}")
+                        rows.row(-INF, 0.0, [(use, 1.0), (var, -1.0)])
+                        # giver released before taker: rank[b] >= rank[a] + 1 when used.
+                        rows.row(1.0 - n, INF, [(rank[b], 1.0), (rank[a], -1.0), (use, -n)])
+                        uses.append(use)
+                if uses:
+                    rows.row(
+                        -INF, 0.0, [(u, 1.0) for u in uses] + [(v, -c * count) for v, c in released]
+                    )
+                    sources[t].extend(uses)
+        return sources

@@ -1,0 +1,274 @@
+"""Game records, the engine and the strategies."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rummikub import Position, Rules, check
+from rummikub.game import (
+    Deal,
+    Draw,
+    Pass,
+    Play,
+    Record,
+    RecordError,
+    advance,
+    deal,
+    dumps,
+    load_record,
+    loads,
+    positions,
+    real_table,
+    replay,
+    save,
+    start,
+)
+from rummikub.game import record as record_module
+from rummikub.game.engine import box, turn_of_move
+from rummikub.game.simulate import play_game
+from rummikub.game.strategies import STRATEGIES, View, casual, hold
+from rummikub.melds import Meld, RawMeld
+from rummikub.tiles import parse_tiles
+
+#: A small box (49 tiles) so that whole games take a fraction of a second.
+SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
+#: Six tiles, no pool: endings and scores by hand.
+TINY = Rules(numbers=3, colors="KR", copies=1, jokers=0, initial_meld=0)
+
+
+def tiny(rack0: str, rack1: str) -> Record:
+    racks = (parse_tiles(rack0), parse_tiles(rack1))
+    return Record(players=("Ann", "Bob"), rules=TINY, deal=Deal(racks, ()), rack_size=3)
+
+
+def played_game(seed: int = 3) -> Record:
+    record, _ = play_game(SMALL, [STRATEGIES["best"], STRATEGIES["casual"]], seed, rack_size=7)
+    return record
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+def test_a_played_game_round_trips(fmt: str) -> None:
+    record = played_game()
+    assert record.result is not None and len(record.turns) > 4
+    assert any(isinstance(t, Play) for t in record.turns)
+    again = loads(dumps(record, fmt), fmt=fmt)  # type: ignore[arg-type]
+    assert again == record
+    assert dumps(again, fmt) == dumps(record, fmt)  # type: ignore[arg-type]
+
+
+def test_a_real_table_record_round_trips(tmp_path: Path) -> None:
+    record = real_table(["Me", "You"], SMALL, 0, parse_tiles("K1 K2 K3 R4 R5 R6 J"), 7)
+    record = record.with_turns([Draw(parse_tiles("B8")[0]), Draw(None)])
+    path = tmp_path / "g.json"
+    save(record, path)
+    assert load_record(path) == record
+    assert '"?"' in path.read_text()
+
+
+def test_a_record_reads_like_a_document() -> None:
+    text = dumps(tiny("K1 K2 K3", "R1 R2 R3").with_turns([Play((RawMeld.parse("K1 K2 K3"),))]))
+    assert 'players = ["Ann", "Bob"]' in text
+    assert '[[turns]]  # 1: Ann\nplayer = 0\nplay = ["K1 K2 K3"]' in text
+
+
+def test_a_bad_turn_loads_up_to_it_with_the_turn_named() -> None:
+    text = dumps(played_game())
+    # Spoil the text of turn 3 (its first tile becomes Q9).
+    head, _, tail = text.partition("[[turns]]  # 3")
+    spoiled = (
+        head + "[[turns]]  # 3" + tail.replace('= "', '= "Q9 ', 1).replace('= ["', '= ["Q9 ', 1)
+    )
+    record = loads(spoiled)
+    assert len(record.turns) == 2
+    assert record.problem is not None and record.problem.startswith("turn 3: ")
+    assert "Q9" in record.problem
+
+
+def test_a_broken_header_is_one_clear_error() -> None:
+    with pytest.raises(RecordError, match=r"g.toml: players: 5 given, a game has 2-4"):
+        loads('players = ["a", "b", "c", "d", "e"]\n[deal]\nracks = ["?"]', "g.toml")
+    with pytest.raises(RecordError, match="unknown key 'tunrs'"):
+        loads('players = ["a", "b"]\ntunrs = []')
+    with pytest.raises(RecordError, match="invalid TOML"):
+        loads("players = [")
+
+
+def test_a_crash_mid_write_leaves_the_old_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "g.toml"
+    record = played_game()
+    save(record.with_turns(record.turns[:3]), path)
+    before = path.read_bytes()
+
+    def crash(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(record_module.os, "fsync", crash)
+    with pytest.raises(OSError, match="disk full"):
+        save(record, path)
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["g.toml"]  # no temporary file left behind
+    monkeypatch.undo()
+    save(record, path)
+    assert load_record(path) == record
+
+
+# -- the engine ------------------------------------------------------------------------------
+
+
+def test_the_deal_is_seeded_and_deals_the_whole_box() -> None:
+    one, two = deal(["a", "b", "c"], Rules(), 11), deal(["a", "b", "c"], Rules(), 11)
+    assert one == two
+    assert deal(["a", "b", "c"], Rules(), 12) != one
+    racks = [t for rack in one.deal.racks if rack for t in rack]
+    assert [len(r or ()) for r in one.deal.racks] == [14, 14, 14]
+    assert Counter(racks) + Counter(one.deal.pool) == Counter(box(Rules()))
+
+
+def test_same_seed_same_game() -> None:
+    assert dumps(played_game(5)) == dumps(played_game(5))
+
+
+def test_going_out_scores_the_others_racks() -> None:
+    record = tiny("K1 K2 K3", "R1 R2 R3")
+    state = advance(start(record), Play((RawMeld.parse("K1 K2 K3"),)))
+    assert state.result is not None
+    assert state.result.ending == "went_out" and state.result.winners == (0,)
+    assert state.result.scores == (6.0, -6.0)
+
+
+def test_with_the_pool_empty_a_full_round_of_passes_ends_the_hand() -> None:
+    state = start(tiny("K1 R1 K2", "R2 K3 R3"))
+    with pytest.raises(Exception, match="the pool is empty: pass instead of drawing"):
+        advance(state, Draw(None))
+    state = advance(state, Pass())
+    assert state.result is None
+    state = advance(state, Pass())
+    assert state.result is not None and state.result.ending == "pool_empty"
+    assert state.result.winners == (0,) and state.result.scores == (4.0, -4.0)
+
+
+def test_a_tie_for_the_lowest_rack_shares_the_win() -> None:
+    state = advance(advance(start(tiny("K1 R2 K3", "R1 K2 R3")), Pass()), Pass())
+    assert state.result is not None and state.result.winners == (0, 1)
+    assert state.result.scores == (0.0, 0.0)
+
+
+def test_an_illegal_turn_is_reported_with_its_number_and_the_broken_rules() -> None:
+    record = played_game()
+    state = replay(record).states[1]
+    bad = Play((RawMeld.parse("K1 K2 K4"),))
+    spoiled = record.with_turns((record.turns[0], bad, *record.turns[2:]))
+    game = replay(spoiled)
+    assert len(game.states) == 2  # the state before turn 2 is the last one
+    assert game.error is not None and game.error.number == 2
+    assert game.error.player == state.players[state.to_move]
+    assert any("not a run" in p for p in game.error.problems)
+    assert str(game.error).startswith("turn 2 (")
+
+
+def test_passing_with_tiles_in_the_pool_and_drawing_the_wrong_tile_are_refused() -> None:
+    record = deal(["a", "b"], SMALL, 1, 7)
+    state = start(record)
+    with pytest.raises(Exception, match="draw instead of passing"):
+        advance(state, Pass())
+    assert record.deal.pool is not None
+    wrong = next(t for t in box(SMALL) if t != record.deal.pool[0])
+    with pytest.raises(Exception, match="but the next tile of the pool is"):
+        advance(state, Draw(wrong))
+    assert advance(state, Draw(None)).racks[0] == tuple(
+        sorted((*(record.deal.racks[0] or ()), record.deal.pool[0]), key=SMALL.sort_key)
+    )
+
+
+def test_positions_give_the_position_before_each_turn() -> None:
+    record = played_game()
+    found = list(positions(record))
+    assert [n for n, *_ in found] == list(range(1, len(record.turns) + 1))
+    for number, seat, turn, position in found:
+        assert position is not None and seat == (number - 1) % 2
+        if isinstance(turn, Play):
+            assert check(position, turn.table).legal
+
+
+def test_at_a_real_table_others_are_judged_on_what_they_lay() -> None:
+    record = real_table(["Me", "You"], SMALL, 0, parse_tiles("K1 K2 K3 R4 R5 R6 J"), 7)
+    state = start(record)
+    with pytest.raises(Exception, match="the tile Me drew must be given"):
+        advance(state, Draw(None))
+    state = advance(state, Draw(parse_tiles("B8")[0]))
+    assert state.pool_count == SMALL.tile_count - 14 - 1
+    with pytest.raises(Exception, match="not a run"):
+        advance(state, Play((RawMeld.parse("B1 B2 B4"),)))
+    # My rack holds one K1; laying two more would be one too many for the box.
+    with pytest.raises(Exception, match="K1 is used 3 times"):
+        advance(state, Play((RawMeld.parse("K1 R1 B1"), RawMeld.parse("K1 K2 K3"))))
+    after = advance(state, Play((RawMeld.parse("B5 B6 B7 B8"),)))
+    assert after.rack_counts == (8, 3) and after.opened == (False, True)
+    assert after.racks[1] is None
+
+
+# -- strategies ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_every_strategy_plays_whole_legal_games(name: str) -> None:
+    record, state = play_game(SMALL, [STRATEGIES[name], STRATEGIES["best"]], 7, rack_size=7)
+    assert state.over
+    # Replaying judges every turn with the checker again.
+    assert replay(record).error is None
+
+
+def test_casual_never_rearranges() -> None:
+    record, _ = play_game(SMALL, [casual, casual], 9, rack_size=7)
+    for _, _, turn, position in positions(record):
+        assert position is not None
+        if not isinstance(turn, Play):
+            continue
+        new = [RawMeld(m.tiles, m.kind).to_meld(SMALL) for m in turn.table]
+        for old in position.table:
+            assert any(_inside(old, meld) for meld in new), (old, new)
+
+
+def _inside(old: Meld, new: Meld) -> bool:
+    if old.kind != new.kind:
+        return False
+    if old.kind == "group":
+        return not Counter(old.tiles) - Counter(new.tiles)
+    size = len(old.tiles)
+    return any(new.tiles[i : i + size] == old.tiles for i in range(len(new.tiles) - size + 1))
+
+
+def test_hold_keeps_its_jokers_until_pressed() -> None:
+    position = Position.parse(rack="R1 R2 R3 K5 K6 J B9 B10 B11 O1", table=["K7 K8 K9"])
+    calm = View(seat=0, rack_counts=(10, 12), opened=(True, True), pool_count=40, turns=9)
+    move = hold(position, calm)
+    assert move.played and not any(t.is_joker for t in move.played)
+    pressed = View(seat=0, rack_counts=(10, 3), opened=(True, True), pool_count=40, turns=9)
+    assert any(t.is_joker for t in hold(position, pressed).played)
+
+
+def test_a_move_that_plays_nothing_is_a_draw_then_a_pass() -> None:
+    state = start(deal(["a", "b"], SMALL, 1, 7))
+    position = state.position()
+    assert isinstance(turn_of_move(state, STRATEGIES["best"](position, _view())), Play | Draw)
+    empty = start(tiny("K1 R1 K2", "R2 K3 R3"))
+    assert isinstance(turn_of_move(empty, _nothing(empty.position())), Pass)
+
+
+def _view() -> View:
+    return View(seat=0, rack_counts=(7, 7), opened=(False, False), pool_count=35, turns=0)
+
+
+def _nothing(position: Position):  # type: ignore[no-untyped-def]
+    from rummikub.position import Move
+
+    return Move(position.table, ())

@@ -1,0 +1,221 @@
+"""The solver's sub-models, each tested on its own (as the cpsat-primer tests sub-models):
+the run flow, the fates of a locked meld, the layout of the new table, the branch and
+bound; and a time-limited solve that ends unproven, through the search and the model."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from rummikub import PRESETS, Position, Rules, check, solve
+from rummikub.melds import Meld
+from rummikub.solver import model as move_model
+from rummikub.solver import search
+from rummikub.solver.candidates import TileIndex
+from rummikub.solver.layout import lay_out
+from rummikub.solver.locks import fates
+from rummikub.solver.model import MoveModel
+from rummikub.solver.search import branch_and_bound
+from rummikub.solver.template import lay_base
+from rummikub.tiles import Tile
+
+STANDARD = PRESETS["standard"]
+
+# -- the run flow --------------------------------------------------------------
+
+
+def lay_runs(tiles: str, rules: Rules = STANDARD) -> list[str] | None:
+    """Lay exactly ``tiles`` as runs with the flow alone (a MIP), or None if it cannot."""
+    from ortools.linear_solver import pywraplp
+
+    solver = pywraplp.Solver.CreateSolver("CBC")
+    index = TileIndex(rules)
+    every = range(index.size)
+    base = lay_base(solver, rules, index, [], flow=True, played=[], balanced=every)
+    counts = index.counts(Tile.parse(t) for t in tiles.split())
+    rows = solver.constraints()
+    for t, r in base.balance.items():
+        rows[r].SetBounds(float(counts[t]), float(counts[t]))
+    assert base.flow is not None
+    flow = base.flow.bound_to(solver.variables())
+    flow.limit(counts, index, base.flow)
+    if solver.Solve() != pywraplp.Solver.OPTIMAL:
+        return None
+    return sorted(str(m) for m in flow.runs(lambda var: round(var.solution_value())))
+
+
+def test_flow_lays_one_long_run() -> None:
+    assert lay_runs("R1 R2 R3 R4 R5 R6 R7") == ["R1 R2 R3 R4 R5 R6 R7"]
+
+
+def test_flow_lays_duplicates_as_two_runs() -> None:
+    assert lay_runs("K4 K5 K6 K5 K6 K7") == ["K4 K5 K6", "K5 K6 K7"]
+
+
+def test_flow_cannot_lay_two_tiles_or_a_gap() -> None:
+    assert lay_runs("R1 R2") is None
+    assert lay_runs("R1 R2 R4") is None
+
+
+def test_flow_fills_a_gap_with_a_joker() -> None:
+    assert lay_runs("R1 R2 J R4") == ["R1 R2 J R4"]
+
+
+# -- fates of a locked meld -------------------------------------------------------
+
+
+def fate_names(meld: str, rules: Rules = STANDARD) -> set[tuple[str | None, tuple[str, ...]]]:
+    found = fates(Meld.parse(meld, rules), rules)
+    return {(None if f.meld is None else str(f.meld), tuple(map(str, f.demands))) for f in found}
+
+
+def test_fates_of_a_run_with_a_joker() -> None:
+    names = fate_names("R4 J R6")
+    assert ("R4 J R6", ()) in names  # left as it was
+    assert ("R3 R4 J R6 R7", ()) in names  # extended at both ends
+    assert (None, ("R5",)) in names  # released by R5
+    assert ("R4 R5 R6", ("R5",)) not in names  # a release frees the joker, it leaves no meld
+    # A kept fate holds the unit's tiles in a row, each joker where it stood.
+    for meld, demands in names:
+        if meld is not None and not demands:
+            assert "R4 J R6" in meld
+
+
+def test_fates_every_meld_is_valid_and_only_the_unit_as_laid_is_unchanged() -> None:
+    unit = Meld.parse("K5 R5 J")
+    found = fates(unit, STANDARD)
+    for fate in found:
+        if fate.meld is not None:
+            # Meld.of checks the tiles as a meld of that kind (it raises otherwise).
+            assert Meld.of(fate.meld.tiles, kind=fate.meld.kind).kind == "group"
+        assert fate.unchanged == (fate.meld == unit and not fate.demands)
+    assert sum(f.unchanged for f in found) == 1
+
+
+def test_fates_of_a_three_tile_group_in_the_1978_book_need_both_colors() -> None:
+    names = fate_names("K5 R5 J", PRESETS["book-1978"])
+    released = {demands for meld, demands in names if meld is None}
+    assert released == {("B5", "O5")}
+    assert (None, ("B5",)) in fate_names("K5 R5 J")
+
+
+# -- layout -------------------------------------------------------------------------
+
+
+def melds(*texts: str) -> list[Meld]:
+    return [Meld.parse(t) for t in texts]
+
+
+def test_layout_joins_runs_and_puts_changed_melds_where_they_lay() -> None:
+    old = melds("K1 R1 B1", "O2 O3 O4")
+    new = melds("O5 O6 O7", "O2 O3 O4", "K1 R1 B1 O1")
+    table = lay_out(old, [None, None], [False, False], new, STANDARD)
+    assert [str(m) for m in table] == ["K1 R1 B1 O1", "O2 O3 O4 O5 O6 O7"]
+
+
+def test_layout_keeps_an_old_meld_in_place_and_grows_a_locked_run() -> None:
+    old = melds("R1 R2 R3", "B5 J B7")
+    in_place = [old[0], old[1]]
+    table = lay_out(old, in_place, [False, True], melds("B8 B9 B10", "R4 R5 R6"), STANDARD)
+    assert [str(m) for m in table] == ["R1 R2 R3", "B5 J B7 B8 B9 B10", "R4 R5 R6"]
+
+
+def test_layout_lays_a_free_runs_leading_joker_at_the_top() -> None:
+    table = lay_out([], [], [], melds("J K5 K6"), STANDARD)
+    assert [str(m) for m in table] == ["K5 K6 J"]
+
+
+# -- branch and bound -----------------------------------------------------------------
+
+
+def knapsack(upper_x: float = math.inf) -> tuple[Any, list[int]]:
+    """max 5x + 4y, 6x + 4y <= 24, x + 2y <= 6: LP optimum 21 at (3, 1.5), integer 20."""
+    from ortools.linear_solver import pywraplp
+
+    solver = pywraplp.Solver.CreateSolver("CLP")
+    x = solver.IntVar(0, upper_x, "x")
+    y = solver.IntVar(0, math.inf, "y")
+    solver.Add(6 * x + 4 * y <= 24)
+    solver.Add(x + 2 * y <= 6)
+    solver.Maximize(5 * x + 4 * y)
+    return solver, [x.index(), y.index()]
+
+
+def test_branch_and_bound_proves_the_integer_optimum() -> None:
+    solver, integer = knapsack()
+    outcome = branch_and_bound(solver, integer, node_limit=100, deadline=None)
+    assert outcome.status == "optimal" and outcome.values is not None
+    assert [round(v) for v in outcome.values] == [4, 0]
+    assert outcome.nodes > 1  # the root LP is fractional
+
+
+def test_branch_and_bound_proves_infeasibility() -> None:
+    from ortools.linear_solver import pywraplp
+
+    solver = pywraplp.Solver.CreateSolver("CLP")
+    x = solver.IntVar(0, 10, "x")
+    solver.Add(2 * x == 3)
+    solver.Maximize(x)
+    outcome = branch_and_bound(solver, [x.index()], node_limit=100, deadline=None)
+    assert (outcome.status, outcome.values) == ("infeasible", None)
+
+
+def test_branch_and_bound_stops_open_at_its_node_limit() -> None:
+    solver, integer = knapsack()
+    outcome = branch_and_bound(solver, integer, node_limit=1, deadline=None)
+    assert (outcome.status, outcome.values, outcome.nodes) == ("open", None, 1)
+    # The bounds it changed are restored: a full search still finds the optimum.
+    assert branch_and_bound(solver, integer, node_limit=100, deadline=None).status == "optimal"
+
+
+# -- time-limited solves that end unproven ------------------------------------------------
+
+#: Its root LP is fractional, and the branch and bound holds a move after 2 nodes while
+#: better ones may remain (found by running the search with growing node limits).
+OPEN_AFTER_TWO_NODES = Position.parse(
+    rack="K2 R2 J K13 R12 R4 R8 K9 K3", table=["O1 R1 J", "O3 O4 O5 O6 O7", "B13 K13 O13 R13"]
+)
+
+
+class Clock:
+    """A stand-in for ``time``: ``perf_counter`` returns ``readings`` in turn, then the last."""
+
+    def __init__(self, readings: Sequence[float]) -> None:
+        self.readings = list(readings)
+
+    def perf_counter(self) -> float:
+        return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
+
+
+def test_time_limit_before_any_move_is_found_is_unproven() -> None:
+    position = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7", "B9 B10 J"])
+    result = solve(position, time_limit=1e-9)  # spent before the search's first node
+    assert (result.status, result.proven) == ("feasible", False)
+    assert (result.played, result.table, result.value) == ((), position.table, 0)
+    assert solve(position, time_limit=60.0).status == "optimal"
+
+
+def test_time_running_out_mid_search_gives_its_move_unproven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search reads the clock once a node: time runs out after its second node; the
+    # model then finds no time left for the MIP back end and returns the search's move.
+    monkeypatch.setattr(search, "time", Clock([0.0, 0.0, 5.0]))
+    monkeypatch.setattr(move_model, "time", Clock([0.0, 5.0]))
+    outcome = MoveModel(OPEN_AFTER_TWO_NODES, "value").solve(time_limit=1.0)
+    assert (outcome.status, outcome.proven, outcome.nodes) == ("feasible", False, 2)
+    assert outcome.solution is not None
+    verdict = check(OPEN_AFTER_TWO_NODES, outcome.solution.table)
+    assert verdict.legal, verdict.errors
+    best = solve(OPEN_AFTER_TWO_NODES)
+    assert best.status == "optimal" and verdict.value <= best.value
+
+
+def test_time_running_out_with_no_move_yet_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "time", Clock([0.0, 5.0]))
+    monkeypatch.setattr(move_model, "time", Clock([0.0, 5.0]))
+    outcome = MoveModel(OPEN_AFTER_TWO_NODES, "value").solve(time_limit=1.0)
+    assert (outcome.status, outcome.solution, outcome.nodes) == ("unknown", None, 1)
