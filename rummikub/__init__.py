@@ -71,7 +71,8 @@ if TYPE_CHECKING:
     from rummikub.explain import Explanation, Step, explain, replay
 
 #: Loaded on first use: the checker and the explanations are not needed to start the
-#: command line, and skipping them saves ~35 ms of every ``rummikub`` process.
+#: command line, and every ``rummikub`` process would pay for importing them (the time a
+#: whole process takes is in benchmarks/RESULTS.md, "One whole process").
 _LAZY = {
     "Verdict": "rummikub.checker",
     "check": "rummikub.checker",

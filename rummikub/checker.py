@@ -40,6 +40,11 @@ Readings chosen where RULES.md leaves room (each is tested in ``tests/test_check
   a run with the same tiles in the same order, a group with the same tiles in any order), and
   the remaining melds, made of rack tiles only, count toward ``initial_meld``.
 * Melds of the proposed table are numbered from 1 in messages, as a player counts them.
+
+Every broken rule is a :class:`Violation`: a stable rule code (:data:`Rule`, listed with
+their meanings in the README, "Checking a move"), the meld or tile it concerns, and the
+words. ``Violation.meld`` is an index from 0, as in the JSON output: into the proposed table
+for ``invalid-meld``, into the old table for the rules about old melds.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal, get_args
 
 from rummikub.errors import MeldError
 from rummikub.melds import Identity, Meld, RawMeld
@@ -56,7 +62,38 @@ from rummikub.position import Position
 from rummikub.rules import Rules
 from rummikub.tiles import JOKER, Tile, sorted_tiles
 
-__all__ = ["Verdict", "check"]
+__all__ = ["RULES", "Rule", "Verdict", "Violation", "check"]
+
+#: The rules a proposed table can break, as stable codes for programs (README, "Checking a
+#: move", has a table of them with their meanings).
+Rule = Literal[
+    "invalid-meld",
+    "invalid-table-meld",
+    "unknown-tile",
+    "table-tile-missing",
+    "too-many-copies",
+    "not-in-rack",
+    "nothing-played",
+    "initial-meld",
+    "table-changed-before-opening",
+    "joker-not-replaced",
+    "locked-melds-clash",
+]
+#: Every rule code, in the order above.
+RULES: tuple[Rule, ...] = get_args(Rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: its ``rule`` code, its ``text`` in words a player understands, and
+    what it concerns: the ``meld``, as an index from 0 (into the proposed table for
+    ``invalid-meld``, into the old table otherwise), or the ``tile``; None where it
+    concerns no one meld or tile."""
+
+    rule: Rule
+    text: str
+    meld: int | None = None
+    tile: Tile | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +107,8 @@ class Verdict:
     value: int
     #: The new table's tiles minus the old table's (a multiset), in rack order.
     played: tuple[Tile, ...]
+    #: Every rule broken, with its code and what it concerns: one per error, in order.
+    violations: tuple[Violation, ...] = ()
 
 
 def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
@@ -77,10 +116,17 @@ def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
 
     >>> position = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"])
     >>> after = [Meld.parse(m) for m in ("R1 R2 R3 R4", "K7 R7 B7 O7")]
-    >>> check(position, after)
-    Verdict(legal=True, errors=(), value=11, played=(Tile.parse('R4'), Tile.parse('O7')))
+    >>> verdict = check(position, after)
+    >>> verdict.legal, verdict.value, verdict.played
+    (True, 11, (Tile.parse('R4'), Tile.parse('O7')))
     >>> check(position, [RawMeld.parse("R1 R2 R3 R5"), Meld.parse("K7 R7 B7")]).errors
     ('meld 1 "R1 R2 R3 R5": not a run (no 4) and not a group', 'R5 is not in your rack')
+    >>> for violation in check(position, [Meld.parse("R1 R2 R3")]).violations:
+    ...     print(violation.rule, violation.meld, violation.tile)
+    table-tile-missing None K7
+    table-tile-missing None R7
+    table-tile-missing None B7
+    nothing-played None None
     """
     rules = position.rules
     melds, errors = _read_melds(proposed, rules)
@@ -90,14 +136,15 @@ def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
     played = new_tiles - position.table_tiles()
     errors += _tile_errors(position, new_tiles, played)
     if not played:
-        errors.append("no tile was played from the rack")
+        errors.append(Violation("nothing-played", "no tile was played from the rack"))
     # A broken old table (only possible when a Position is built by hand) has no meaning
     # to reason about, so the turn itself is only judged on a valid one.
     if not old_errors:
         errors += _turn_errors(_Turn.build(position, melds, played))
     return Verdict(
         legal=not errors,
-        errors=tuple(errors),
+        errors=tuple(error.text for error in errors),
+        violations=tuple(errors),
         value=sum(rules.tile_value(tile) for tile in played.elements()),
         played=_sorted(played.elements(), rules),
     )
@@ -106,26 +153,30 @@ def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
 # -- reading the proposed table ------------------------------------------------
 
 
-def _read_melds(proposed: Sequence[Meld | RawMeld], rules: Rules) -> tuple[list[Meld], list[str]]:
-    """The valid melds of ``proposed``, and a message for each invalid one."""
+def _read_melds(
+    proposed: Sequence[Meld | RawMeld], rules: Rules
+) -> tuple[list[Meld], list[Violation]]:
+    """The valid melds of ``proposed``, and a violation for each invalid one."""
     melds: list[Meld] = []
-    errors: list[str] = []
-    for number, meld in enumerate(proposed, start=1):
+    errors: list[Violation] = []
+    for index, meld in enumerate(proposed):
         try:
             # A Meld is checked again too: its constructor trusts its caller (the solver).
             melds.append(Meld.of(meld.tiles, kind=meld.kind, rules=rules))
         except MeldError as error:
-            errors.append(f'meld {number} "{meld}": {error}')
+            text = f'meld {index + 1} "{meld}": {error}'
+            errors.append(Violation("invalid-meld", text, meld=index))
     return melds, errors
 
 
-def _old_table_errors(position: Position) -> list[str]:
-    errors: list[str] = []
-    for number, meld in enumerate(position.table, start=1):
+def _old_table_errors(position: Position) -> list[Violation]:
+    errors: list[Violation] = []
+    for index, meld in enumerate(position.table):
         try:
             Meld.of(meld.tiles, kind=meld.kind, rules=position.rules)
         except MeldError as error:
-            errors.append(f'table meld {number} "{meld}" is not valid: {error}')
+            text = f'table meld {index + 1} "{meld}" is not valid: {error}'
+            errors.append(Violation("invalid-table-meld", text, meld=index))
     return errors
 
 
@@ -133,39 +184,42 @@ def _sorted(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
     return sorted_tiles(tiles, rules.colors)
 
 
-def _tile_errors(position: Position, new_tiles: Counter[Tile], played: Counter[Tile]) -> list[str]:
+def _tile_errors(
+    position: Position, new_tiles: Counter[Tile], played: Counter[Tile]
+) -> list[Violation]:
     """Conservation (rule 1) and where the played tiles come from."""
     rules = position.rules
     old_tiles, rack = position.table_tiles(), position.rack_tiles()
-    errors: list[str] = []
+    errors: list[Violation] = []
     missing = old_tiles - new_tiles
     for tile in _sorted(missing, rules):
         copies = f" ({missing[tile]} copies)" if missing[tile] > 1 else ""
-        errors.append(f"table tile {tile} is missing from the new table{copies}")
+        text = f"table tile {tile} is missing from the new table{copies}"
+        errors.append(Violation("table-tile-missing", text, tile=tile))
     # Tiles not in the box: those on the new table are reported with their meld.
     for tile in _sorted(old_tiles + rack, rules):
         problem = rules.tile_problem(tile)
         if problem:
-            errors.append(f"tile {tile}: {problem}")
+            errors.append(Violation("unknown-tile", f"tile {tile}: {problem}", tile=tile))
     from_nowhere = played - rack
     in_use = old_tiles + rack + from_nowhere
     too_many: set[Tile] = set()
     for tile in _sorted(in_use, rules):
         if rules.tile_problem(tile) is None and in_use[tile] > rules.copies_of(tile):
             too_many.add(tile)
-            errors.append(
+            text = (
                 f"{tile} appears {in_use[tile]} times in table, rack and new table, "
                 f"but the rule set has only {rules.copies_of(tile)}"
             )
+            errors.append(Violation("too-many-copies", text, tile=tile))
     for tile in _sorted(from_nowhere, rules):
         if tile in too_many or rules.tile_problem(tile) is not None:
             continue
         if rack[tile]:
-            errors.append(
-                f"{tile} is played {played[tile]} times, but your rack holds {rack[tile]}"
-            )
+            text = f"{tile} is played {played[tile]} times, but your rack holds {rack[tile]}"
         else:
-            errors.append(f"{tile} is not in your rack")
+            text = f"{tile} is not in your rack"
+        errors.append(Violation("not-in-rack", text, tile=tile))
     return errors
 
 
@@ -208,7 +262,7 @@ class _Turn:
         return self.rules.joker_swap_from == "rack"
 
 
-def _turn_errors(turn: _Turn) -> list[str]:
+def _turn_errors(turn: _Turn) -> list[Violation]:
     """Rules 3 and 4: the initial meld and the joker lock."""
     rules = turn.rules
     if not turn.opened and not rules.open_then_play:
@@ -220,7 +274,7 @@ def _turn_errors(turn: _Turn) -> list[str]:
     return _strict_initial_errors(turn)
 
 
-def _opened_errors(turn: _Turn) -> list[str]:
+def _opened_errors(turn: _Turn) -> list[Violation]:
     locked = _old_locked(turn)
     if _feasible(turn, locked, turn.pool, turn.free_table):
         return []
@@ -235,34 +289,35 @@ def _target(rules: Rules) -> int:
     return max(rules.initial_meld, 1)
 
 
-def _initial_message(total: int, rules: Rules) -> str:
+def _initial_error(total: int, rules: Rules, *, counted_twice: bool = False) -> Violation:
     if rules.initial_meld == 0:
-        return "the initial move must lay at least one new meld made only of tiles from your rack"
-    return f"initial meld totals {total}, needs {rules.initial_meld}"
+        text = "the initial move must lay at least one new meld made only of tiles from your rack"
+    else:
+        text = f"initial meld totals {total}, needs {rules.initial_meld}"
+    if counted_twice:
+        text += " (rack tiles that replace jokers cannot count toward it as well)"
+    return Violation("initial-meld", text)
 
 
-def _changed_melds(turn: _Turn) -> list[Meld]:
-    """Old melds that do not reappear unchanged on the new table."""
+def _changed_errors(turn: _Turn) -> list[Violation]:
+    """One for each old meld that does not reappear unchanged on the new table."""
     left = Counter(meld.identity() for meld in turn.new)
-    changed: list[Meld] = []
-    for meld in turn.old:
+    changed: list[Violation] = []
+    for index, meld in enumerate(turn.old):
         if left[meld.identity()]:
             left[meld.identity()] -= 1
         else:
-            changed.append(meld)
+            text = (
+                f'table meld "{meld}" was changed, but the initial meld must be laid from '
+                "your rack alone"
+            )
+            changed.append(Violation("table-changed-before-opening", text, meld=index))
     return changed
 
 
-def _changed_message(meld: Meld) -> str:
-    return (
-        f'table meld "{meld}" was changed, but the initial meld must be laid from your rack alone'
-    )
-
-
-def _untouched_initial_errors(turn: _Turn) -> list[str]:
+def _untouched_initial_errors(turn: _Turn) -> list[Violation]:
     """open_then_play = false: the old table stays as it was; new melds come from the rack."""
-    changed = _changed_melds(turn)
-    errors = [_changed_message(meld) for meld in changed]
+    errors = _changed_errors(turn)
     unchanged = Counter(meld.identity() for meld in turn.old)
     available = turn.pool.copy()
     total = 0
@@ -275,18 +330,16 @@ def _untouched_initial_errors(turn: _Turn) -> list[str]:
             available -= tiles
             total += meld.value
     if total < _target(turn.rules):
-        errors.append(_initial_message(total, turn.rules))
+        errors.append(_initial_error(total, turn.rules))
     return errors
 
 
-def _free_initial_errors(turn: _Turn) -> list[str]:
+def _free_initial_errors(turn: _Turn) -> list[Violation]:
     """joker_lock = "free": any melds of played rack tiles may be the initial ones."""
     total = _best_packing(turn.pool, turn.rules)
     if total >= _target(turn.rules):
         return []
-    return [_initial_message(total, turn.rules)] + [
-        _changed_message(m) for m in _changed_melds(turn)
-    ]
+    return [_initial_error(total, turn.rules), *_changed_errors(turn)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +351,7 @@ class _Opening:
     value: int
 
 
-def _strict_initial_errors(turn: _Turn) -> list[str]:
+def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     """open_then_play = true under the joker lock: search the initial melds (see docstring).
 
     For every choice of joker-holding initial melds, every way to satisfy the joker lock
@@ -329,18 +382,15 @@ def _strict_initial_errors(turn: _Turn) -> list[str]:
                 return []
             if total == alone:
                 break  # no other assignment can do better for this opening
-    errors: list[str] = []
+    errors: list[Violation] = []
     if best_joint < 0:
         errors += _lock_errors(turn, locked)
     if best_joint >= 0:
-        message = _initial_message(best_joint, rules)
-        if best_alone >= target:
-            message += " (rack tiles that replace jokers cannot count toward it as well)"
-        errors.append(message)
+        errors.append(_initial_error(best_joint, rules, counted_twice=best_alone >= target))
     elif best_alone < target:
-        errors.append(_initial_message(best_alone, rules))
+        errors.append(_initial_error(best_alone, rules))
     if best_alone < target:
-        errors += [_changed_message(meld) for meld in _changed_melds(turn)]
+        errors += _changed_errors(turn)
     return errors
 
 
@@ -482,12 +532,18 @@ class _Option:
 class _Locked:
     """A meld holding a joker, and every way to honour its lock on this new table."""
 
+    #: Its index in the old table.
+    index: int
     meld: Meld
     options: tuple[_Option, ...]
 
 
 def _old_locked(turn: _Turn) -> list[_Locked]:
-    return [_Locked(meld, tuple(_options(turn, meld))) for meld in turn.old if meld.jokers]
+    return [
+        _Locked(index, meld, tuple(_options(turn, meld)))
+        for index, meld in enumerate(turn.old)
+        if meld.jokers
+    ]
 
 
 def _contains(big: Meld, small: Meld) -> bool:
@@ -509,6 +565,11 @@ def _both_rule(meld: Meld, rules: Rules) -> bool:
 
 def _missing_tiles(meld: Meld, rules: Rules) -> tuple[Tile, ...]:
     return tuple(Tile(color, meld.number) for color in meld.missing_colors(rules))
+
+
+# The ways to release a joker are enumerated here again, apart from ``solver/locks.py`` on
+# purpose: the checker is the specification the solver's answers are tested against, so the
+# two must not share a mistake. Keep them independent even where they agree.
 
 
 def _full_releases(meld: Meld, rules: Rules) -> Iterator[tuple[Tile, ...]]:
@@ -661,10 +722,10 @@ def _sources_feasible(
 # -- explaining a broken joker lock ----------------------------------------------------
 
 
-def _lock_errors(turn: _Turn, locked: Sequence[_Locked]) -> list[str]:
+def _lock_errors(turn: _Turn, locked: Sequence[_Locked]) -> list[Violation]:
     """Why no assignment honours every locked meld: melds that cannot be honoured even
     alone, then the smallest set of the others that cannot be honoured together."""
-    errors: list[str] = []
+    errors: list[Violation] = []
     workable: list[_Locked] = []
     for lock in locked:
         # Generous: every other locked meld's tiles count as free, so a failure is certain.
@@ -675,21 +736,22 @@ def _lock_errors(turn: _Turn, locked: Sequence[_Locked]) -> list[str]:
         if _feasible(turn, [lock], turn.pool, others):
             workable.append(lock)
         else:
-            errors.append(_lost_joker_message(turn, lock.meld))
+            errors.append(_lost_joker_error(turn, lock))
     if _feasible(turn, workable, turn.pool, turn.free_table):
         return errors
     if len(workable) == 1:
         # It needed a tile of a meld that is broken anyway.
-        return [*errors, _lost_joker_message(turn, workable[0].meld)]
+        return [*errors, _lost_joker_error(turn, workable[0])]
     # Each one alone can be honoured, so the clash is between two or more of them.
     for size in range(2, len(workable) + 1):
         for subset in itertools.combinations(workable, size):
             if not _feasible(turn, subset, turn.pool, turn.free_table):
-                return [*errors, _clash_message(subset)]
+                return [*errors, _clash_error(subset)]
     return errors
 
 
-def _lost_joker_message(turn: _Turn, meld: Meld) -> str:
+def _lost_joker_error(turn: _Turn, lock: _Locked) -> Violation:
+    meld = lock.meld
     needs = _replacement_text(meld, turn.rules)
     plural = meld.jokers > 1
     if _jokers_in_place(turn, meld):
@@ -704,7 +766,7 @@ def _lost_joker_message(turn: _Turn, meld: Meld) -> str:
         turn.old_tiles[tile] and not turn.pool[tile] for tile in _replacements(meld, turn.rules)
     ):
         text += " (only a tile from your rack may replace a joker under these rules)"
-    return text
+    return Violation("joker-not-replaced", text, meld=lock.index)
 
 
 def _replacements(meld: Meld, rules: Rules) -> tuple[Tile, ...]:
@@ -745,9 +807,12 @@ def _jokers_in_place(turn: _Turn, meld: Meld) -> bool:
     return False
 
 
-def _clash_message(locks: Sequence[_Locked]) -> str:
+def _clash_error(locks: Sequence[_Locked]) -> Violation:
+    """Locked melds that cannot all be honoured together: the words name them (a violation
+    concerns one meld at most, so ``meld`` is None)."""
     names = _join([f'"{lock.meld}"' for lock in locks], "and")
-    return (
+    text = (
         f"the jokers in {names} are locked, but these melds cannot each stay intact "
         "in a meld of their own or have their jokers replaced by tiles of their own"
     )
+    return Violation("locked-melds-clash", text)

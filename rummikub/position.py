@@ -101,11 +101,8 @@ class Position:
             problem = self.rules.tile_problem(tile)
             if problem:
                 found.append(f"tile {tile}: {problem}")
-            elif counts[tile] > self.rules.copies_of(tile):
-                found.append(
-                    f"{tile} is used {counts[tile]} times in table and rack, "
-                    f"but the rule set has {self.rules.copies_of(tile)}"
-                )
+            else:
+                found += too_often(tile, counts[tile], self.rules)
         return found
 
     def validate(self) -> None:
@@ -129,3 +126,16 @@ class Move:
     @property
     def tiles(self) -> int:
         return len(self.played)
+
+
+def too_often(tile: Tile, count: int, rules: Rules) -> list[str]:
+    """Why ``count`` copies of ``tile`` in table and rack cannot occur: the message if the
+    box holds fewer (for positions and puzzle files alike), else nothing.
+
+    >>> too_often(Tile.parse("R1"), 3, STANDARD)
+    ['R1 is used 3 times in table and rack, but the rule set has 2']
+    """
+    copies = rules.copies_of(tile)
+    if count <= copies:
+        return []
+    return [f"{tile} is used {count} times in table and rack, but the rule set has {copies}"]

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError
 from rummikub.melds import KINDS, Kind, Meld, RawMeld
 from rummikub.notation import expand_word, parse_meld, parse_melds
-from rummikub.position import Position
+from rummikub.position import Position, too_often
 from rummikub.rules import OPTION_NAMES, PRESETS, STANDARD, Rules, preset, with_options
 from rummikub.tiles import Tile, format_tiles
 
@@ -384,11 +384,8 @@ class _Reader:
         """No tile more often in table and rack than the box holds."""
         counts = Counter(rack) + Counter(t for meld in table for t in meld.tiles)
         for tile in sorted(counts, key=rules.sort_key):
-            if rules.tile_problem(tile) is None and counts[tile] > rules.copies_of(tile):
-                self.problems.append(
-                    f"{tile} is used {counts[tile]} times in table and rack, "
-                    f"but the rule set has {rules.copies_of(tile)}"
-                )
+            if rules.tile_problem(tile) is None:
+                self.problems += too_often(tile, counts[tile], rules)
 
     # -- expected answer --------------------------------------------------------------
 

@@ -12,7 +12,9 @@ import benchmarks.peer
 from benchmarks import run
 from benchmarks.corpora import CORPORA, GENERALISED, Case, box
 from benchmarks.record import Record
+from rummikub.checker import check
 from rummikub.position import Position
+from rummikub.solver import solve
 
 
 def test_quick_run_writes_a_report(tmp_path: Path) -> None:
@@ -82,7 +84,11 @@ def test_game_positions_come_from_play() -> None:
     for case in cases:
         size = sum(len(m.tiles) for m in case.position.table)
         assert 30 <= size <= 100, case.name
-        assert isinstance(case.position, Position)
+        # A position from play: tiles the box holds, and a table of valid melds that the
+        # checker accepts as it lies (laying nothing is the only rule it breaks).
+        case.position.validate()
+        verdict = check(case.position, case.position.table)
+        assert [v.rule for v in verdict.violations] == ["nothing-played"], case.name
 
 
 def test_peer_colour_names() -> None:
@@ -93,12 +99,13 @@ def test_peer_colour_names() -> None:
     assert len(set(names.values())) == len(GENERALISED.colors)
 
 
-def test_peer_misses_a_joker_at_the_end_of_a_four_tile_run() -> None:
-    """The gap the report's probes show, pinned down (skipped without the peer)."""
-    pytest.importorskip("rummikub_solver")
-    peer = benchmarks.peer.Peer()
-    answer = peer.solve(Position.parse(rack="R5 R6 R7 J"))
-    assert answer.tiles == 3  # ours: 4, the run R5 R6 R7 J
+def test_a_joker_at_the_end_of_a_four_tile_run_is_played() -> None:
+    """Our side of the gap the report's peer probes show (the peer plays 3 of these tiles):
+    we lay the whole run R5 R6 R7 J, and the checker agrees it is legal."""
+    position = Position.parse(rack="R5 R6 R7 J")
+    result = solve(position)
+    assert (result.status, result.tiles) == ("optimal", 4)
+    assert check(position, result.table).legal
 
 
 def test_record_round_trips(tmp_path: Path) -> None:

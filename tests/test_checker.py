@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummikub.checker import Verdict, check
+from rummikub.checker import RULES, Verdict, check
 from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.rules import PRESETS, STANDARD, Rules
@@ -39,6 +39,15 @@ CLASH = (
     'the jokers in "{}" and "{}" are locked, but these melds cannot each stay intact '
     "in a meld of their own or have their jokers replaced by tiles of their own"
 )
+
+
+def codes(verdict: Verdict) -> list[str]:
+    """Each violation as its rule code, then the meld or the tile it concerns, if any:
+    ``"joker-not-replaced 0"``, ``"not-in-rack R5"``, ``"nothing-played"``."""
+    return [
+        " ".join(str(part) for part in (v.rule, v.meld, v.tile) if part is not None)
+        for v in verdict.violations
+    ]
 
 
 def judge(
@@ -372,7 +381,8 @@ def test_legal_moves_stay_legal_with_free_jokers(
 
 # -- illegal moves ----------------------------------------------------------------------
 
-# name: (rack, old table, new table, opened, rules, every error expected, in order)
+# name: (rack, old table, new table, opened, rules, every violation expected, in order, as
+# its rule code and the meld (an index from 0) or the tile it concerns: see `codes`)
 ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
     "nothing played": (
         "R4",
@@ -380,7 +390,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3"],
         OPENED,
         STANDARD,
-        ["no tile was played from the rack"],
+        ["nothing-played"],
     ),
     "a table tile taken back": (
         "O7",
@@ -388,7 +398,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R7 B7 O7"],
         OPENED,
         STANDARD,
-        ["table tile K7 is missing from the new table"],
+        ["table-tile-missing K7"],
     ),
     "a whole meld with a joker taken back": (
         "R4",
@@ -397,11 +407,11 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         OPENED,
         STANDARD,
         [
-            "table tile B9 is missing from the new table",
-            "table tile B10 is missing from the new table",
-            "table tile B12 is missing from the new table",
-            "table tile J is missing from the new table",
-            'the joker in "B9 B10 J B12" was moved without being replaced by B11',
+            "table-tile-missing B9",
+            "table-tile-missing B10",
+            "table-tile-missing B12",
+            "table-tile-missing J",
+            "joker-not-replaced 1",
         ],
     ),
     "two copies of a table tile taken back": (
@@ -410,10 +420,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3 R4", "R7 B7 O7"],
         OPENED,
         STANDARD,
-        [
-            "table tile K7 is missing from the new table (2 copies)",
-            "table tile R7 is missing from the new table",
-        ],
+        ["table-tile-missing K7", "table-tile-missing R7"],
     ),
     "a tile not in the rack": (
         "R4",
@@ -421,7 +428,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3 R4 R5"],
         OPENED,
         STANDARD,
-        ["R5 is not in your rack"],
+        ["not-in-rack R5"],
     ),
     "one rack copy played twice": (
         "R4 R5",
@@ -429,11 +436,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3 R4 R5", "R5 K5 B5"],
         OPENED,
         STANDARD,
-        [
-            "K5 is not in your rack",
-            "R5 is played 2 times, but your rack holds 1",
-            "B5 is not in your rack",
-        ],
+        ["not-in-rack K5", "not-in-rack R5", "not-in-rack B5"],
     ),
     "an invalid meld": (
         "R5 R6 R8",
@@ -441,7 +444,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K1 K2 K3", "B1 B2 B3", "R5 R6 R8"],
         OPENED,
         STANDARD,
-        ['meld 3 "R5 R6 R8": not a run (no 7) and not a group'],
+        ["invalid-meld 2"],
     ),
     "a tile outside the box": (
         "R12 R13",
@@ -449,7 +452,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R10 R11 J", "R12 R13 R14"],
         OPENED,
         STANDARD,
-        ['meld 2 "R12 R13 R14": tile R14: number 14 out of range 1-13'],
+        ["invalid-meld 1"],
     ),
     "an unknown color": (
         "R4",
@@ -457,7 +460,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3 R4", "Q5 Q6 Q7"],
         OPENED,
         STANDARD,
-        ["meld 2 \"Q5 Q6 Q7\": tile Q5: unknown color 'Q' (expected one of K, R, B, O)"],
+        ["invalid-meld 1"],
     ),
     "joker moved without replacement": (
         "R1 R2",
@@ -465,7 +468,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["B8 B9 B10", "R1 R2 J"],
         OPENED,
         STANDARD,
-        ['the joker in "B8 B9 B10 J" was moved without being replaced by B11'],
+        ["joker-not-replaced 0"],
     ),
     "locked run split with its joker in place": (
         "B13",
@@ -473,7 +476,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["B8 B9 B10", "J B12 B13"],
         OPENED,
         STANDARD,
-        ['"B8 B9 B10 J B12" was broken up without replacing its joker by B11'],
+        ["joker-not-replaced 0"],
     ),
     "locked run lost a tile from its end": (
         "R1 R2",
@@ -481,10 +484,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["B9 B10 J", "B8 K8 O8 R8", "R1 R2"],
         OPENED,
         STANDARD,
-        [
-            'meld 3 "R1 R2": too short: a meld needs at least 3 tiles, 2 given',
-            '"B8 B9 B10 J" was broken up without replacing its joker by B11',
-        ],
+        ["invalid-meld 2", "joker-not-replaced 0"],
     ),
     "joker replaced by the wrong tile": (
         "B8 R1 R2",
@@ -492,7 +492,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["B8 B9 B10", "R1 R2 J"],
         OPENED,
         STANDARD,
-        ['the joker in "B9 B10 J" was moved without being replaced by B11'],
+        ["joker-not-replaced 0"],
     ),
     "group joker replaced by a color already present": (
         "O1 O2 R5",
@@ -500,7 +500,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R5 B5 O5", "R5 R6 R7 R8", "O1 O2 J"],
         OPENED,
         STANDARD,
-        ['the joker in "R5 B5 O5 J" was moved without being replaced by K5'],
+        ["joker-not-replaced 0"],
     ),
     "group joker moved without replacement": (
         "O1 O2",
@@ -508,7 +508,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R5 B5 K5", "O1 O2 J"],
         OPENED,
         STANDARD,
-        ['the joker in "R5 B5 K5 J" was moved without being replaced by O5'],
+        ["joker-not-replaced 0"],
     ),
     "3-tile group joker moved without replacement": (
         "K1 K2",
@@ -516,7 +516,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R5 R6 R7 R8", "B5 B6 B7 B8", "K1 K2 J"],
         OPENED,
         STANDARD,
-        ['the joker in "R5 B5 J" was moved without being replaced by K5 or O5'],
+        ["joker-not-replaced 0"],
     ),
     "joker replaced by a table tile under rack-only": (
         "R1 R2",
@@ -524,7 +524,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["B9 B10 B11", "R11 K11 O11", "R1 R2 J"],
         OPENED,
         STANDARD,
-        ['the joker in "B9 B10 J" was moved without being replaced by B11' + RACK_ONLY],
+        ["joker-not-replaced 0"],
     ),
     "book-1978: one missing color is not enough": (
         "K5 O1 O2",
@@ -532,7 +532,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R5 B5 K5", "O1 O2 J"],
         OPENED,
         BOOK,
-        ['the joker in "R5 B5 J" was moved without being replaced by both K5 and O5'],
+        ["joker-not-replaced 0"],
     ),
     "book-1978: a 3-tile group cannot be partly released": (
         "K5 O1 O2",
@@ -540,7 +540,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["group: R5 K5 J", "O1 O2 J"],
         OPENED,
         BOOK,
-        ['the jokers in "group: R5 J J" were moved without being replaced by all of K5, B5, O5'],
+        ["joker-not-replaced 0"],
     ),
     "two jokers: the replacing tile is not in the joker's place": (
         "R4 K1 K2",
@@ -548,7 +548,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R4 R5 J", "K1 K2 J"],
         OPENED,
         STANDARD,
-        ['the jokers in "R5 J J" were moved without being replaced by R6 and R7'],
+        ["joker-not-replaced 0"],
     ),
     "two jokers: both moved, a table tile in place of one": (
         "K1 K2",
@@ -556,7 +556,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R5 R6 R7", "K7 B7 O7", "K1 K2 J J"],
         OPENED,
         STANDARD,
-        ['the jokers in "R5 R6 J J" were moved without being replaced by R7 and R8' + RACK_ONLY],
+        ["joker-not-replaced 0"],
     ),
     "two locked melds competing for one new meld": (
         "R7",
@@ -564,7 +564,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 J J R5 R6 R7"],
         OPENED,
         STANDARD,
-        [CLASH.format("R1 R2 J", "J R5 R6")],
+        ["locked-melds-clash"],
     ),
     "two locked melds sharing one replacement tile": (
         "B11 R1 R2",
@@ -572,7 +572,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["B9 B10 B11 B12 B13", "R1 R2 J J"],
         OPENED,
         STANDARD,
-        [CLASH.format("B9 B10 J", "J B12 B13")],
+        ["locked-melds-clash"],
     ),
     "rack_or_table: two locked melds cannot release each other": (
         "O7 O8",
@@ -580,7 +580,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R3 R4 R5 R6", "J O7 O8 J"],
         OPENED,
         SWAP_TABLE,
-        [CLASH.format("R3 R4 J", "J R5 R6")],
+        ["locked-melds-clash"],
     ),
     "rack-only: a released meld's tile may not release another": (
         "R5",
@@ -588,7 +588,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R3 R4 R5 R6", "J R5 J"],
         OPENED,
         STANDARD,
-        ['"J R5 R6" was broken up without replacing its joker by R4' + RACK_ONLY],
+        ["joker-not-replaced 1"],
     ),
     "initial meld too small": (
         "K1 K2 K3",
@@ -596,7 +596,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K1 K2 K3"],
         NOT_OPENED,
         STANDARD,
-        ["initial meld totals 6, needs 30"],
+        ["initial-meld"],
     ),
     "initial meld: R1 J R3 is worth only 6": (
         "R1 J R3",
@@ -604,7 +604,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 J R3"],
         NOT_OPENED,
         STANDARD,
-        ["initial meld totals 6, needs 30"],
+        ["initial-meld"],
     ),
     "initial meld of two melds totalling 27": (
         "K7 R7 B7 O1 O2 O3",
@@ -612,7 +612,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K7 R7 B7", "O1 O2 O3"],
         NOT_OPENED,
         STANDARD,
-        ["initial meld totals 27, needs 30"],
+        ["initial-meld"],
     ),
     "initial meld short and the table touched": (
         "K1 K2 K3 R4",
@@ -620,7 +620,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3 R4", "K1 K2 K3"],
         NOT_OPENED,
         STANDARD,
-        ["initial meld totals 6, needs 30", CHANGED.format("R1 R2 R3")],
+        ["initial-meld", "table-changed-before-opening 0"],
     ),
     "initial meld only reached with a table tile": (
         "K10 K11",
@@ -628,7 +628,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K10 K11 K12", "R12 B12 O12"],
         NOT_OPENED,
         STANDARD,
-        ["initial meld totals 0, needs 30", CHANGED.format("K12 R12 B12 O12")],
+        ["initial-meld", "table-changed-before-opening 0"],
     ),
     "boxed: the table may not be touched before the initial meld": (
         "K10 K11 K12",
@@ -636,7 +636,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K9 K10 K11 K12", "O9 B9 R9"],
         NOT_OPENED,
         BOXED,
-        [CHANGED.format("K9 O9 B9 R9"), "initial meld totals 0, needs 30"],
+        ["table-changed-before-opening 0", "initial-meld"],
     ),
     "boxed: not even rack tiles added to an old meld": (
         "R10 R11 R12 K4",
@@ -644,7 +644,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K1 K2 K3 K4", "R10 R11 R12"],
         NOT_OPENED,
         BOXED,
-        [CHANGED.format("K1 K2 K3")],
+        ["table-changed-before-opening 0"],
     ),
     "open then play: an initial meld's joker may not leave it": (
         "K10 K11 J",
@@ -652,7 +652,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K10 K11 K12", "R12 B12 O12 J"],
         NOT_OPENED,
         SWAP_TABLE,
-        ["initial meld totals 0, needs 30", CHANGED.format("K12 R12 B12 O12")],
+        ["initial-meld", "table-changed-before-opening 0"],
     ),
     "open then play: initial meld tiles cannot also replace a joker": (
         "R11 R12 R13",
@@ -660,10 +660,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R9 R10 R11", "J R12 R13"],
         NOT_OPENED,
         STANDARD,
-        [
-            "initial meld totals 0, needs 30 "
-            "(rack tiles that replace jokers cannot count toward it as well)"
-        ],
+        ["initial-meld"],
     ),
     "open then play: the joker lock holds after the initial meld": (
         "R10 R11 R12 K1 K2",
@@ -671,7 +668,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R10 R11 R12", "B8 B9 B10", "K1 K2 J"],
         NOT_OPENED,
         STANDARD,
-        ['the joker in "B8 B9 B10 J" was moved without being replaced by B11'],
+        ["joker-not-replaced 0"],
     ),
     "initial_meld = 0 still needs a meld from the rack": (
         "R4",
@@ -679,10 +676,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 R2 R3 R4"],
         NOT_OPENED,
         Rules(initial_meld=0),
-        [
-            "the initial move must lay at least one new meld made only of tiles from your rack",
-            CHANGED.format("R1 R2 R3"),
-        ],
+        ["initial-meld", "table-changed-before-opening 0"],
     ),
     "initial_meld = 39 missed by R12 B12 K12": (
         "R12 B12 K12",
@@ -690,7 +684,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R12 B12 K12"],
         NOT_OPENED,
         Rules(initial_meld=39),
-        ["initial meld totals 36, needs 39"],
+        ["initial-meld"],
     ),
     "free jokers: the initial meld still counts": (
         "R1 J R3",
@@ -698,7 +692,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R1 J R3"],
         NOT_OPENED,
         FREE,
-        ["initial meld totals 6, needs 30"],
+        ["initial-meld"],
     ),
     "8 colors, both: a 3-tile group needs all six missing colors": (
         "B5 K1 K2",
@@ -706,10 +700,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["K5 R5 B5", "K1 K2 J"],
         OPENED,
         EIGHT.replace(group_joker_release="both"),
-        [
-            'the joker in "K5 R5 J" was moved without being replaced by all of '
-            "B5, O5, G5, Y5, P5, W5"
-        ],
+        ["joker-not-replaced 0"],
     ),
     "26 numbers: a joker above R26": (
         "R25 R26 J",
@@ -717,10 +708,7 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         ["R25 R26 J"],
         NOT_OPENED,
         Rules(numbers=26),
-        [
-            'meld 1 "R25 R26 J": not a run (a joker would stand above R26) and not a group',
-            "initial meld totals 0, needs 30",
-        ],
+        ["invalid-meld 0", "initial-meld"],
     ),
 }
 
@@ -733,7 +721,64 @@ def test_illegal(
 ) -> None:
     verdict = judge(rack, table, after, opened=opened, rules=rules)
     assert not verdict.legal
-    assert list(verdict.errors) == errors
+    assert codes(verdict) == errors
+    assert verdict.errors == tuple(v.text for v in verdict.violations)
+
+
+#: The words of the broken rules whose wording varies most (the rest are pinned below).
+WORDS: dict[str, list[str]] = {
+    "a whole meld with a joker taken back": [
+        "table tile B9 is missing from the new table",
+        "table tile B10 is missing from the new table",
+        "table tile B12 is missing from the new table",
+        "table tile J is missing from the new table",
+        'the joker in "B9 B10 J B12" was moved without being replaced by B11',
+    ],
+    "two copies of a table tile taken back": [
+        "table tile K7 is missing from the new table (2 copies)",
+        "table tile R7 is missing from the new table",
+    ],
+    "one rack copy played twice": [
+        "K5 is not in your rack",
+        "R5 is played 2 times, but your rack holds 1",
+        "B5 is not in your rack",
+    ],
+    "a tile outside the box": ['meld 2 "R12 R13 R14": tile R14: number 14 out of range 1-13'],
+    "locked run split with its joker in place": [
+        '"B8 B9 B10 J B12" was broken up without replacing its joker by B11'
+    ],
+    "3-tile group joker moved without replacement": [
+        'the joker in "R5 B5 J" was moved without being replaced by K5 or O5'
+    ],
+    "joker replaced by a table tile under rack-only": [
+        'the joker in "B9 B10 J" was moved without being replaced by B11' + RACK_ONLY
+    ],
+    "book-1978: one missing color is not enough": [
+        'the joker in "R5 B5 J" was moved without being replaced by both K5 and O5'
+    ],
+    "book-1978: a 3-tile group cannot be partly released": [
+        'the jokers in "group: R5 J J" were moved without being replaced by all of K5, B5, O5'
+    ],
+    "two jokers: both moved, a table tile in place of one": [
+        'the jokers in "R5 R6 J J" were moved without being replaced by R7 and R8' + RACK_ONLY
+    ],
+    "two locked melds competing for one new meld": [CLASH.format("R1 R2 J", "J R5 R6")],
+    "open then play: initial meld tiles cannot also replace a joker": [
+        "initial meld totals 0, needs 30 "
+        "(rack tiles that replace jokers cannot count toward it as well)"
+    ],
+    "initial_meld = 0 still needs a meld from the rack": [
+        "the initial move must lay at least one new meld made only of tiles from your rack",
+        CHANGED.format("R1 R2 R3"),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", WORDS)
+def test_illegal_in_words(name: str) -> None:
+    rack, table, after, opened, rules, _ = ILLEGAL[name]
+    verdict = judge(rack, table, after, opened=opened, rules=rules)
+    assert list(verdict.errors) == WORDS[name]
 
 
 # -- the verdict's value and played tiles -------------------------------------------------
@@ -847,7 +892,7 @@ def test_nothing_a_user_types_raises(raw: RawMeld) -> None:
     position = Position.parse(rack="R4 J", table=["R1 R2 R3", "B5 B6 J"], opened=NOT_OPENED)
     verdict = check(position, [raw, RawMeld.parse("R1 R2 R3"), RawMeld.parse("B5 B6 J")])
     assert not verdict.legal
-    assert verdict.errors[0].startswith('meld 1 "')
+    assert codes(verdict)[0] == "invalid-meld 0"
 
 
 def test_a_hand_built_position_with_a_bad_table_is_reported() -> None:
@@ -935,23 +980,42 @@ def test_big_tables_are_checked_fast() -> None:
 
 
 @settings(max_examples=examples(200), deadline=None)
-@given(positions(), st.lists(raw_melds(), max_size=4), st.booleans())
-def test_any_proposal_gets_a_consistent_verdict(
-    position: Position, extra: list[RawMeld], keep_table: bool
+@given(positions(), st.lists(raw_melds(), max_size=4), st.booleans(), st.data())
+def test_any_proposal_gets_a_verdict_whatever_the_order_of_its_melds(
+    position: Position, extra: list[RawMeld], keep_table: bool, data: st.DataObject
 ) -> None:
     proposed: list[Meld | RawMeld] = [*(position.table if keep_table else ()), *extra]
     verdict = check(position, proposed)
-    assert verdict.legal == (verdict.errors == ())
-    new = Counter(tile for meld in proposed for tile in meld.tiles)
-    assert Counter(verdict.played) == new - position.table_tiles()
-    assert verdict.value == sum(position.rules.tile_value(tile) for tile in verdict.played)
+    assert verdict.legal == (verdict.violations == ())
+    # A table is a set of melds: the order they are written in changes no verdict.
+    again = check(position, data.draw(st.permutations(proposed)))
+    assert again.legal == verdict.legal
+    assert (again.played, again.value) == (verdict.played, verdict.value)
+    # Each violation says what it concerns: a meld that is there, a tile that is in play.
+    in_play = position.table_tiles() + position.rack_tiles()
+    in_play += Counter(tile for meld in proposed for tile in meld.tiles)
+    for violation in verdict.violations:
+        assert violation.rule in RULES
+        table = proposed if violation.rule == "invalid-meld" else position.table
+        assert violation.meld is None or 0 <= violation.meld < len(table)
+        assert violation.tile is None or in_play[violation.tile] > 0
+    # A played tile the rack does not hold is always reported, with its meld or by itself.
+    beyond = Counter(verdict.played) - position.rack_tiles()
+    if beyond:
+        reported = {v.tile for v in verdict.violations} | {
+            tile
+            for v in verdict.violations
+            if v.rule == "invalid-meld" and v.meld is not None
+            for tile in proposed[v.meld].tiles
+        }
+        assert set(beyond) <= reported, (verdict.errors, beyond)
 
 
 @settings(max_examples=examples(100), deadline=None)
 @given(positions(opened=True))
 def test_the_unchanged_table_plays_nothing(position: Position) -> None:
     verdict = check(position, position.table)
-    assert verdict.errors == ("no tile was played from the rack",)
+    assert codes(verdict) == ["nothing-played"]
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -960,8 +1024,8 @@ def test_a_meld_taken_off_the_table_is_missing(position: Position, data: st.Data
     gone = data.draw(st.integers(0, len(position.table) - 1))
     verdict = check(position, position.table[:gone] + position.table[gone + 1 :])
     assert not verdict.legal
-    for tile in position.table[gone].tiles:
-        assert any(e.startswith(f"table tile {tile} is missing") for e in verdict.errors)
+    missing = {v.tile for v in verdict.violations if v.rule == "table-tile-missing"}
+    assert missing >= set(position.table[gone].tiles)
 
 
 @st.composite

@@ -140,9 +140,9 @@ def test_check_json_has_exactly_the_keys() -> None:
     result = run("check", TWO_TILES, "--json")
     assert_clean_exit(result, 0)
     data = json.loads(result.stdout)
-    assert list(data) == ["legal", "errors", "value", "played"]
+    assert list(data) == ["legal", "errors", "value", "played", "violations"]
     assert data["legal"] is True
-    assert data["errors"] == []
+    assert data["errors"] == data["violations"] == []
     assert data["value"] == 11
     assert sorted(data["played"]) == ["O7", "R4"]
 
@@ -154,7 +154,15 @@ def test_check_illegal_move_lists_every_broken_rule() -> None:
     assert_clean_exit(result, 1)
     data = json.loads(result.stdout)
     assert data["legal"] is False
-    assert data["errors"] and all(isinstance(e, str) and e for e in data["errors"])
+    # The run "B9 B10 J" (meld 2 of the old table) is gone: each tile is missing, and its
+    # joker was moved without a replacement.
+    assert [(v["rule"], v["meld"], v["tile"]) for v in data["violations"]] == [
+        ("table-tile-missing", None, "B9"),
+        ("table-tile-missing", None, "B10"),
+        ("table-tile-missing", None, "J"),
+        ("joker-not-replaced", 2, None),
+    ]
+    assert data["errors"] == [v["text"] for v in data["violations"]]
 
     human = run(*args)
     assert_clean_exit(human, 1)

@@ -18,44 +18,42 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummikub import MeldError, Position, Rules, Tile, parse_tiles
-from rummikub.melds import Meld
-from rummikub.rules import PRESETS
-from tests.exhaustive import (
+from rummikub.exhaustive import (
     NO_MOVE,
     BestMove,
-    MeldKey,
-    Objective,
     best_move,
     count_unchanged,
-    meld_key,
     partitions,
     rack_subsets,
 )
+from rummikub.melds import Identity, Meld
+from rummikub.rules import PRESETS
+from rummikub.solver import Objective
 from tests.strategies import box, option_rule_sets, small_positions, small_rule_sets, tables
 
 # -- partitions against a naive enumeration --------------------------------------------
 
 
-def naive_melds(tiles: Sequence[Tile], rules: Rules) -> set[MeldKey]:
+def naive_melds(tiles: Sequence[Tile], rules: Rules) -> set[Identity]:
     """Every valid meld from a sub-multiset of ``tiles``, as ``Meld.of`` reads them.
 
     Runs: every ordering of every sub-multiset (the written order says what the jokers
     stand for). Groups: every sub-multiset.
     """
-    found: set[MeldKey] = set()
+    found: set[Identity] = set()
     for size in range(3, len(tiles) + 1):
         for subset in set(itertools.combinations(sorted(tiles, key=rules.sort_key), size)):
             with contextlib.suppress(MeldError):
-                found.add(meld_key(Meld.of(subset, kind="group", rules=rules)))
+                found.add(Meld.of(subset, kind="group", rules=rules).identity())
             if len({t.color for t in subset if not t.is_joker}) != 1:
                 continue  # mixed colors: no ordering is a run
             for order in set(itertools.permutations(subset)):
                 with contextlib.suppress(MeldError):
-                    found.add(meld_key(Meld.of(order, kind="run", rules=rules)))
+                    found.add(Meld.of(order, kind="run", rules=rules).identity())
     return found
 
 
-def naive_partitions(tiles: Sequence[Tile], rules: Rules) -> set[tuple[MeldKey, ...]]:
+def naive_partitions(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Identity, ...]]:
     """Every exact cover of ``tiles`` by valid melds, by trying every meld everywhere."""
     candidates = [
         (key, Counter(Tile(color, number) for color, number in key[1]))
@@ -63,11 +61,11 @@ def naive_partitions(tiles: Sequence[Tile], rules: Rules) -> set[tuple[MeldKey, 
     ]
 
     @functools.cache
-    def covers(left: frozenset[tuple[Tile, int]]) -> frozenset[tuple[MeldKey, ...]]:
+    def covers(left: frozenset[tuple[Tile, int]]) -> frozenset[tuple[Identity, ...]]:
         remaining = Counter(dict(left))
         if not remaining:
             return frozenset({()})
-        found: set[tuple[MeldKey, ...]] = set()
+        found: set[tuple[Identity, ...]] = set()
         for key, need in candidates:
             if all(remaining[t] >= n for t, n in need.items()):
                 rest = remaining - need
@@ -104,7 +102,7 @@ def tile_bags(draw: st.DrawFn) -> tuple[Rules, list[Tile]]:
 @given(tile_bags())
 def test_partitions_match_naive_enumeration(case: tuple[Rules, list[Tile]]) -> None:
     rules, bag = case
-    found = [tuple(sorted(meld_key(m) for m in p)) for p in partitions(bag, rules)]
+    found = [tuple(sorted(m.identity() for m in p)) for p in partitions(bag, rules)]
     assert len(found) == len(set(found)), "a partition was produced twice"
     assert set(found) == naive_partitions(bag, rules)
 

@@ -558,7 +558,7 @@ def test_check_explain_shows_how_a_legal_table_is_reached() -> None:
         '  2. Add O7 from your rack to "K7 R7 B7" (now "K7 R7 B7 O7").\n'
     )
     data = json.loads(run("check", TWO_TILES, "--explain", "--json").stdout)
-    assert list(data) == ["legal", "errors", "value", "played", "changes", "steps"]
+    assert list(data) == ["legal", "errors", "value", "played", "violations", "changes", "steps"]
     assert [s["to"] for s in data["steps"]] == [0, 1]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import click
@@ -123,6 +124,10 @@ def test_a_finished_hand_shows_the_scores(tmp_path: Path) -> None:
     assert code == 0 and "The hand is over: Ann went out. Scores: Ann +6, Bob -6." in out
     result = loads(path.read_text()).result
     assert result is not None and result.scores == (6, -6)
+    assert run("game", "replay", str(path))[0] == 0
+    path.write_text(path.read_text().replace("scores = [6, -6]", "scores = [60, -60]"))
+    code, out, _ = run("game", "replay", str(path))
+    assert code == 1 and "the record says went_out, winners [0], scores [60, -60]" in out
 
 
 # -- simulate -----------------------------------------------------------------------------
@@ -167,3 +172,21 @@ def test_simulate_draws_a_chart(tmp_path: Path) -> None:
     code, _, err = run("simulate", *SIM, "--chart", str(chart))
     assert code == 0, err
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_readme_game_example_runs_as_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme.split("## Whole games", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    steps = [s for s in block.split("$ rummikub ") if s.strip()]
+    assert len(steps) == 5
+    for step in steps:
+        command, *expected = step.rstrip("\n").split("\n")
+        result = CliRunner().invoke(main, shlex.split(command))
+        printed = (result.stdout + result.stderr).rstrip("\n").split("\n")
+        if "..." in expected:
+            expected = expected[: expected.index("...")]
+            printed = printed[: len(expected)]
+        assert printed == expected, command

@@ -78,6 +78,7 @@ def test_a_game_in_a_pseudo_terminal(tmp_path: Path) -> None:
     child = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=60)
     try:
         child.expect(r"Your rack \(initial meld: 10\): .*K5.*K6.*R2")
+        assert "\x1b[31mR2" in child.after  # tiles in their colors: R2 in red
         child.expect_exact("Your move (help for help): ")
         child.sendline("K1 K2 K4 | B1 B2 B3")
         child.expect_exact("Illegal move: 7 rules broken.")

@@ -8,7 +8,7 @@ and every answer must be re-established without the ILP by
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import shutil
 import subprocess
@@ -58,12 +58,9 @@ def run(*args: str) -> Result:
 
 
 def tool(module: str) -> ModuleType:
-    """A script of puzzles/tools, imported as a module (it puts its own folder on sys.path)."""
-    spec = importlib.util.spec_from_file_location(module, TOOLS / f"{module}.py")
-    assert spec is not None and spec.loader is not None
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
+    """A script of puzzles/tools, imported as the module it runs as
+    (``python -m puzzles.tools.<module>`` from the repository's root)."""
+    return importlib.import_module(f"puzzles.tools.{module}")
 
 
 # -- the files ---------------------------------------------------------------------------
@@ -168,12 +165,11 @@ def test_large_puzzles_have_an_after() -> None:
 
 
 def test_verify_exhaustive_establishes_every_answer_without_ortools() -> None:
-    script = TOOLS / "verify_exhaustive.py"
     code = (
         "import runpy, sys\n"
-        f"sys.argv = [{str(script)!r}, {str(PUZZLES)!r}]\n"
+        f"sys.argv = ['verify_exhaustive', {str(PUZZLES)!r}]\n"
         "try:\n"
-        f"    runpy.run_path({str(script)!r}, run_name='__main__')\n"
+        "    runpy.run_module('puzzles.tools.verify_exhaustive', run_name='__main__')\n"
         "except SystemExit as done:\n"
         "    status = done.code\n"
         "print('ortools loaded:', 'ortools' in sys.modules)\n"

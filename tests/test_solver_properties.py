@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummikub.checker import check
+from rummikub.exhaustive import NO_MOVE, BestMove, best_move, count_unchanged
 from rummikub.melds import Meld
 from rummikub.position import Position
 from rummikub.rules import Rules
 from rummikub.solver import SolveResult, solve
 from rummikub.solver.result import Objective
-from tests.exhaustive import NO_MOVE, BestMove, best_move, count_unchanged
 from tests.strategies import (
     box,
     examples,

@@ -5,12 +5,14 @@ A kept position's answer does not rest on the ILP: the solver's new table is wri
 puzzle's ``after`` (the witness, which ``rummikub check`` finds legal), and it plays every rack
 tile that could lie in any meld at all, so no move plays more (see ``certify.py``).
 
-    python puzzles/tools/find_hard.py --seed 1 --count 150 --keep 4 --out puzzles/hardest
+    python -m puzzles.tools.find_hard --seed 1 --count 150 --keep 4 --out puzzles/hardest
 
 The positions are drawn with the benchmark corpora's samplers (``benchmarks.corpora``): random
 valid melds taken out of the box, some holding jokers, and a rack drawn from the rest. The
 same options and seed give the same positions; the times (and so the choice of the slowest)
 depend on the machine.
+Run it from the repository's root, as a module (as above), so that ``rummikub``,
+``benchmarks`` and the other tools import as they are, with no path edits.
 """
 
 from __future__ import annotations
@@ -22,21 +24,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent
-REPO = TOOLS.parents[1]
-for path in (REPO, TOOLS):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-
-from certify import Certificate, certify  # noqa: E402
-
-from benchmarks.corpora import GENERALISED, box, random_rack, random_table  # noqa: E402
-from rummikub.melds import RawMeld  # noqa: E402
-from rummikub.position import Position  # noqa: E402
-from rummikub.puzzles import Expect, Puzzle, dumps  # noqa: E402
-from rummikub.rules import PRESETS, Rules  # noqa: E402
-from rummikub.solver import SolveResult, solve  # noqa: E402
-from rummikub.tiles import JOKER, format_tiles  # noqa: E402
+from benchmarks.corpora import GENERALISED, box, random_rack, random_table
+from puzzles.tools.certify import Certificate, certify
+from rummikub.melds import RawMeld
+from rummikub.position import Position
+from rummikub.puzzles import Expect, Puzzle, dumps
+from rummikub.rules import PRESETS, Rules
+from rummikub.solver import SolveResult, solve
+from rummikub.tiles import JOKER, format_tiles
 
 #: Every preset, and the largest box the rules allow (26 numbers, 8 colors, 4 copies, 4 jokers).
 RULE_SETS: dict[str, Rules] = {**PRESETS, "generalised": GENERALISED}

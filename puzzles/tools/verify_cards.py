@@ -5,7 +5,9 @@ Each card puzzle (a file with a ``game`` key) is solved by the exhaustive search
 ``points``/``penalty``/``status`` compared with ``[expect]``; its ``after`` turn, if any, must
 be legal and score exactly the expected answer. OR-Tools is never imported.
 
-    python puzzles/tools/verify_cards.py [PATH ...]     (default: puzzles/cards)
+    python -m puzzles.tools.verify_cards [PATH ...]     (default: puzzles/cards)
+
+Run it from the repository's root, as a module, like the other tools.
 """
 
 from __future__ import annotations
@@ -16,14 +18,14 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(REPO))
+from rummikub.cards.checker import check
+from rummikub.cards.exhaustive import best
+from rummikub.cards.puzzles import CardPuzzle, is_card_file, load
+from rummikub.errors import PuzzleError
+from rummikub.puzzles import expand_all
 
-from rummikub.cards.checker import check  # noqa: E402
-from rummikub.cards.exhaustive import best  # noqa: E402
-from rummikub.cards.puzzles import CardPuzzle, is_card_file, load  # noqa: E402
-from rummikub.errors import PuzzleError  # noqa: E402
-from rummikub.puzzles import expand_all  # noqa: E402
+#: The repository: the card puzzles are its ``puzzles/cards`` folder.
+REPO = Path(__file__).resolve().parents[2]
 
 
 def problem(puzzle: CardPuzzle) -> str | None:

@@ -1,10 +1,10 @@
 """Re-establish every puzzle's ``[expect]`` without the ILP.
 
-    python puzzles/tools/verify_exhaustive.py                  # the whole collection
-    python puzzles/tools/verify_exhaustive.py puzzles/basics   # some files or folders
+    python -m puzzles.tools.verify_exhaustive                  # the whole collection
+    python -m puzzles.tools.verify_exhaustive puzzles/basics   # some files or folders
 
 * A **small** puzzle (at most ``--max-table`` table tiles and ``--max-rack`` rack tiles) is
-  solved by the exhaustive search of ``tests/exhaustive.py``: every sub-multiset of the rack,
+  solved by the exhaustive search of :mod:`rummikub.exhaustive`: every sub-multiset of the rack,
   every partition of the tiles into melds, every reading of every joker, each judged by the
   checker. Its answer must equal the ``[expect]``.
 * A **large** puzzle is proven by its ``after`` table and a bound (``certify.py``): the checker
@@ -13,6 +13,8 @@
 Every ``after`` must also be a best move: legal, and worth exactly the ``[expect]``.
 The solver (OR-Tools) is never imported. Exit 0 when every answer is established, 1 if any
 is not (each such puzzle is named, with the reason).
+Run it from the repository's root, as a module (as above), so that ``rummikub``,
+``benchmarks`` and the other tools import as they are, with no path edits.
 """
 
 from __future__ import annotations
@@ -23,19 +25,15 @@ import sys
 import time
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent
-REPO = TOOLS.parents[1]
-for path in (REPO, TOOLS):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+from puzzles.tools.certify import Certificate, certify
+from rummikub.cards.puzzles import is_card_file
+from rummikub.checker import check
+from rummikub.errors import PuzzleError
+from rummikub.exhaustive import NO_MOVE, best_move
+from rummikub.puzzles import Expect, Puzzle, expand_all, load
 
-from certify import Certificate, certify  # noqa: E402
-
-from rummikub.cards.puzzles import is_card_file  # noqa: E402
-from rummikub.checker import check  # noqa: E402
-from rummikub.errors import PuzzleError  # noqa: E402
-from rummikub.puzzles import Expect, Puzzle, expand_all, load  # noqa: E402
-from tests.exhaustive import NO_MOVE, best_move  # noqa: E402
+#: The repository: the collection is its ``puzzles`` folder.
+REPO = Path(__file__).resolve().parents[2]
 
 #: Above these sizes the exhaustive search can take minutes; the bound is used instead.
 MAX_TABLE = 30

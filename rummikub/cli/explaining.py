@@ -37,9 +37,6 @@ TILE_COLORS: dict[str, str] = {
 }
 JOKER_COLOR = "bright_magenta"
 
-#: The mark of a new or changed meld, as in the plain solve output.
-CHANGED = "*"
-
 
 def use_color(no_color: bool) -> bool:
     """Whether to color: not with ``--no-color``, nor when ``NO_COLOR`` is set and not empty."""
@@ -86,7 +83,8 @@ def table_lines(explanation: Explanation, color: bool) -> list[str]:
         # Padded on the plain text: style codes take no room on screen.
         padding = " " * (width - len(" ".join(str(t) for t in tiles)))
         origins = words_text(change_words(explanation, change), color)
-        lines.append(f"  {CHANGED} {_tiles_text(tiles, color, bold=True)}{padding}   {origins}")
+        shown = _tiles_text(tiles, color, bold=True)
+        lines.append(f"  {render.CHANGED} {shown}{padding}   {origins}")
     for aftermath in explanation.aftermaths:
         lines += [words_text(words, color) for words in aftermath_words(explanation, aftermath)]
     return lines
@@ -154,7 +152,7 @@ def verdict_text(verdict: Verdict, explanation: Explanation | None, color: bool)
     if explanation is None:
         lines.append("No steps: the move is not legal.")
     else:
-        lines.append(f"New table ({CHANGED} = new or changed):")
+        lines.append(f"New table ({render.CHANGED} = new or changed):")
         lines += table_lines(explanation, color)
         lines += step_lines(explanation, color)
     return "\n".join(lines)

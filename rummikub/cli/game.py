@@ -129,7 +129,10 @@ def _state_text(state: GameState, record: Record) -> str:
         rack = state.racks[seat]
         shown = "?" if rack is None else format_tiles(rack) or "(empty)"
         opened = "opened" if state.opened[seat] else "not opened"
-        lines.append(f"  {name}: {state.rack_counts[seat]} tiles, {opened}: {shown}")
+        # The rack total is what the player would lose if the hand ended now.
+        total = state.rack_total(seat)
+        worth = "" if total is None else f" (total {total})"
+        lines.append(f"  {name}: {state.rack_counts[seat]} tiles{worth}, {opened}: {shown}")
     return "\n".join(lines)
 
 
@@ -159,6 +162,7 @@ def _state_data(state: GameState) -> dict[str, Any]:
         "table": [{"kind": m.kind, "tiles": [str(t) for t in m.tiles]} for m in state.table],
         "racks": [None if r is None else [str(t) for t in r] for r in state.racks],
         "rack_counts": list(state.rack_counts),
+        "rack_totals": [state.rack_total(seat) for seat in range(len(state.players))],
         "opened": list(state.opened),
         "pool": state.pool_count,
         "result": None
@@ -320,6 +324,8 @@ def replay_command(path: str, as_json: bool) -> None:
             click.echo(f"All {legal} turns are legal.")
             if game.state.result is not None:
                 click.echo(_result_text(game.state.result, game.state))
+            if game.problem is not None:
+                click.echo(f"{path}: {game.problem}")
     if game.problem is not None:
         sys.exit(EXIT_REJECTED)
 

@@ -35,11 +35,22 @@ def _played(tiles: Sequence[Tile], value: int) -> str:
 
 
 def verdict_data(verdict: Verdict) -> dict[str, Any]:
+    """The verdict as JSON: INTERFACE.md's keys, then ``"violations"`` (README, "Rule
+    codes"): each broken rule with its code and the meld or tile it concerns."""
     return {
         "legal": verdict.legal,
         "errors": list(verdict.errors),
         "value": verdict.value,
         "played": _tile_list(verdict.played),
+        "violations": [
+            {
+                "rule": violation.rule,
+                "meld": violation.meld,
+                "tile": None if violation.tile is None else str(violation.tile),
+                "text": violation.text,
+            }
+            for violation in verdict.violations
+        ],
     }
 
 

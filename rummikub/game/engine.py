@@ -354,7 +354,19 @@ class Replay:
         """The first problem in words: a bad turn, or text that could not be read."""
         if self.error is not None:
             return str(self.error)
-        return self.record.problem
+        if self.record.problem is not None:
+            return self.record.problem
+        written, found = self.record.result, self.state.result
+        if written is not None and written != found:
+            return f"result: the record says {_result_words(written)}, its turns give " + (
+                "no end yet" if found is None else _result_words(found)
+            )
+        return None
+
+
+def _result_words(result: Result) -> str:
+    scores = "" if result.scores is None else f", scores {list(result.scores)}"
+    return f"{result.ending}, winners {list(result.winners)}{scores}"
 
 
 def replay(record: Record) -> Replay:

@@ -1,4 +1,9 @@
-"""The best move by exhaustive search: an ILP-free reference for the solver's answers.
+"""The best move by exhaustive search: a slow reference for the solver's answers, and for
+the puzzle collection's expected answers (``puzzles/tools/verify_exhaustive.py``).
+
+The solver never uses it, and it never uses the solver (nor OR-Tools): it is a second,
+independent way to the same answer, so the tests can compare the two (``tests/`` checks this
+search itself against a naive one).
 
 Every candidate move is built from the definition in RULES.md and judged by the checker:
 
@@ -20,15 +25,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final, Literal, NamedTuple
+from typing import Final, NamedTuple
 
-from rummikub.melds import Meld
+from rummikub.checker import check
+from rummikub.melds import Identity, Meld
 from rummikub.position import Move, Position
 from rummikub.rules import Rules
+from rummikub.solver.result import Objective
 from rummikub.tiles import JOKER, Tile
-
-Objective = Literal["value", "tiles"]
-MeldKey = tuple[str, tuple[tuple[str, int], ...]]
 
 #: What :func:`best_move` returns when no legal move exists (the player draws).
 NO_MOVE: Final = "no move"
@@ -44,20 +48,9 @@ class BestMove(NamedTuple):
     move: Move
 
 
-def meld_key(meld: Meld) -> MeldKey:
-    """What makes two melds the same meld on the table.
-
-    A run is its tiles in order (the order says what each joker stands for); a group is
-    its tiles as a multiset (a group joker stands for any missing color, whatever the
-    written order).
-    """
-    cells = tuple((t.color, t.number) for t in meld.tiles)
-    return (meld.kind, cells if meld.kind == "run" else tuple(sorted(cells)))
-
-
 def count_unchanged(old: Iterable[Meld], new: Iterable[Meld]) -> int:
-    """How many old melds appear in the new table exactly as they were (as multisets)."""
-    common = Counter(meld_key(m) for m in old) & Counter(meld_key(m) for m in new)
+    """How many old melds appear in the new table exactly as they were (:meth:`Meld.same_as`)."""
+    common = Counter(m.identity() for m in old) & Counter(m.identity() for m in new)
     return sum(common.values())
 
 
@@ -135,7 +128,7 @@ def partitions(tiles: Iterable[Tile], rules: Rules) -> Iterator[tuple[Meld, ...]
     order = sorted(counts, key=rules.sort_key)
     chosen: list[Meld] = []
 
-    def split(jokers_left: int, floor: tuple[Tile, MeldKey] | None) -> Iterator[tuple[Meld, ...]]:
+    def split(jokers_left: int, floor: tuple[Tile, Identity] | None) -> Iterator[tuple[Meld, ...]]:
         first = next((t for t in order if counts[t] > 0), None)
         if first is None:
             if jokers_left == 0:
@@ -143,7 +136,7 @@ def partitions(tiles: Iterable[Tile], rules: Rules) -> Iterator[tuple[Meld, ...]
             return
         counts[first] -= 1
         for meld in melds_through(first, counts, jokers_left, rules):
-            key = meld_key(meld)
+            key = meld.identity()
             if floor is not None and floor[0] == first and key < floor[1]:
                 continue
             # ``first`` (once in any meld) was taken above; the other tiles are taken here.
@@ -179,8 +172,6 @@ def best_move(position: Position, objective: Objective = "value") -> BestMove | 
     The ranking is (value, tiles, unchanged old melds) for the value objective and
     (tiles, value, unchanged) for the tiles objective.
     """
-    from rummikub.checker import check
-
     rules = position.rules
 
     def score(played: Sequence[Tile]) -> tuple[int, int]:
