@@ -21,8 +21,12 @@ from rummikub.position import Position
 from rummikub.rules import PRESETS, STANDARD, Rules
 from rummikub.tiles import JOKER, Tile
 
-#: The rule set of the ``generalised`` corpus: the largest box the rules allow (836 tiles).
+#: The rule set of the ``generalised`` and ``full-box`` corpora: the largest box the rules
+#: allow (836 tiles).
 GENERALISED = Rules(numbers=26, colors="KRBOGYPW", copies=4, jokers=4)
+#: The boxes of the ``not-opened-jokers`` corpus, in turn: the standard box, the standard
+#: box with four jokers, and the largest box.
+NOT_OPENED_BOXES = (STANDARD, STANDARD.replace(jokers=4), GENERALISED)
 
 #: How long a simulated game's solver may think about one move (seconds); a move cut short
 #: is still legal, so the game goes on.
@@ -290,6 +294,56 @@ def make_generalised(rng: random.Random, count: int) -> list[Case]:
     )
 
 
+def make_rack_jokers(rng: random.Random, count: int) -> list[Case]:
+    """Table ~60, rack ~20 holding one or two jokers (the standard box's other joker, if
+    any, may sit in a table meld)."""
+
+    def one() -> Position:
+        rules = STANDARD
+        available = box(rules)
+        in_rack = rng.choice((1, 2))
+        available[JOKER] -= in_rack
+        melds = random_table(rng, rules, available, _around(rng, 60), joker_chance=0.3)
+        rack = random_rack(rng, rules, available, _around(rng, 20) - in_rack, jokers=False)
+        rack += [JOKER] * in_rack
+        return _checked(Position(tuple(melds), tuple(rack), True, rules))
+
+    return _named("rack-jokers", (one() for _ in range(count)))
+
+
+def make_full_box(rng: random.Random, count: int) -> list[Case]:
+    """26 numbers x 8 colors x 4 copies, 4 jokers: tables of 140-160 tiles, racks 25-35."""
+    return _named(
+        "full-box",
+        (
+            random_position(rng, GENERALISED, table=rng.randint(140, 160), rack=rng.randint(25, 35))
+            for _ in range(count)
+        ),
+    )
+
+
+def make_not_opened_jokers(rng: random.Random, count: int) -> list[Case]:
+    """Not opened, with 1-4 jokers in racks of 30-50 (as many jokers as the box holds),
+    each box of ``NOT_OPENED_BOXES`` in turn; tables of ~40 tiles without jokers.
+
+    The joker counts cycle 1, 2, 3, 4 (capped by the box), so the quick corpus (its first
+    positions) holds the lighter ones.
+    """
+    cases: list[Case] = []
+    for i in range(count):
+        rules = NOT_OPENED_BOXES[i % len(NOT_OPENED_BOXES)]
+        jokers = min(1 + i % 4, rules.jokers)
+        available = box(rules)
+        available[JOKER] -= jokers
+        melds = random_table(rng, rules, available, _around(rng, 40))
+        rack = random_rack(rng, rules, available, rng.randint(30, 50) - jokers, jokers=False)
+        rack += [JOKER] * jokers
+        position = _checked(Position(tuple(melds), tuple(rack), False, rules))
+        name = f"not-opened-jokers-{rules.numbers}x{len(rules.colors)}-{jokers}j-{i:03d}"
+        cases.append(Case(name, position))
+    return cases
+
+
 # -- simulated play ---------------------------------------------------------------------
 
 #: Positions from play are recorded while the table holds this many tiles.
@@ -349,6 +403,75 @@ def make_game(rng: random.Random, count: int) -> list[Case]:
     return cases
 
 
+#: Positions of the ``late`` corpus: tables of this many tiles, racks of this many.
+LATE_TABLE = (50, 100)
+LATE_RACK = (12, 25)
+
+
+def make_late(rng: random.Random, count: int) -> list[Case]:
+    """Late-game positions from simulated games in which players hold tiles back.
+
+    Standard rules, 2-4 players. Each player has a style for the whole game: how often it
+    draws although it could play, and what share of its rack it offers the solver (the
+    best move of that part is a legal move that lays only some of what it could). Racks
+    therefore grow, and positions are recorded while the table holds 50-100 tiles and the
+    rack 12-25, half of those met, so that the corpus spans many games.
+    """
+    from rummikub.solver import solve
+
+    rules = STANDARD
+    cases: list[Case] = []
+    game = 0
+    while len(cases) < count:
+        players = 2 + game % 3
+        pool = shuffled(rng, box(rules), rules)
+        racks = [Counter(pool[14 * p : 14 * (p + 1)]) for p in range(players)]
+        pool = pool[14 * players :]
+        # (chance of drawing instead of playing, share of the rack offered when playing)
+        styles = [(rng.choice((0.0, 0.2, 0.4)), rng.choice((0.5, 0.7, 1.0))) for _ in racks]
+        opened = [False] * players
+        table: tuple[Meld, ...] = ()
+        passes = 0
+        turn = 0
+        while passes < players and len(cases) < count and turn < 400:
+            player = turn % players
+            rack = racks[player]
+            tiles = sorted(rack.elements(), key=rules.sort_key)
+            table_size = sum(len(meld.tiles) for meld in table)
+            if (
+                LATE_TABLE[0] <= table_size <= LATE_TABLE[1]
+                and LATE_RACK[0] <= len(tiles) <= LATE_RACK[1]
+                and rng.random() < GAME_RECORD_CHANCE
+            ):
+                position = Position(table, tuple(tiles), opened[player], rules)
+                state = "opened" if opened[player] else "not-opened"
+                cases.append(Case(f"late-{game:02d}-t{turn:03d}-{state}", _checked(position)))
+            draw_chance, share = styles[player]
+            played = False
+            if not (pool and rng.random() < draw_chance):
+                offered = [t for t in tiles if rng.random() < share] if share < 1 else tiles
+                if offered:
+                    position = Position(table, tuple(offered), opened[player], rules)
+                    result = solve(position, objective="value", time_limit=GAME_TIME_LIMIT)
+                    if result.played:
+                        table = result.table
+                        rack.subtract(result.played)
+                        opened[player] = True
+                        played = True
+                        passes = 0
+                        if not +rack:
+                            break
+            if not played:
+                if pool:
+                    rack[pool.pop()] += 1
+                    passes = 0
+                else:
+                    passes += 1
+            turn += 1
+        game += 1
+    return cases
+
+
 CORPORA: dict[str, Corpus] = {
     corpus.name: corpus
     for corpus in (
@@ -364,6 +487,34 @@ CORPORA: dict[str, Corpus] = {
             6,
             2,
             make_generalised,
+        ),
+        Corpus(
+            "late",
+            "simulated play where players hold tiles back, table 50-100, rack 12-25",
+            200,
+            3,
+            make_late,
+        ),
+        Corpus(
+            "rack-jokers",
+            "random, table ~60, rack ~20 with one or two jokers",
+            100,
+            3,
+            make_rack_jokers,
+        ),
+        Corpus(
+            "full-box",
+            "26 numbers x 8 colors x 4 copies + 4 jokers, table 140-160, rack 25-35",
+            10,
+            1,
+            make_full_box,
+        ),
+        Corpus(
+            "not-opened-jokers",
+            "not opened, 1-4 jokers in racks of 30-50, standard, 4-joker and largest boxes",
+            24,
+            1,
+            make_not_opened_jokers,
         ),
     )
 }

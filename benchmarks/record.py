@@ -1,5 +1,5 @@
-"""Recorded data per seed (``benchmarks/data/seed-N.json``): the ``game`` corpus as played,
-and every proven answer (value and tiles) of a full run.
+"""Recorded data per seed (``benchmarks/data/seed-N.json``): the ``game`` and ``late``
+corpora as played, and every proven answer (value and tiles) of a full run.
 
 Simulated games follow our solver's moves, and among moves that tie on the objective a
 changed solver may pick another one, after which the games, and so the ``game`` corpus,
@@ -51,6 +51,17 @@ class Record:
     game: list[Case] = field(default_factory=list)
     #: ``answers[name] = (value, tiles)`` of a proven answer (value objective).
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)
+    late: list[Case] = field(default_factory=list)
+
+    def played(self, corpus: str) -> list[Case]:
+        """The recorded positions of a simulated corpus (``game`` or ``late``)."""
+        return {"game": self.game, "late": self.late}.get(corpus, [])
+
+    def keep(self, corpus: str, cases: list[Case]) -> None:
+        if corpus == "game":
+            self.game = list(cases)
+        elif corpus == "late":
+            self.late = list(cases)
 
     @classmethod
     def load(cls, path: Path) -> Record:
@@ -60,6 +71,7 @@ class Record:
         return cls(
             [case_from_data(item) for item in data.get("game", [])],
             {name: (int(v), int(t)) for name, (v, t) in data.get("answers", {}).items()},
+            [case_from_data(item) for item in data.get("late", [])],
         )
 
     def save(self, path: Path, seed: int) -> None:
@@ -67,6 +79,7 @@ class Record:
         path.parent.mkdir(parents=True, exist_ok=True)
         about = f"python -m benchmarks --seed {seed} --record; see benchmarks/record.py"
         games = [f"    {json.dumps(case_data(case))}" for case in self.game]
+        late = [f"    {json.dumps(case_data(case))}" for case in self.late]
         answers = [
             f"    {json.dumps(name)}: {json.dumps(list(answer))}"
             for name, answer in sorted(self.answers.items())
@@ -77,6 +90,9 @@ class Record:
                 f'  "about": {json.dumps(about)},',
                 '  "game": [',
                 ",\n".join(games),
+                "  ],",
+                '  "late": [',
+                ",\n".join(late),
                 "  ],",
                 '  "answers": {',
                 ",\n".join(answers),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import gc
 from collections import Counter
 from pathlib import Path
 
@@ -10,11 +11,12 @@ import pytest
 
 import benchmarks.peer
 from benchmarks import run
-from benchmarks.corpora import CORPORA, GENERALISED, Case, box
-from benchmarks.record import Record
+from benchmarks.corpora import CORPORA, GENERALISED, NOT_OPENED_BOXES, Case, box
+from benchmarks.record import Record, path_for
 from rummikub.checker import check
 from rummikub.position import Position
 from rummikub.solver import solve
+from rummikub.tiles import JOKER
 
 
 def test_quick_run_writes_a_report(tmp_path: Path) -> None:
@@ -27,6 +29,7 @@ def test_quick_run_writes_a_report(tmp_path: Path) -> None:
         assert any(line.startswith(name) for line in lines), name
     assert "## One whole process" in report
     assert "## Throughput" in report
+    assert "## Where the time goes" in report and "| building the model |" in report
     assert "python -m benchmarks --quick --no-peer --out" in report
     # Every quick position is proven well inside the default time limit.
     assert "| 100% |" in report
@@ -41,7 +44,7 @@ def test_quick_without_out_writes_nothing(tmp_path: Path, monkeypatch: pytest.Mo
     assert len(lines) == 1 and lines[0].startswith("small")
 
 
-@pytest.mark.parametrize("name", [n for n in CORPORA if n != "game"])
+@pytest.mark.parametrize("name", [n for n in CORPORA if n not in run.SIMULATED])
 def test_corpora_are_reproducible_and_valid(name: str) -> None:
     first = CORPORA[name].cases(7, quick=True)
     again = CORPORA[name].cases(7, quick=True)
@@ -76,6 +79,45 @@ def test_corpora_have_the_promised_shape() -> None:
     assert presets == {"standard", "boxed", "book-1978", "free-jokers"}
     generalised = CORPORA["generalised"].cases(1, quick=True)
     assert all(c.position.rules == GENERALISED for c in generalised)
+
+
+def test_new_corpora_have_the_promised_shape() -> None:
+    for case in CORPORA["rack-jokers"].cases(1, size=10):
+        assert 1 <= case.position.rack.count(JOKER) <= 2, case.name
+        assert case.position.opened
+    for case in CORPORA["full-box"].cases(1, quick=True):
+        position = case.position
+        assert position.rules == GENERALISED
+        assert 140 <= sum(len(m.tiles) for m in position.table) <= 160 + 7
+        assert 25 <= len(position.rack) <= 35
+    not_opened = CORPORA["not-opened-jokers"].cases(1, size=8)
+    assert {c.position.rules for c in not_opened} == set(NOT_OPENED_BOXES)
+    assert {c.position.rack.count(JOKER) for c in not_opened} == {1, 2, 3, 4}
+    for case in not_opened:
+        assert not case.position.opened
+        assert 30 <= len(case.position.rack) <= 50
+
+
+def test_late_positions_are_recorded_from_play_that_holds_tiles_back() -> None:
+    late = Record.load(path_for(1)).late
+    assert len(late) == CORPORA["late"].size
+    for case in late:
+        position = case.position
+        position.validate()
+        assert 50 <= sum(len(m.tiles) for m in position.table) <= 100, case.name
+        assert 12 <= len(position.rack) <= 25, case.name
+
+
+def test_stats_percentiles_are_times_that_occurred() -> None:
+    stats = run.Stats.of([float(i) for i in range(1, 201)])
+    assert (stats.median, stats.p90, stats.p99, stats.max) == (100.5, 180.0, 198.0, 200.0)
+
+
+def test_full_collections_are_counted() -> None:
+    with run.FullCollections() as collections:
+        gc.collect(1)
+        gc.collect()
+    assert collections.count == 1
 
 
 def test_game_positions_come_from_play() -> None:

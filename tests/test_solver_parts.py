@@ -146,7 +146,9 @@ def knapsack(upper_x: float = math.inf) -> tuple[Any, list[int]]:
 
 def test_branch_and_bound_proves_the_integer_optimum() -> None:
     solver, integer = knapsack()
-    outcome = branch_and_bound(solver, integer, node_limit=100, deadline=None)
+    outcome = branch_and_bound(
+        solver, integer, node_limit=100, iteration_limit=10_000, deadline=None
+    )
     assert outcome.status == "optimal" and outcome.values is not None
     assert [round(v) for v in outcome.values] == [4, 0]
     assert outcome.nodes > 1  # the root LP is fractional
@@ -159,16 +161,31 @@ def test_branch_and_bound_proves_infeasibility() -> None:
     x = solver.IntVar(0, 10, "x")
     solver.Add(2 * x == 3)
     solver.Maximize(x)
-    outcome = branch_and_bound(solver, [x.index()], node_limit=100, deadline=None)
+    outcome = branch_and_bound(
+        solver, [x.index()], node_limit=100, iteration_limit=10_000, deadline=None
+    )
     assert (outcome.status, outcome.values) == ("infeasible", None)
 
 
 def test_branch_and_bound_stops_open_at_its_node_limit() -> None:
     solver, integer = knapsack()
-    outcome = branch_and_bound(solver, integer, node_limit=1, deadline=None)
+    outcome = branch_and_bound(solver, integer, node_limit=1, iteration_limit=10_000, deadline=None)
     assert (outcome.status, outcome.values, outcome.nodes) == ("open", None, 1)
     # The bounds it changed are restored: a full search still finds the optimum.
-    assert branch_and_bound(solver, integer, node_limit=100, deadline=None).status == "optimal"
+    assert (
+        branch_and_bound(
+            solver, integer, node_limit=100, iteration_limit=10_000, deadline=None
+        ).status
+        == "optimal"
+    )
+
+
+def test_branch_and_bound_stops_open_at_its_iteration_limit() -> None:
+    solver, integer = knapsack()
+    full = branch_and_bound(solver, integer, node_limit=100, iteration_limit=10_000, deadline=None)
+    assert full.status == "optimal" and full.iterations > 1
+    outcome = branch_and_bound(solver, integer, node_limit=100, iteration_limit=1, deadline=None)
+    assert outcome.status == "open" and outcome.nodes == 1
 
 
 # -- time-limited solves that end unproven ------------------------------------------------

@@ -6,10 +6,12 @@ Only this package imports OR-Tools, and only when a solve runs, so that ``--help
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 
 from rummikub.position import Position
+from rummikub.solver import deadline
 from rummikub.solver.result import Objective, SolveResult, Status
 
 __all__ = ["Objective", "SolveResult", "Status", "solve"]
@@ -30,21 +32,40 @@ def solve(
     >>> result.status, result.value, [str(t) for t in result.played]
     ('optimal', 11, ['R4', 'O7'])
     """
-    from rummikub.solver.model import MoveModel
+    # No garbage collection runs inside a solve: a full collection walks every object of
+    # the process (the caller's too), a spike of up to hundreds of ms that the solve did
+    # not cause. The solve's own objects are freed by reference counting (it builds no
+    # cycles that matter); the collector, if it was on, resumes afterwards.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(position, objective, time_limit, backend)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(
+    position: Position, objective: Objective, time_limit: float | None, backend: str
+) -> SolveResult:
+    from rummikub.solver.model import ModelOutcome, MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
     started = time.perf_counter()
-    try:
-        outcome = MoveModel(position, objective, backend).solve(time_limit)
-    except JokerOnlyRun:
-        # Three or more jokers made the flow's best table need a run of jokers alone:
-        # solve again with candidate runs, which only hold valid runs.
-        spent = time.perf_counter() - started
-        remaining = None if time_limit is None else max(time_limit - spent, 0.001)
-        model = MoveModel(position, objective, backend, runs_as_flow=False)
-        outcome = model.solve(remaining)
+    # The time limit covers the whole solve, building included (see .deadline).
+    with deadline.limit(time_limit):
+        try:
+            try:
+                outcome = MoveModel(position, objective, backend).solve(deadline.remaining())
+            except JokerOnlyRun:
+                # Three or more jokers made the flow's best table need a run of jokers
+                # alone: solve again with candidate runs, which only hold valid runs.
+                model = MoveModel(position, objective, backend, runs_as_flow=False)
+                outcome = model.solve(deadline.remaining())
+        except deadline.OutOfTime:
+            outcome = ModelOutcome("unknown", None)  # still building: no move found yet
     rules = position.rules
     solution = outcome.solution
     if solution is None:

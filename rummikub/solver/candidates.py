@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.tile_index import Counts as Counts
 from rummikub.tile_index import Needs as Needs
 from rummikub.tile_index import TileIndex as TileIndex
@@ -48,6 +49,7 @@ class Candidates:
         for first, rows in self.by_first.items():
             if not limit[first]:
                 continue
+            deadline.check()  # an 8-color box has ~12,000 candidate groups
             for row in rows:
                 upper = min(limit[t] // n for t, n in self.needs[row])
                 if upper:
@@ -70,6 +72,7 @@ def run_readings(rules: Rules, max_length: int) -> list[Meld]:
     found: list[Meld] = []
     for color in rules.colors:
         for length in range(3, max_length + 1):
+            deadline.check()
             for start in range(1, rules.numbers - length + 2):
                 tiles = [Tile(color, start + i) for i in range(length)]
                 for k in range(min(rules.jokers, length - 1) + 1):
@@ -84,6 +87,7 @@ def group_readings(rules: Rules, max_size: int) -> list[Meld]:
     found: list[Meld] = []
     colors = rules.colors
     for number in range(1, rules.numbers + 1):
+        deadline.check()
         for size in range(3, max_size + 1):
             for k in range(min(rules.jokers, size - 1) + 1):
                 for chosen in itertools.combinations(colors, size - k):
@@ -111,7 +115,9 @@ def _groups(rules: Rules) -> list[Meld]:
 def _collect(rules: Rules, readings: list[Meld]) -> Candidates:
     index = TileIndex(rules)
     best: dict[Needs, Meld] = {}
-    for meld in readings:
+    for i, meld in enumerate(readings):
+        if i % 256 == 0:
+            deadline.check()  # a big box has ~100,000 readings (nothing cached if cut)
         key = index.needs(meld.tiles)
         kept = best.get(key)
         if kept is None or meld.value > kept.value:

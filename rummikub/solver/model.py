@@ -33,6 +33,7 @@ from typing import Any, Literal
 from rummikub.melds import Meld
 from rummikub.position import Position
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.solver.candidates import (
     Candidates,
     Counts,
@@ -43,7 +44,7 @@ from rummikub.solver.candidates import (
     meld_key,
 )
 from rummikub.solver.layout import lay_out, meld_order
-from rummikub.solver.locks import fates
+from rummikub.solver.locks import Fate, fates, kept_in
 from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
@@ -56,9 +57,16 @@ from rummikub.tiles import Tile
 #: Nodes the branch and bound may spend before the MIP back end takes over (on the hard
 #: corpus nearly every fractional position settles well within it).
 NODE_LIMIT = 100
-#: Seconds the branch and bound may spend before the MIP back end takes over: a big model
-#: (26x8x4 boxes) that branches long is solved faster by CBC.
-SEARCH_BUDGET = 0.06
+#: The branch and bound's budget of work before the MIP back end takes over, counted so
+#: that machine load never changes which code path answers (and so, on ties, the table):
+#: nodes times the model's columns (each node reads every column back), and simplex
+#: iterations. A big model (26x8x4 boxes, ~3,000-4,500 columns) that branches long is
+#: solved sooner by CBC, so it gets fewer nodes: 60,000 column-nodes is 100 nodes of a
+#: standard model (~550 columns), ~15-20 of a big one.
+COLUMN_NODE_LIMIT = 60_000
+ITERATION_LIMIT = 5_000
+#: Seconds kept back from the MIP back end's time limit for reading the answer back.
+READING_MARGIN = 0.01
 
 #: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
 #: ``no_move``: proven that no legal move exists; ``unknown``: time ran out before any move
@@ -164,12 +172,18 @@ class MoveModel:
         self.available: Counts = [a + b for a, b in zip(self.table, self.rack, strict=True)]
         #: Variables that may move in the base (the others are fixed at 0).
         self.active: list[int] = []
+        #: The candidates that fit, where building the base needed them already.
+        self._fitting: list[tuple[int, int]] | None = None
         # The model is built for CLP, whose warm re-solves drive the branch and bound of
         # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
+        # The time limit covers building too: deadline.check() raises OutOfTime past it.
+        deadline.check()
         self.rows, base, cands = self._load_base(runs_as_flow)
         self.vars = MoveVariables(self.solver)
         self.base_variables = base.variables
+        deadline.check()
         columns = self._bind(base, cands)
+        deadline.check()
         if self.opening_only:
             require_opening(self.rows, self.rules, self.vars.opening, None)
         else:
@@ -178,6 +192,7 @@ class MoveModel:
         self.rows.row(1.0, INF, [(v, 1.0) for v in self.vars.played_tiles().values()])
         for extra in extra_rows:
             extra(self)
+        deadline.check()
         self._set_objective()
 
     @property
@@ -199,7 +214,8 @@ class MoveModel:
         flow = runs_as_flow and not self.opening_only
         cands = group_candidates(rules) if flow else candidates(rules)
         limit = self.rack if self.opening_only else self.available
-        fitting = [(row, cands.needs[row]) for row, _ in cands.fitting(limit)]
+        self._fitting = cands.fitting(limit)  # _bind reads it again
+        fitting = [(row, cands.needs[row]) for row, _ in self._fitting]
         # A played variable for each tile type in the rack, a balance for each in play.
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
@@ -224,9 +240,14 @@ class MoveModel:
         if base.flow is not None:
             self.vars.flow = base.flow.bound_to(variables)
             self.active += self.vars.flow.limit(self.available, self.index, base.flow)
-        fit = dict(cands.fitting(self.rack if self.opening_only else self.available))
+        fitting = self._fitting
+        if fitting is None:
+            fitting = cands.fitting(self.rack if self.opening_only else self.available)
+        fit = dict(fitting)
         columns: dict[int, Any] = {}
-        for row, v in base.columns:
+        for k, (row, v) in enumerate(base.columns):
+            if k % 256 == 0:
+                deadline.check()
             upper = fit.get(row)
             if upper:
                 var = variables[v]
@@ -257,6 +278,7 @@ class MoveModel:
         units = LockedUnits(self.rows, self.index, self.available, self.column)
         for i, meld in enumerate(position.table):
             if locked[i]:
+                deadline.check()
                 units.add(Unit(meld, i, list(fates(meld, rules))), upper=1)
         if self.opening:
             self._add_opening_melds(units)
@@ -302,13 +324,26 @@ class MoveModel:
         if not self.strict or self.rack[self.index.joker] == 0:
             return
         for core in hand_readings_with_jokers(rules, self.rack, self.index):
+            deadline.check()
             core_needs = self.index.needs(core.tiles)
             bound = min(self.rack[t] // n for t, n in core_needs)
             # Only kept: releasing one's own just-laid joker by a rack tile is the same as
             # laying that tile at once (a joker-free opening), and no table tile may do it.
-            kept = [f for f in fates(core, rules) if not f.demands]
+            # Enumerated here rather than through the cached ``fates``: a large rack with
+            # jokers has ~1,000 cores and ~20x more releases than kept melds, which,
+            # cached, filled memory (1.4 GiB) and time. Only melds the tiles in play can
+            # lay become fates.
+            kept = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
             copies = units.add(Unit(core, None, kept), upper=bound)
             self.vars.opening.append(OpeningMeld(dict(core_needs), core.value, copies, True))
+
+    def _lays(self, meld: Meld) -> bool:
+        """Whether the tiles in play hold ``meld`` (a valid meld holds each numbered tile at
+        most once: a run's numbers differ, and so do a group's colors)."""
+        available, index = self.available, self.index
+        return meld.jokers <= available[index.joker] and all(
+            available[index[t]] for t in meld.numbered
+        )
 
     def _free_table_tiles(self) -> Counts:
         """Table tiles free from the start: those of old melds no joker locks."""
@@ -359,28 +394,35 @@ class MoveModel:
             # Nothing to play, or no meld to open with: no move, without asking CLP.
             return ModelOutcome("no_move", None)
         started = time.perf_counter()
-        deadline = None if time_limit is None else started + time_limit
-        budget = started + SEARCH_BUDGET
+        until = None if time_limit is None else started + time_limit
         search = branch_and_bound(
             self.solver,
             self._integer_variables(),
-            node_limit=NODE_LIMIT,
-            deadline=budget if deadline is None else min(budget, deadline),
+            node_limit=self._node_limit(),
+            iteration_limit=ITERATION_LIMIT,
+            deadline=until,
         )
         nodes = search.nodes
         if search.status == "optimal" and search.values is not None:
             return self._found("optimal", search.values, nodes)
         if search.status == "infeasible":
             return ModelOutcome("no_move", None, nodes)  # proven: no legal move
-        remaining = None if deadline is None else deadline - time.perf_counter()
+        remaining = None if until is None else until - time.perf_counter()
         if remaining is not None and remaining <= 0:
             return self._unproven(search, nodes)
-        mip = self._solve_mip(remaining)
+        try:
+            mip = self._solve_mip(until)
+        except deadline.OutOfTime:
+            return self._unproven(search, nodes)
         if mip.status == "infeasible":
             return ModelOutcome("no_move", None, nodes)
         if mip.values is None:
             return self._unproven(search, nodes)
         return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
+
+    def _node_limit(self) -> int:
+        columns = max(1, int(self.solver.NumVariables()))
+        return max(10, min(NODE_LIMIT, COLUMN_NODE_LIMIT // columns))
 
     def _integer_variables(self) -> list[int]:
         """The integer variables free to move: the base's that the position left free, then
@@ -397,11 +439,13 @@ class MoveModel:
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
         return ModelOutcome(status, self._read(values), nodes)
 
-    def _solve_mip(self, time_limit: float | None) -> SearchOutcome:
-        """Solve a copy of the model with the MIP back end; status ``open`` when it found
-        no solution in time, ``feasible`` when it found one but not the proof."""
+    def _solve_mip(self, until: float | None) -> SearchOutcome:
+        """Solve a copy of the model with the MIP back end until ``until`` (a perf_counter
+        time); status ``open`` when it found no solution in time, ``feasible`` when it found
+        one but not the proof."""
         from ortools.linear_solver import linear_solver_pb2, pywraplp
 
+        deadline.check()
         proto = linear_solver_pb2.MPModelProto()
         self.solver.ExportModelToProto(proto)
         mip = pywraplp.Solver.CreateSolver(self.backend)
@@ -409,8 +453,10 @@ class MoveModel:
             raise RuntimeError(f"OR-Tools has no {self.backend} back end")
         mip.SetNumThreads(1)
         mip.LoadModelFromProto(proto)
-        if time_limit is not None:
-            mip.SetTimeLimit(max(1, int(time_limit * 1000)))
+        if until is not None:
+            # What is left of the whole solve's limit, less a margin for reading back.
+            left = until - time.perf_counter() - READING_MARGIN
+            mip.SetTimeLimit(max(1, int(left * 1000)))
         params = pywraplp.MPSolverParameters()
         # The objective is integral, so a gap of zero is exact optimality.
         params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)

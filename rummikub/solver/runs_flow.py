@@ -25,6 +25,7 @@ from typing import Any
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.solver.candidates import Counts, TileIndex
 from rummikub.solver.rows import INF, add_row
 from rummikub.tiles import JOKER, Tile
@@ -69,6 +70,7 @@ class RunFlow:
         most = rules.copies + rules.jokers  # runs that one number can hold at most
         colors: list[ColorFlow] = []
         for color in rules.colors:
+            deadline.check()  # the time limit covers building (see .deadline)
             flow = ColorFlow(color)
             for n in range(1, numbers - 1):
                 flow.start[n] = solver.IntVar(0, most, f"start_{color}{n}")

@@ -37,12 +37,25 @@ class SearchOutcome:
     #: The variable values of the best integer solution found, by variable index.
     values: list[float] | None
     nodes: int
+    #: Simplex iterations over all nodes: the work done, whatever the machine's speed.
+    iterations: int = 0
 
 
 def branch_and_bound(
-    solver: Any, integer: list[int], *, node_limit: int, deadline: float | None
+    solver: Any,
+    integer: list[int],
+    *,
+    node_limit: int,
+    iteration_limit: int,
+    deadline: float | None,
 ) -> SearchOutcome:
-    """Maximise ``solver``'s objective over integer values of the variables ``integer``."""
+    """Maximise ``solver``'s objective over integer values of the variables ``integer``.
+
+    The search stops, leaving the outcome open, after ``node_limit`` LP solves or
+    ``iteration_limit`` simplex iterations, whichever comes first: limits of work, so that
+    the same position takes the same path whatever the machine's load. ``deadline`` (a
+    ``time.perf_counter()`` value) is the caller's time limit, which alone may differ.
+    """
     from ortools.linear_solver import pywraplp
 
     # Without presolve CLP keeps its basis between solves, and the dual simplex re-solves
@@ -60,9 +73,13 @@ def branch_and_bound(
     stack: list[tuple[dict[int, tuple[float, float]], float]] = [({}, math.inf)]
     applied: dict[int, tuple[float, float]] = {}
     nodes = 0
+    iterations = 0
     unsure = False  # a node the LP could not settle: no proof from this search
     while stack:
-        if nodes >= node_limit or (deadline is not None and time.perf_counter() > deadline):
+        if nodes >= node_limit or iterations >= iteration_limit:
+            break
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left < 0:
             break
         node, ceiling = stack.pop()
         if ceiling <= best:
@@ -73,8 +90,12 @@ def branch_and_bound(
         for i, (low, high) in node.items():
             variables[i].SetBounds(low, high)
         applied = node
+        if left is not None:
+            # One LP of a big model can take ~0.1 s: CLP itself stops at the deadline.
+            solver.SetTimeLimit(max(1, int(left * 1000)))
         status = solver.Solve(params)
         nodes += 1
+        iterations += solver.iterations()
         if status == pywraplp.Solver.INFEASIBLE:
             continue
         if status != pywraplp.Solver.OPTIMAL:
@@ -101,10 +122,10 @@ def branch_and_bound(
     for i in applied:
         variables[i].SetBounds(*original[i])
     if unsure or any(ceiling > best for _, ceiling in stack):
-        return SearchOutcome("open", incumbent, nodes)
+        return SearchOutcome("open", incumbent, nodes, iterations)
     if incumbent is None:
-        return SearchOutcome("infeasible", None, nodes)
-    return SearchOutcome("optimal", incumbent, nodes)
+        return SearchOutcome("infeasible", None, nodes, iterations)
+    return SearchOutcome("optimal", incumbent, nodes, iterations)
 
 
 class _Reader:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.solver.candidates import Needs, TileIndex, group_candidates
 from rummikub.solver.runs_flow import RunFlow
 
@@ -72,8 +73,11 @@ def lay_base(
     for t in balanced:
         balance(t)
     runs = RunFlow.build(solver, rules, index, balance) if flow else None
+    deadline.check()
     laid = []
-    for row, needs in columns:
+    for k, (row, needs) in enumerate(columns):
+        if k % 64 == 0:
+            deadline.check()  # an 8-color box lays thousands of columns per position
         var = solver.IntVar(0, 0, f"lay_{row}")
         for t, n in needs:
             balance(t).SetCoefficient(var, float(n))
