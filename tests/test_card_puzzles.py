@@ -171,26 +171,26 @@ def test_check_a_card_turn(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         "Illegal turn: 1 rule broken.",
-        "  - the turn ends with a discard [discard]",
+        "  - the turn ends with a discard [discard-missing]",
         "Laid: 7S 8S 9S (24 points)",
         "Hand left: 2D 4C (penalty 6)",
     ]
     result = run("check", str(puzzle), "--after", "7S 8S 9S 10S", "--json")
     assert result.exit_code == 1
     verdict = json.loads(result.stdout)
-    assert [v["rule"] for v in verdict["violations"]] == ["hand", "discard"]
+    assert [v["rule"] for v in verdict["violations"]] == ["not-in-hand", "discard-missing"]
     assert verdict["violations"][0] == {
-        "rule": "hand",
+        "rule": "not-in-hand",
         "meld": None,
         "card": "10S",
         "text": "10S is not in your hand",
     }
     # 2D came from the pile this turn: it may not go back.
     result = run("check", str(puzzle), "--json")
-    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["discard"]
+    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["discard-missing"]
     puzzle.write_text(puzzle.read_text() + 'after_discard = "2D"\n')
     result = run("check", str(puzzle), "--json")
-    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["discard-pile"]
+    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["discard-taken-card"]
     puzzle.write_text(puzzle.read_text().replace('"2D"\n', '"4C"\n'))
     result = run("check", str(puzzle))
     assert result.exit_code == 0, result.output

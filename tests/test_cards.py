@@ -200,24 +200,24 @@ def test_a_legal_turn_with_points_and_penalty() -> None:
         (
             'game = "rummy"\nhand = "7S 2C"\ntable = ["4S 5S 6S", "9H 9D 9C"]\n'
             'after = ["5S 6S 4S 7S", "9H 9D 9C", "JD QD KD"]',
-            ["meld", "hand", "hand", "hand", "discard"],
+            ["invalid-meld", "not-in-hand", "not-in-hand", "not-in-hand", "discard-missing"],
         ),
         (
             'game = "rummy"\nhand = "7S 2C"\ntable = ["4S 5S 6S", "9H 9D 9C"]\n'
             'after = ["4S 5S 6S"]\nafter_discard = "2C"',
-            ["table"],
+            ["table-changed"],
         ),
         # A natural card added to a trio of wild cards; a wild discarded beside a natural.
         (
             'game = "continental"\ndeal = 1\nopened = true\nhand = "7S 2C *"\n'
             'table = ["* * AH=*"]\nafter = ["* * AH=* 7S"]\nafter_discard = "*"',
-            ["wild-set", "discard-wild"],
+            ["wild-set-addition", "discard-wild"],
         ),
         # Rommé: 39 is not enough to open when a lay-off is made too.
         (
             'game = "romme"\nhand = "8S 9S 10S 4H 4D 4C 2C QH"\ntable = ["JH QH KH"]\n'
             'after = ["JH QH KH", "8S 9S 10S", "4H 4D 4C"]\nafter_discard = "2C"',
-            ["opening"],
+            ["opening-points"],
         ),
         # Continental deal 2 wants one set and one run.
         (
@@ -229,25 +229,29 @@ def test_a_legal_turn_with_points_and_penalty() -> None:
         (
             'game = "continental"\ndeal = 1\nopened = true\nhand = "7S 7H 7D"\n'
             'after = ["7S 7H 7D"]',
-            ["discard", "new-meld"],
+            ["discard-missing", "new-meld-after-going-down"],
         ),
         # 500 Rum: the deepest card taken must be used, and a taken card not discarded.
         (
             'game = "500-rum"\nhand = "7S 8S"\ndiscard = ["KH", "9S", "2D"]\ndrawn = false\n'
             'after = []\nafter_draw = 2\nafter_discard = "9S"',
-            ["deepest", "discard-pile"],
+            ["deepest-card-unused", "discard-taken-card"],
         ),
         # Rummy takes only the top card of the pile.
         (
             'game = "rummy"\nhand = "7S 8S"\ndiscard = ["9S", "2D"]\ndrawn = false\n'
             'after = ["7S 8S 9S"]\nafter_draw = 1\nafter_discard = "2D"',
-            ["draw", "hand", "hand"],  # 9S is not taken, so not held; nor is 2D
+            [
+                "invalid-draw",
+                "not-in-hand",
+                "not-in-hand",
+            ],  # 9S is not taken, so not held; nor is 2D
         ),
         # A lay-off before going down in a contract game.
         (
             'game = "california"\ndeal = 1\nhand = "9S 2C"\ntable = ["5S 6S 7S 8S"]\n'
             'after = ["5S 6S 7S 8S 9S"]\nafter_discard = "2C"',
-            ["lay-off"],
+            ["lay-off-before-opening"],
         ),
     ],
 )

@@ -2,23 +2,24 @@
 rule code. The checker never imports the solver: it is the specification the solver's answers
 are tested against.
 
-Rule codes (``Violation.rule``):
+Rule codes (``Violation.rule``, in the style of the tile checker's):
 
-==================  ==========================================================
-``draw``            a pick the pile or the game does not allow
-``meld``            a new or extended meld that is not a valid meld
-``table``           a table meld missing, rearranged, or changed other than at its ends
-``wild-set``        a natural card added to a set of wild cards
-``hand``            a card laid or discarded that the hand does not hold
-``deepest``         the deepest card taken from the pile is not used this turn
-``discard``         no discard where one is due, or one where none is allowed
-``discard-pile``    a card taken from the pile this turn is discarded again
-``discard-wild``    a wild card discarded while the hand holds another card
-``opening``         a first lay-down below the opening points (and not going out at once)
-``lay-off``         a lay-off before the player has opened (gone down)
-``contract``        going down with other melds than the deal's contract
-``new-meld``        a new meld after going down in a contract game
-==================  ==========================================================
+=============================  ==================================================
+``invalid-draw``               a pick the pile or the game does not allow
+``invalid-meld``               a new or extended meld that is not a valid meld
+``table-changed``              a table meld missing, or changed other than at its ends
+``wild-set-addition``          a natural card added to a set of wild cards
+``not-in-hand``                a card laid or discarded that the hand does not hold
+``deepest-card-unused``        the deepest card taken from the pile is not laid
+``discard-missing``            no discard where the turn ends with one
+``discard-not-allowed``        a discard in a game without one
+``discard-taken-card``         a card taken from the pile this turn discarded again
+``discard-wild``               a wild card discarded while the hand holds another card
+``opening-points``             a first lay-down below the opening points
+``lay-off-before-opening``     a lay-off before the player has opened (gone down)
+``contract``                   going down with other melds than the deal's contract
+``new-meld-after-going-down``  a new meld after going down in a contract game
+=============================  ==================================================
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from rummikub.cards.cards import Card, format_cards, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
@@ -33,15 +35,35 @@ from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.errors import MeldError
 
-__all__ = ["CardVerdict", "Violation", "check"]
+__all__ = ["CARD_RULES", "CardRule", "CardVerdict", "Violation", "check"]
+
+CardRule = Literal[
+    "invalid-draw",
+    "invalid-meld",
+    "table-changed",
+    "wild-set-addition",
+    "not-in-hand",
+    "deepest-card-unused",
+    "discard-missing",
+    "discard-not-allowed",
+    "discard-taken-card",
+    "discard-wild",
+    "opening-points",
+    "lay-off-before-opening",
+    "contract",
+    "new-meld-after-going-down",
+]
+#: Every rule code, in the order above.
+CARD_RULES: tuple[CardRule, ...] = get_args(CardRule)
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One broken rule: its code, the words, and the meld (index in the new table) and card
-    it concerns, where there is one."""
+    """One broken rule, shaped as the tile checker's: its ``rule`` code, its ``text`` in
+    words, and what it concerns: the ``meld`` (an index into the proposed table, where old
+    melds keep their indices) or the ``card``; None where it concerns no one meld or card."""
 
-    rule: str
+    rule: CardRule
     text: str
     meld: int | None = None
     card: str | None = None
@@ -88,7 +110,9 @@ def check(
     for index, meld in enumerate(old):
         new = melds.get(index)
         if index >= len(after):
-            found.append(Violation("table", f'table meld {index} "{meld}" is missing', index))
+            found.append(
+                Violation("table-changed", f'table meld {index} "{meld}" is missing', index)
+            )
             continue
         if new is None:
             continue
@@ -96,7 +120,7 @@ def check(
         if added is None:
             found.append(
                 Violation(
-                    "table",
+                    "table-changed",
                     f'meld {index} "{new}" changes "{meld}" (cards may only be added at its ends)',
                     index,
                 )
@@ -106,7 +130,7 @@ def check(
             if meld.is_wild_set and not all(new.wild[i] for i in added):
                 found.append(
                     Violation(
-                        "wild-set",
+                        "wild-set-addition",
                         f'meld {index} "{new}": only wild cards may join a set of wild cards',
                         index,
                     )
@@ -127,14 +151,16 @@ def check(
     for card in sorted(laid - hand, key=sort_key):
         missing = (laid - hand)[card]
         times = "" if missing == 1 else f" {missing} more times than held"
-        found.append(Violation("hand", f"{card} is not in your hand{times}", None, str(card)))
+        found.append(
+            Violation("not-in-hand", f"{card} is not in your hand{times}", None, str(card))
+        )
     left = hand - laid
     taken = Counter(position.taken(draw))
     deepest = position.deepest(draw)
     if deepest is not None and laid[deepest] == 0:
         found.append(
             Violation(
-                "deepest",
+                "deepest-card-unused",
                 f"{deepest}, the deepest card taken from the pile, must be laid this turn",
                 None,
                 str(deepest),
@@ -164,18 +190,21 @@ def _draw(position: CardPosition, draw: Draw | None, found: list[Violation]) -> 
     if draw is None or draw == "stock":
         return "stock"
     if position.drawn:
-        found.append(Violation("draw", "the draw is already made (drawn = true)"))
+        found.append(Violation("invalid-draw", "the draw is already made (drawn = true)"))
         return "stock"
     if not 0 <= draw < len(position.discard):
         found.append(
             Violation(
-                "draw", f"the discard pile has {len(position.discard)} cards, no depth {draw}"
+                "invalid-draw",
+                f"the discard pile has {len(position.discard)} cards, no depth {draw}",
             )
         )
         return "stock"
     if draw > 0 and position.rules.discard_pick == "top":
         found.append(
-            Violation("draw", f"{position.rules.game} takes only the top card of the discard pile")
+            Violation(
+                "invalid-draw", f"{position.rules.game} takes only the top card of the discard pile"
+            )
         )
         return "stock"
     return draw
@@ -199,7 +228,7 @@ def _read(
         ):
             found.append(
                 Violation(
-                    "wild-set",
+                    "wild-set-addition",
                     f'meld {index} "{meld}": only wild cards may join a set of wild cards',
                     index,
                 )
@@ -208,7 +237,7 @@ def _read(
         try:
             melds[index] = meld.read(rules)
         except MeldError as error:
-            found.append(Violation("meld", f'meld {index} "{meld}": {error}', index))
+            found.append(Violation("invalid-meld", f'meld {index} "{meld}": {error}', index))
     return melds
 
 
@@ -251,28 +280,32 @@ def _discard(
         if not rules.discard_at_end:
             return
         if remaining:
-            found.append(Violation("discard", "the turn ends with a discard"))
+            found.append(Violation("discard-missing", "the turn ends with a discard"))
         elif not rules.out_without_discard:
             found.append(
                 Violation(
-                    "discard",
+                    "discard-missing",
                     f"every card was laid, but {rules.game} ends the turn with a discard: "
                     "keep one card",
                 )
             )
         return
     if not rules.discard_at_end:
-        found.append(Violation("discard", f"{rules.game} has no discard", None, str(discard)))
+        found.append(
+            Violation("discard-not-allowed", f"{rules.game} has no discard", None, str(discard))
+        )
         return
     if left[discard] == 0:
         found.append(
-            Violation("hand", f"the discard {discard} is not in your hand", None, str(discard))
+            Violation(
+                "not-in-hand", f"the discard {discard} is not in your hand", None, str(discard)
+            )
         )
         return
     if taken[discard] and Counter(position.hand)[discard] == 0:
         found.append(
             Violation(
-                "discard-pile",
+                "discard-taken-card",
                 f"{discard} was taken from the pile this turn and may not be discarded",
                 None,
                 str(discard),
@@ -314,20 +347,24 @@ def _opening(
         if new_melds:
             found.append(
                 Violation(
-                    "opening",
+                    "opening-points",
                     f"the new melds are worth {worth} points; opening needs "
                     f"{rules.opening_points} (or going out at once, without lay-offs)",
                 )
             )
         for index in layoffs:
-            found.append(Violation("lay-off", f"meld {index}: no lay-off before opening", index))
+            found.append(
+                Violation(
+                    "lay-off-before-opening", f"meld {index}: no lay-off before opening", index
+                )
+            )
         return
     # Contract games.
     if position.opened:
         for offset, _meld in enumerate(new_melds):
             found.append(
                 Violation(
-                    "new-meld",
+                    "new-meld-after-going-down",
                     f"meld {first_new + offset}: after going down a player only lays off",
                     first_new + offset,
                 )
@@ -335,7 +372,11 @@ def _opening(
         return
     if not new_melds:
         for index in layoffs:
-            found.append(Violation("lay-off", f"meld {index}: no lay-off before going down", index))
+            found.append(
+                Violation(
+                    "lay-off-before-opening", f"meld {index}: no lay-off before going down", index
+                )
+            )
         return
     deal = position.deal or 1
     sets, runs = rules.contract(deal)

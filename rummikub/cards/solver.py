@@ -20,6 +20,7 @@ OR-Tools is imported only when a solve runs.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -82,27 +83,81 @@ def score(turn: CardTurn, rules: CardRules) -> tuple[int, int, int]:
     return (-turn.penalty, turn.points, -turn.touched)
 
 
-def solve(position: CardPosition, *, time_limit: float | None = None) -> CardResult:
-    """The best turn for ``position``: over every pile pick when the draw is still due."""
+def solve(
+    position: CardPosition, *, time_limit: float | None = None, all_picks: bool = False
+) -> CardResult:
+    """The best turn for ``position``: over every pile pick when the draw is still due.
+
+    A pick whose LP bound cannot beat the best turn so far is not solved (``picks`` then
+    holds only the picks solved); ``all_picks`` solves every one.
+    """
     start = time.perf_counter()
     rules = position.rules
-    stock = solve_draw(position, "stock", time_limit=time_limit)
+    weights = _weights(position)
+    stock = _Model(position, "stock", weights).solve(time_limit)
     if position.drawn or not position.discard:
         return CardResult(stock, position, time.perf_counter() - start)
-    picks = [solve_draw(position, depth, time_limit=time_limit) for depth in position.picks()]
-    legal = [t for t in picks if t.status != "infeasible"]
+    models = [_Model(position, depth, weights) for depth in position.picks()]
+    if not all_picks:
+        # The most promising picks first, so that the others are cut by their bound.
+        bounds = {model.draw: _lp_bound(model.lin) for model in models}
+        models.sort(key=lambda model: (-bounds[model.draw], int(model.draw)))
+    picks: list[CardTurn] = []
+    best_pick: CardTurn | None = None
+    for model in models:
+        if not all_picks:
+            if bounds[model.draw] == -math.inf:
+                continue  # not even the LP has a legal turn: nor has this pick
+            bound = math.floor(bounds[model.draw] + 1e-6)
+            # A pick must beat the hand as it is; among picks, ties go to the shallower.
+            if bound <= _value(stock, weights) or (
+                best_pick is not None and bound < _value(best_pick, weights)
+            ):
+                continue
+        turn = model.solve(time_limit)
+        picks.append(turn)
+        if turn.status != "infeasible" and (
+            best_pick is None
+            or score(turn, rules) > score(best_pick, rules)
+            or (
+                score(turn, rules) == score(best_pick, rules)
+                and int(turn.draw) < int(best_pick.draw)
+            )
+        ):
+            best_pick = turn
     best = stock
-    for turn in legal:
-        # A pick must beat the hand as it is; on a tie the stock keeps every option open.
-        if score(turn, rules) > score(best, rules):
-            best = turn
+    if best_pick is not None and score(best_pick, rules) > score(stock, rules):
+        best = best_pick
+    picks.sort(key=lambda turn: int(turn.draw))
     return CardResult(best, position, time.perf_counter() - start, stock, tuple(picks))
 
 
 def solve_draw(position: CardPosition, draw: Draw, *, time_limit: float | None = None) -> CardTurn:
     """The best turn after ``draw`` (``"stock"``: the hand as it is)."""
-    model = _Model(position, draw)
-    return model.solve(time_limit)
+    return _Model(position, draw, _weights(position)).solve(time_limit)
+
+
+#: The objective's weights: points, penalty, and table melds touched.
+Weights = tuple[int, int, int]
+
+
+def _weights(position: CardPosition) -> Weights:
+    """Weights that order turns as CARDS.md section 5 does, the same for every pick of a
+    position (so that one pick's LP bound can be compared with another's answer)."""
+    rules = position.rules
+    cards = Counter(position.hand) + Counter(position.discard)
+    most_penalty = sum(rules.penalty(c) * n for c, n in cards.items())
+    joker = rules.joker_value if isinstance(rules.joker_value, int) else max(rules.values)
+    top = max(*rules.values, rules.ace_low, rules.wild_card_value, joker)
+    most_points = top * sum(cards.values())
+    touches = len(position.table) + 1
+    if rules.objective == "points":
+        return ((most_penalty + 1) * touches, touches, 1)
+    return (touches, (most_points + 1) * touches, 1)
+
+
+def _value(turn: CardTurn, weights: Weights) -> int:
+    return weights[0] * turn.points - weights[1] * turn.penalty - weights[2] * turn.touched
 
 
 def _empty_turn(position: CardPosition, draw: Draw, status: CardStatus) -> CardTurn:
@@ -147,8 +202,11 @@ class _Linear:
 
 INF = float("inf")
 
-#: Branch-and-bound nodes before the CP-SAT back end takes over.
+#: The branch and bound's work budget (LP solves, simplex iterations) before the CP-SAT back
+#: end takes over: limits of work rather than time, so that an answer does not depend on the
+#: machine's load.
 NODE_LIMIT = 400
+ITERATION_LIMIT = 50_000
 
 
 def _ones(vars_: list[int], coef: int = 1) -> list[tuple[int, int]]:
@@ -158,7 +216,8 @@ def _ones(vars_: list[int], coef: int = 1) -> list[tuple[int, int]]:
 class _Model:
     """Builds the program for one draw choice in ``__init__``; :meth:`solve` reads it back."""
 
-    def __init__(self, position: CardPosition, draw: Draw) -> None:
+    def __init__(self, position: CardPosition, draw: Draw, weights: Weights) -> None:
+        self.weights = weights
         self.position = position
         self.rules = position.rules
         self.draw = draw
@@ -495,20 +554,10 @@ class _Model:
 
     def _objective(self) -> None:
         rules = self.rules
-        penalty = [(v, rules.penalty(c)) for c, v in self.left.items()]
-        most_penalty = sum(rules.penalty(c) * n for c, n in self.hand.items())
-        most_points = sum(abs(c) * self.lin.upper[v] for v, c in self.points)
-        touches = len(self.touched) + 1
-        touched = [(v, -1) for v in self.touched]
-        if rules.objective == "points":
-            weight = (most_penalty + 1) * touches
-            self.lin.maximise([(v, c * weight) for v, c in self.points])
-            self.lin.maximise([(v, -c * touches) for v, c in penalty])
-        else:
-            weight = (most_points + 1) * touches
-            self.lin.maximise([(v, -c * weight) for v, c in penalty])
-            self.lin.maximise([(v, c * touches) for v, c in self.points])
-        self.lin.maximise(touched)
+        points, penalty, touched = self.weights
+        self.lin.maximise([(v, c * points) for v, c in self.points])
+        self.lin.maximise([(v, -rules.penalty(c) * penalty) for c, v in self.left.items()])
+        self.lin.maximise([(v, -touched) for v in self.touched])
 
     def solve(self, time_limit: float | None) -> CardTurn:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -647,11 +696,34 @@ def _solve_clp(lin: _Linear, deadline: float | None) -> tuple[str, list[int] | N
         objective.SetCoefficient(variables[var], coef)
     objective.SetMaximization()
     outcome = branch_and_bound(
-        solver, list(range(len(variables))), node_limit=NODE_LIMIT, deadline=deadline
+        solver,
+        list(range(len(variables))),
+        node_limit=NODE_LIMIT,
+        iteration_limit=ITERATION_LIMIT,
+        deadline=deadline,
     )
     if outcome.values is None:
         return outcome.status, None
     return outcome.status, [round(v) for v in outcome.values]
+
+
+def _lp_bound(lin: _Linear) -> float:
+    """The LP relaxation's optimum (minus infinity when even that is infeasible)."""
+    from ortools.linear_solver import pywraplp
+
+    from rummikub.solver.rows import add_row
+
+    solver = pywraplp.Solver.CreateSolver("CLP")
+    variables = [solver.NumVar(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)]
+    for lower, upper, terms in lin.rows:
+        add_row(solver, lower, upper, ((variables[v], c) for v, c in terms))
+    objective = solver.Objective()
+    for var, coef in lin.objective.items():
+        objective.SetCoefficient(variables[var], coef)
+    objective.SetMaximization()
+    if solver.Solve() != pywraplp.Solver.OPTIMAL:
+        return -math.inf
+    return float(objective.Value())
 
 
 def _solve_cp_sat(lin: _Linear, time_limit: float | None) -> tuple[str, list[int] | None]:

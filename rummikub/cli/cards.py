@@ -58,7 +58,7 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
         puzzle = _inline(task) if task.inline else load(source)
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
-    result = solve(puzzle.position, time_limit=task.time_limit)
+    result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.all_picks)
     name = None if task.inline else puzzle.path
     if task.as_json:
         text = json.dumps(result_data(result, name, task), ensure_ascii=False)
@@ -256,19 +256,21 @@ class BadAfter(ValueError):
 
 
 def verdict_data(verdict: CardVerdict) -> dict[str, Any]:
+    """The verdict as JSON, in the tile verdict's order: legal, errors, the figures, then
+    ``violations`` (``card`` where the tile verdict has ``tile``)."""
     return {
         "legal": verdict.legal,
         "errors": list(verdict.errors),
-        "violations": [
-            {"rule": v.rule, "meld": v.meld, "card": v.card, "text": v.text}
-            for v in verdict.violations
-        ],
         "points": verdict.points,
         "penalty": verdict.penalty,
         "played": [str(c) for c in verdict.played],
         "layoffs": [
             {"meld": index, "cards": [str(c) for c in cards]}
             for index, cards in sorted(verdict.layoffs.items())
+        ],
+        "violations": [
+            {"rule": v.rule, "meld": v.meld, "card": v.card, "text": v.text}
+            for v in verdict.violations
         ],
     }
 
