@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from rummikub import __version__
-from rummikub.cli import check, game, play, serve, simulate, solve
+from rummikub.cli import analyse, check, game, play, serve, simulate, solve
 from rummikub.cli.common import BadInput
 from rummikub.errors import RummikubError
 
@@ -47,3 +47,4 @@ main.add_command(game.game)
 main.add_command(simulate.simulate)
 main.add_command(play.play_command)
 main.add_command(serve.serve)
+main.add_command(analyse.analyse)

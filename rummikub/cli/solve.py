@@ -187,6 +187,12 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     "--all-picks", is_flag=True, help="Card games: also list the best turn for every pile pick."
 )
 @click.option(
+    "--changed",
+    is_flag=True,
+    help="Show only the new or changed melds of the new table (the JSON always has their "
+    'indices in "changed").',
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -215,6 +221,7 @@ def solve(
     verify: bool,
     explain: bool,
     no_color: bool,
+    changed: bool,
     game: str | None,
     hand: str | None,
     deal: int | None,
@@ -265,6 +272,7 @@ def solve(
         explain=explain,
         color=use_color(no_color, sys.stdout) and not as_json,
         several=len(sources) > 1,
+        changed=changed,
         svg=svg is not None,
         cards=CardTask(
             game=game,
@@ -347,6 +355,7 @@ class _Task:
     explain: bool
     color: bool
     several: bool
+    changed: bool = False
     svg: bool = False
     #: Card games (CARDS.md): the inline card position and card options.
     cards: CardTask = field(default_factory=CardTask)
@@ -433,10 +442,17 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     else:
         if explanation is not None:
             text = explaining.result_text(
-                result, explanation, name=name, title=puzzle.title, color=task.color
+                result,
+                explanation,
+                name=name,
+                title=puzzle.title,
+                color=task.color,
+                only_changed=task.changed,
             )
         else:
-            text = render.result_text(result, name=name, title=puzzle.title)
+            text = render.result_text(
+                result, name=name, title=puzzle.title, only_changed=task.changed
+            )
             text = paint(text) if task.color else text
         text += "\n" if task.several else ""
     report = _Report([(text, False)], unproven=not result.proven)
