@@ -121,10 +121,11 @@ def parse_text(text: str, path: str) -> Any:
 
 
 def is_card_file(path: str) -> bool:
-    """Whether ``path`` is a card puzzle (a readable file with a ``game`` key)."""
+    """Whether ``path`` is a card puzzle (a readable file with a ``game`` key). Anything that
+    does not parse is not: the tile puzzle reader then reports it, with its limits."""
     try:
         return is_card_data(read_data(path))
-    except PuzzleError:
+    except (PuzzleError, RecursionError, ValueError, MemoryError):
         return False
 
 
