@@ -62,4 +62,3 @@ def main() -> None:
     J is the joker. Exit codes: 0 done, 1 illegal move or --verify mismatch,
     2 bad input, 3 a time limit left an answer unproven.
     """
-
