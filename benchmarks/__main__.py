@@ -1,5 +1,6 @@
 """``python -m benchmarks``: see :mod:`benchmarks.run`; ``python -m benchmarks simulate``:
-see :mod:`benchmarks.simulate`."""
+see :mod:`benchmarks.simulate`; ``python -m benchmarks serve``: see
+:mod:`benchmarks.serve_load`."""
 
 from __future__ import annotations
 
@@ -12,11 +13,19 @@ if __name__ == "__main__":
         from benchmarks import simulate
 
         sys.exit(simulate.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["serve"]:
+        from benchmarks import serve_load
+
+        sys.exit(serve_load.main(sys.argv[2:]))
+    from benchmarks import serve_load
     from benchmarks.simulate import kept_section, replace_section
 
-    # The self-play section is measured on its own; a full run keeps it.
+    # The self-play and server sections are measured on their own; a full run keeps them.
     kept = kept_section(DEFAULT_OUT)
+    kept_serve = serve_load.kept_section(DEFAULT_OUT)
     code = main()
     if kept is not None and DEFAULT_OUT.exists():
         DEFAULT_OUT.write_text(replace_section(DEFAULT_OUT.read_text(), kept))
+    if kept_serve is not None and DEFAULT_OUT.exists():
+        DEFAULT_OUT.write_text(serve_load.replace_section(DEFAULT_OUT.read_text(), kept_serve))
     sys.exit(code)

@@ -80,6 +80,17 @@ class Position:
 
         return format_position(self)
 
+    def _repr_svg_(self) -> str:
+        """The table and the rack as a picture (notebooks show it inline)."""
+        from rummikub.render.svg import position_svg
+
+        return position_svg(self)
+
+    def _repr_html_(self) -> str:
+        from rummikub.render.svg import html
+
+        return html(self._repr_svg_(), self.to_notation())
+
     def table_tiles(self) -> Counter[Tile]:
         """The tiles on the table, as a multiset."""
         return Counter(t for meld in self.table for t in meld.tiles)

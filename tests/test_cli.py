@@ -71,7 +71,7 @@ def test_every_command_has_help() -> None:
         assert_clean_exit(result, 0)
         assert result.stdout.startswith(f"Usage: main {name} [OPTIONS]")
     assert_clean_exit(run("--help"), 0)
-    assert sorted(main.commands) == ["check", "game", "play", "simulate", "solve"]
+    assert sorted(main.commands) == ["check", "game", "play", "serve", "simulate", "solve"]
 
 
 def test_help_and_check_do_not_load_ortools() -> None:

@@ -513,12 +513,15 @@ def test_solve_explain_human_output() -> None:
 
 @pytest.mark.usefixtures("fixed_solver")
 def test_solve_explain_colors_tiles_unless_told_not_to() -> None:
-    colored = run(*JOKER_ARGS, color=True, env={"NO_COLOR": ""})
+    # Colors go to a terminal, or anywhere with FORCE_COLOR (CliRunner's output is no terminal).
+    assert run(*JOKER_ARGS, env={"NO_COLOR": ""}).stdout == JOKER_TEXT
+    colored = run(*JOKER_ARGS, env={"NO_COLOR": "", "FORCE_COLOR": "1"})
     assert "\x1b[31mR6\x1b[0m" in colored.stdout  # red, in the steps
-    assert "\x1b[90m\x1b[1mK5\x1b[0m" in colored.stdout  # black, bold in a changed meld
+    assert "\x1b[1;90mK5\x1b[0m" in colored.stdout  # black, bold in a changed meld
     assert re.sub(r"\x1b\[[0-9;]*m", "", colored.stdout) == JOKER_TEXT
-    assert run(*JOKER_ARGS, "--no-color", color=True).stdout == JOKER_TEXT
-    assert run(*JOKER_ARGS, color=True, env={"NO_COLOR": "1"}).stdout == JOKER_TEXT
+    forced = {"FORCE_COLOR": "1"}
+    assert run(*JOKER_ARGS, "--no-color", env=forced).stdout == JOKER_TEXT
+    assert run(*JOKER_ARGS, env={**forced, "NO_COLOR": "1"}).stdout == JOKER_TEXT
 
 
 def test_solve_explain_json_replays_to_its_table() -> None:

@@ -112,7 +112,7 @@ def test_a_crash_mid_write_leaves_the_old_record(
         raise OSError("disk full")
 
     monkeypatch.setattr(record_module.os, "fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(RecordError, match=r"g\.toml: cannot write: disk full"):
         save(record, path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["g.toml"]  # no temporary file left behind

@@ -110,6 +110,8 @@ def test_a_record_that_is_not_a_record_is_bad_input(tmp_path: Path) -> None:
     assert "Traceback" not in err
     code, _, err = run("game", "show", str(tmp_path / "missing.toml"))
     assert code == 2 and "no such file" in err
+    code, _, err = run("game", "new", str(tmp_path / "no" / "g.toml"), "--seed", "1")
+    assert code == 2 and "cannot write: No such file or directory" in err
 
 
 def test_a_finished_hand_shows_the_scores(tmp_path: Path) -> None:

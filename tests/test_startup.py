@@ -28,6 +28,7 @@ def test_solving_imports_no_other_command() -> None:
     loaded = done.stderr.split()
     assert "rummikub.cli.solve" in loaded, done.stderr
     for other in (
+        "rummikub.cli.serve",
         "rummikub.game",
         "rummikub.cli.game",
         "rummikub.cli.play",

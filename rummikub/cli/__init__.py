@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "game": ("game", "game"),
     "simulate": ("simulate", "simulate"),
     "play": ("play", "play_command"),
+    "serve": ("serve", "serve"),
 }
 
 

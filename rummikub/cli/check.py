@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
 from rummikub.cli import explaining, render
-from rummikub.cli.common import EXIT_OK, EXIT_REJECTED, BadInput, overrides, rules_options
+from rummikub.cli.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    BadInput,
+    overrides,
+    rules_options,
+    write_svg,
+)
 from rummikub.cli.positions import (
     STDIN,
     Inline,
@@ -21,6 +29,7 @@ from rummikub.errors import PuzzleError
 from rummikub.melds import Meld, RawMeld
 from rummikub.position import Position
 from rummikub.puzzles import load
+from rummikub.render.text import paint, use_color
 
 if TYPE_CHECKING:
     from rummikub.explain import Explanation
@@ -59,9 +68,14 @@ if TYPE_CHECKING:
 @click.option(
     "--no-color",
     is_flag=True,
-    help="Show --explain output without colors (as when NO_COLOR is set).",
+    help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
 @rules_options
+@click.option(
+    "--svg",
+    metavar="FILE",
+    help="Also draw the move as an SVG picture in FILE (a legal one with its steps).",
+)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -75,6 +89,7 @@ def check(
     no_color: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
+    svg: str | None,
 ) -> None:
     """Check whether the proposed new table of PUZZLE is a legal move.
 
@@ -115,15 +130,29 @@ def check(
             "or give the new table with --after MELDS ..."
         )
     verdict = check_move(loaded.position, proposed)
-    if explain:
+    color = use_color(no_color, sys.stdout) and not as_json
+    explanation = None
+    if explain or svg is not None:
         explanation = _explanation(loaded.position, proposed, verdict.legal)
+    if explain:
         if as_json:
             click.echo(explaining.verdict_json(verdict, explanation))
         else:
-            color = explaining.use_color(no_color)
-            click.echo(explaining.verdict_text(verdict, explanation, color))
+            click.echo(explaining.verdict_text(verdict, explanation, color), color=color or None)
+    elif as_json:
+        click.echo(render.verdict_json(verdict))
     else:
-        click.echo(render.verdict_json(verdict) if as_json else render.verdict_text(verdict))
+        text = render.verdict_text(verdict)
+        click.echo(paint(text) if color else text, color=color or None)
+    if svg is not None:
+        from rummikub.render.svg import explanation_svg, proposal_svg
+
+        picture = (
+            explanation_svg(explanation, rack=loaded.position.rack_sorted())
+            if explanation is not None
+            else proposal_svg(loaded.position, [m.tiles for m in proposed], verdict.errors)
+        )
+        write_svg(svg, picture)
     ctx.exit(EXIT_OK if verdict.legal else EXIT_REJECTED)
 
 

@@ -78,3 +78,12 @@ def overrides(
     rules_preset: str | None, rule_options: dict[str, str], opened: bool | None = None
 ) -> Overrides:
     return Overrides(preset=rules_preset, options=rule_options, opened=opened)
+
+
+def write_svg(path: str, svg: str) -> None:
+    """Write the picture asked for with ``--svg FILE``."""
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(svg)
+    except OSError as error:
+        raise BadInput(f"--svg {path}: cannot write: {error.strerror or error}") from None

@@ -1,21 +1,18 @@
 """Rendering explanations (``--explain``): tiles in their colors, changed melds highlighted.
 
-The words come from :mod:`rummikub.explain`; this module only styles them. Colors follow
-the tiles (K black, R red, B blue, O orange, shown as yellow: terminals have no orange),
-and are left out with ``--no-color`` or when the ``NO_COLOR`` environment variable is set
-(https://no-color.org). click drops the styles anyway when the output is no terminal.
+The words come from :mod:`rummikub.explain`; this module only arranges them. Colors are
+those of :mod:`rummikub.render` (whether to use them: :func:`rummikub.render.text.use_color`).
 """
 
 from __future__ import annotations
 
 import json
-import os
+import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from rummikub.cli import render
+from rummikub.render import text as colors
 from rummikub.tiles import Tile
 
 if TYPE_CHECKING:  # types only: the explain module (and networkx) load when an answer is explained
@@ -23,32 +20,14 @@ if TYPE_CHECKING:  # types only: the explain module (and networkx) load when an 
     from rummikub.explain import Explanation, Word
     from rummikub.solver.result import SolveResult
 
-#: click colors of the tile colors. Black is shown bright, so it stays readable on dark
-#: terminals; colors of extended rule sets get the remaining terminal colors.
-TILE_COLORS: dict[str, str] = {
-    "K": "bright_black",
-    "R": "red",
-    "B": "blue",
-    "O": "yellow",
-    "G": "green",
-    "Y": "bright_yellow",
-    "P": "magenta",
-    "W": "white",
-}
-JOKER_COLOR = "bright_magenta"
-
 
 def use_color(no_color: bool) -> bool:
-    """Whether to color: not with ``--no-color``, nor when ``NO_COLOR`` is set and not empty."""
-    return not no_color and not os.environ.get("NO_COLOR")
+    """Whether to color what goes to stdout (see :func:`rummikub.render.text.use_color`)."""
+    return colors.use_color(no_color, sys.stdout)
 
 
 def tile_text(tile: Tile, color: bool, *, bold: bool = False) -> str:
-    if not color:
-        return str(tile)
-    fg = JOKER_COLOR if tile.is_joker else TILE_COLORS.get(tile.color)
-    # None, not False: False would write an explicit "not bold" code before every tile.
-    return click.style(str(tile), fg=fg, bold=True if bold or tile.is_joker else None)
+    return colors.tile_text(tile, bold=bold) if color else str(tile)
 
 
 def words_text(words: Iterable[Word], color: bool, *, bold: bool = False) -> str:
@@ -58,7 +37,7 @@ def words_text(words: Iterable[Word], color: bool, *, bold: bool = False) -> str
         if isinstance(word, Tile):
             parts.append(tile_text(word, color, bold=bold))
         else:
-            parts.append(click.style(word, bold=True) if color and bold else word)
+            parts.append(colors.styled(word, bold=True) if color and bold else word)
     return "".join(parts)
 
 

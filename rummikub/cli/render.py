@@ -5,12 +5,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rummikub.melds import Meld
 from rummikub.puzzles import Expect
+from rummikub.render.data import result_data, verdict_data
 from rummikub.rules import Rules
 from rummikub.tiles import Tile, format_tiles
+
+__all__ = [
+    "changed_melds",
+    "mismatch_text",
+    "result_data",
+    "result_json",
+    "result_text",
+    "verdict_data",
+    "verdict_json",
+    "verdict_text",
+]
 
 if TYPE_CHECKING:  # types only: importing the solver package at start-up is not needed
     from rummikub.checker import Verdict
@@ -18,10 +30,6 @@ if TYPE_CHECKING:  # types only: importing the solver package at start-up is not
 
 #: The mark of a new or changed meld in human output.
 CHANGED = "*"
-
-
-def _tile_list(tiles: Sequence[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
 
 
 def _played(tiles: Sequence[Tile], value: int) -> str:
@@ -32,26 +40,6 @@ def _played(tiles: Sequence[Tile], value: int) -> str:
 
 
 # -- check ------------------------------------------------------------------------------
-
-
-def verdict_data(verdict: Verdict) -> dict[str, Any]:
-    """The verdict as JSON: INTERFACE.md's keys, then ``"violations"`` (README, "Rule
-    codes"): each broken rule with its code and the meld or tile it concerns."""
-    return {
-        "legal": verdict.legal,
-        "errors": list(verdict.errors),
-        "value": verdict.value,
-        "played": _tile_list(verdict.played),
-        "violations": [
-            {
-                "rule": violation.rule,
-                "meld": violation.meld,
-                "tile": None if violation.tile is None else str(violation.tile),
-                "text": violation.text,
-            }
-            for violation in verdict.violations
-        ],
-    }
 
 
 def verdict_json(verdict: Verdict) -> str:
@@ -70,20 +58,6 @@ def verdict_text(verdict: Verdict) -> str:
 
 
 # -- solve ------------------------------------------------------------------------------
-
-
-def result_data(result: SolveResult, puzzle: str | None) -> dict[str, Any]:
-    """The JSON object of one solved puzzle (``puzzle`` None: a command-line position)."""
-    return {
-        "puzzle": puzzle,
-        "status": result.status,
-        "value": result.value,
-        "tiles": result.tiles,
-        "played": _tile_list(result.played),
-        "rack": _tile_list(result.rack),
-        "table": [{"kind": m.kind, "tiles": _tile_list(m.tiles)} for m in result.table],
-        "seconds": round(result.seconds, 6),
-    }
 
 
 def result_json(result: SolveResult, puzzle: str | None) -> str:

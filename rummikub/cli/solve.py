@@ -19,6 +19,7 @@ from rummikub.cli.common import (
     EXIT_UNPROVEN,
     overrides,
     rules_options,
+    write_svg,
 )
 from rummikub.cli.positions import (
     COMMAND_LINE,
@@ -30,9 +31,10 @@ from rummikub.cli.positions import (
 )
 from rummikub.errors import PuzzleError
 from rummikub.puzzles import Overrides, Puzzle, expand_all, load
+from rummikub.render.text import paint, use_color
 
 if TYPE_CHECKING:
-    from click._termui_impl import ProgressBar
+    from rich.progress import Progress, TaskID
 
 #: Below this many puzzles a second process costs more than it saves.
 PARALLEL_FROM = 16
@@ -62,28 +64,50 @@ def _stderr_is_terminal() -> bool:
 
 
 class _Progress:
-    """A progress bar on stderr that steps aside whenever a result is printed."""
+    """A progress bar on stderr (rich) that prints results above itself and clears itself
+    when done, so that only the results stay on screen."""
 
-    def __init__(self, bar: ProgressBar[int] | None) -> None:
+    def __init__(self, bar: Progress | None = None, task: TaskID | None = None) -> None:
         self.bar = bar
+        self.task = task
+        # Results printed through the bar's console go above the bar; that is only needed
+        # (and only right) when stdout is the screen the bar is on. To a file or a pipe,
+        # results go untouched.
+        self.above = bar is not None and sys.stdout.isatty()
 
-    def echo(self, text: str, *, err: bool = False) -> None:
-        if self.bar is not None:
-            click.echo("\r\033[K", err=True, nl=False)  # clear the bar's line first
-        click.echo(text, err=err)
+    def echo(self, text: str, *, err: bool = False, color: bool = False) -> None:
+        if self.bar is not None and (err or self.above):
+            from rich.text import Text
+
+            self.bar.console.print(Text.from_ansi(text), soft_wrap=True)
+        else:
+            click.echo(text, err=err, color=color or None)
 
     def step(self) -> None:
-        if self.bar is not None:
-            self.bar.update(1)
+        if self.bar is not None and self.task is not None:
+            self.bar.advance(self.task)
 
 
 @contextmanager
 def _progress(count: int, show: bool) -> Iterator[_Progress]:
     if not show:
-        yield _Progress(None)
+        yield _Progress()
         return
-    with click.progressbar(length=count, label="Solving", file=sys.stderr) as bar:
-        yield _Progress(bar)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    bar = Progress(
+        TextColumn("Solving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        # Shown only when stderr was found to be a terminal (see the caller).
+        console=Console(file=sys.stderr, highlight=False, force_terminal=True),
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )
+    with bar:
+        yield _Progress(bar, bar.add_task("Solving", total=count))
 
 
 @click.command()
@@ -143,7 +167,7 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 @click.option(
     "--no-color",
     is_flag=True,
-    help="Show --explain output without colors (as when NO_COLOR is set).",
+    help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
 @click.option(
     "--jobs",
@@ -151,6 +175,12 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     metavar="N",
     help=f"Solve puzzles in N processes (default: one per core from {PARALLEL_FROM} puzzles "
     "on, else 1). The output order is the same.",
+)
+@click.option(
+    "--svg",
+    metavar="FILE",
+    help="Also draw the move as an SVG picture in FILE: the old table and rack, then the new "
+    "table with tiles from the rack and moved tiles highlighted, numbered by step.",
 )
 @click.pass_context
 def solve(
@@ -169,6 +199,7 @@ def solve(
     explain: bool,
     no_color: bool,
     jobs: int | None,
+    svg: str | None,
 ) -> None:
     """Find the best move for each PUZZLE file, or for the position given by --rack/--table
     or --position.
@@ -190,6 +221,8 @@ def solve(
             "or --position"
         )
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
+    if svg is not None and (len(puzzles) > 1 or (puzzles and os.path.isdir(puzzles[0]))):
+        raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     # Read once, here: worker processes have no stdin of their own.
     stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
 
@@ -203,20 +236,62 @@ def solve(
         as_json=as_json,
         verify=verify,
         explain=explain,
-        color=explaining.use_color(no_color) if explain else False,
+        color=use_color(no_color, sys.stdout) and not as_json,
         several=len(sources) > 1,
+        svg=svg is not None,
     )
     outcome = _Outcome()
+    tally = _Tally()
     show_bar = len(sources) > 1 and not as_json and _stderr_is_terminal()
     with _progress(len(sources), show_bar) as progress:
         for report in _reports(task, sources, _worker_count(jobs, len(sources))):
             for text, err in report.lines:
-                progress.echo(text, err=err)
+                progress.echo(text, err=err, color=task.color and not err)
             outcome.bad_input |= report.bad_input
             outcome.mismatch |= report.mismatch
             outcome.unproven |= report.unproven
+            tally.add(report)
+            if report.svg is not None and svg is not None:
+                write_svg(svg, report.svg)
             progress.step()
+    if verify and not as_json:
+        click.echo(tally.summary())
     ctx.exit(outcome.exit_code)
+
+
+@dataclass
+class _Tally:
+    """How the puzzles of a --verify run came out, for its summary line."""
+
+    puzzles: int = 0
+    expected: int = 0
+    different: int = 0
+    unexpected: int = 0
+    unread: int = 0
+
+    def add(self, report: _Report) -> None:
+        self.puzzles += 1
+        if report.bad_input:
+            self.unread += 1
+        elif report.expected is None:
+            self.unexpected += 1
+        elif report.expected:
+            self.expected += 1
+        else:
+            self.different += 1
+
+    def summary(self) -> str:
+        """E.g. ``73 puzzles: 73 as expected`` or ``3 puzzles: 1 as expected, 1 different,
+        1 with no [expect]``."""
+        parts = [f"{self.expected} as expected"]
+        if self.different:
+            parts.append(f"{self.different} different")
+        if self.unexpected:
+            parts.append(f"{self.unexpected} with no [expect]")
+        if self.unread:
+            parts.append(f"{self.unread} not read (bad input)")
+        noun = "puzzle" if self.puzzles == 1 else "puzzles"
+        return f"{self.puzzles} {noun}: {', '.join(parts)}"
 
 
 @dataclass(frozen=True)
@@ -233,6 +308,7 @@ class _Task:
     explain: bool
     color: bool
     several: bool
+    svg: bool = False
 
 
 @dataclass
@@ -243,6 +319,10 @@ class _Report:
     bad_input: bool = False
     mismatch: bool = False
     unproven: bool = False
+    #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
+    expected: bool | None = None
+    #: With --svg: the picture of the move.
+    svg: str | None = None
 
 
 def _worker_count(jobs: int | None, count: int) -> int:
@@ -309,10 +389,22 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
             )
         else:
             text = render.result_text(result, name=name, title=puzzle.title)
+            text = paint(text) if task.color else text
         text += "\n" if task.several else ""
     report = _Report([(text, False)], unproven=not result.proven)
+    if task.svg:
+        from rummikub.render.svg import explanation_svg, result_svg
+
+        report.svg = (
+            explanation_svg(explanation, rack=result.position.rack_sorted())
+            if explanation is not None
+            else result_svg(result)
+        )
     expect = puzzle.expect
-    if task.verify and expect and not expect.matches(result.status, result.value, result.tiles):
+    if task.verify and expect:
+        report.expected = expect.matches(result.status, result.value, result.tiles)
+    if report.expected is False:
+        assert expect is not None
         report.lines.append(
             (f"Mismatch: {render.mismatch_text(puzzle.path, expect, result)}", True)
         )

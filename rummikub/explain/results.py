@@ -195,3 +195,14 @@ class Explanation:
     def text(self) -> str:
         """The steps as numbered lines of plain text."""
         return "\n".join(f"{n}. {step.text}" for n, step in enumerate(self.steps, start=1))
+
+    def _repr_svg_(self) -> str:
+        """The move as a picture, tiles numbered by step (notebooks show it inline)."""
+        from rummikub.render.svg import explanation_svg
+
+        return explanation_svg(self)
+
+    def _repr_html_(self) -> str:
+        from rummikub.render.svg import html
+
+        return html(self._repr_svg_(), self.text())

@@ -429,15 +429,20 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
     name = os.fspath(path)
     text = dumps(record, _format_of(name))
     folder = os.path.dirname(os.path.abspath(name))
-    handle, temporary = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, name)
-    except BaseException:
+    except BaseException as error:
         # Whatever stopped the write, the old record stays and no temporary file is left.
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
         raise

@@ -41,3 +41,16 @@ class SolveResult:
     @property
     def move(self) -> Move:
         return Move(self.table, self.played)
+
+    def _repr_svg_(self) -> str:
+        """The move as a picture: old table and rack, then the new table with the tiles
+        from the rack and the moved tiles highlighted, numbered by step."""
+        from rummikub.render.svg import result_svg
+
+        return result_svg(self)
+
+    def _repr_html_(self) -> str:
+        from rummikub.render.svg import html
+
+        played = " ".join(str(t) for t in self.played) or "nothing"
+        return html(self._repr_svg_(), f"{self.status}: {played} (value {self.value})")

@@ -1,0 +1,27 @@
+"""``rummikub serve``: a local web app to enter a position by clicking tiles (or pasting the
+quick notation), get the best move drawn with its steps, and check a proposed table.
+
+Needs the ``web`` extra (``pip install 'rummikub[web]'``: starlette and uvicorn); nothing
+else in the package imports this one.
+"""
+
+from __future__ import annotations
+
+from rummikub.web.api import Limits, RequestError
+from rummikub.web.app import create_app
+
+__all__ = ["Limits", "RequestError", "create_app", "serve"]
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    limits: Limits | None = None,
+    workers: int = 2,
+    log_level: str = "info",
+) -> None:
+    """Run the app on uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(limits, workers=workers), host=host, port=port, log_level=log_level)

@@ -1,0 +1,219 @@
+"""What the web API does with a request, apart from HTTP: read the position, solve or check,
+and answer with the command line's JSON (plus ``"svg"`` when asked).
+
+Plain functions of JSON data, run in worker threads (solving is CPU work and must not hold
+up the event loop). A problem with the request raises :class:`RequestError` carrying the
+HTTP status and the same messages as the command line gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
+from rummikub.melds import Meld, RawMeld
+from rummikub.notation import parse_meld, parse_melds, parse_position
+from rummikub.position import Position
+from rummikub.puzzles import from_data
+from rummikub.render.data import result_data, verdict_data
+from rummikub.rules import Rules, preset, with_options
+
+__all__ = ["Limits", "RequestError", "check", "read_position", "solve"]
+
+#: What names the request's position in messages (the command line says "command line").
+REQUEST = "request"
+#: The keys of a request besides the position's own.
+POSITION_KEYS = ("position", "rack", "table", "opened")
+SOLVE_KEYS = (*POSITION_KEYS, "rules", "objective", "time_limit", "explain", "svg")
+CHECK_KEYS = (*POSITION_KEYS, "rules", "after", "explain", "svg")
+PARSE_KEYS = (*POSITION_KEYS, "rules", "svg")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one request may ask of the server."""
+
+    #: Seconds a solve may take (a request may ask for less, never more).
+    time_limit: float = 10.0
+    #: Bytes of a request body.
+    body_bytes: int = 64_000
+
+
+class RequestError(Exception):
+    """A request the API rejects: 400 (not the expected JSON) or 422 (a position or move
+    that cannot be read), with every problem in words."""
+
+    def __init__(self, status: int, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.status = status
+        self.problems = problems
+
+    def data(self) -> dict[str, Any]:
+        return {"error": "\n".join(self.problems), "errors": self.problems}
+
+
+def _bad(message: str) -> RequestError:
+    return RequestError(400, [message])
+
+
+def _keys(data: Any, known: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise _bad("expected a JSON object")
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise _bad(f"unknown key {unknown[0]!r} (expected one of {', '.join(known)})")
+    return data
+
+
+def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise _bad(f"{key}: expected true or false")
+    return value
+
+
+def _rules(data: Mapping[str, Any]) -> Rules:
+    raw = data.get("rules", {})
+    if not isinstance(raw, Mapping):
+        raise _bad('rules: expected an object such as {"preset": "standard"}')
+    name = raw.get("preset", "standard")
+    options = {k: v for k, v in raw.items() if k != "preset"}
+    try:
+        if not isinstance(name, str):
+            raise RulesError(f"preset {name!r}: expected a preset name")
+        return with_options(preset(name), options)
+    except RulesError as error:
+        raise RequestError(422, [f"rules: {error}"]) from None
+
+
+def read_position(data: Mapping[str, Any]) -> Position:
+    """The request's position: ``"position"`` in one line, or ``"rack"`` and ``"table"``
+    (and ``"opened"``) as in a puzzle file, under ``"rules"``."""
+    rules = _rules(data)
+    if "position" in data:
+        text = data["position"]
+        if not isinstance(text, str):
+            raise _bad('position: expected a string such as "R1-3 | KRB7 / R4 K7 O7"')
+        if any(key in data for key in ("rack", "table", "opened")):
+            raise _bad("give either position or rack/table/opened, not both")
+        try:
+            return parse_position(text, rules)
+        except (NotationError, PositionError) as error:
+            raise RequestError(422, [f"position {_quote(text)}: {error}"]) from None
+    if "rack" not in data:
+        raise _bad('expected a position: "position", or "rack" and "table"')
+    puzzle_data = {key: data[key] for key in ("rack", "table", "opened") if key in data}
+    try:
+        # Checked exactly like a puzzle file: every problem, each with its place.
+        puzzle = from_data({**puzzle_data, "rules": _rules_data(data)}, REQUEST)
+    except PuzzleError as error:
+        raise RequestError(422, [f"{REQUEST}: {p}" for p in error.problems]) from None
+    return puzzle.position
+
+
+def _rules_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    raw = data.get("rules", {})
+    return raw if isinstance(raw, Mapping) else {}
+
+
+def _quote(text: str) -> str:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _after(raw: Any, rules: Rules) -> list[RawMeld]:
+    """The proposed table: melds as notation only (the checker judges them)."""
+    try:
+        if isinstance(raw, str):
+            return list(parse_melds(raw, rules))
+        if isinstance(raw, list) and all(isinstance(m, str) for m in raw):
+            return [parse_meld(m, rules) for m in raw]
+    except NotationError as error:
+        raise RequestError(422, [f"after {_quote(str(raw))}: {error}"]) from None
+    raise _bad("after: expected melds, as a string (separated by |) or a list of strings")
+
+
+# -- the endpoints' work ------------------------------------------------------------------
+
+
+def parse(data: Any) -> dict[str, Any]:
+    """``/api/position``: the position read back, in the shortest notation and as lists."""
+    request = _keys(data, PARSE_KEYS)
+    position = read_position(request)
+    answer: dict[str, Any] = {
+        "notation": position.to_notation(),
+        "table": [{"kind": m.kind, "tiles": [str(t) for t in m.tiles]} for m in position.table],
+        "rack": [str(t) for t in position.rack],
+        "opened": position.opened,
+    }
+    if _flag(request, "svg", False):
+        from rummikub.render.svg import position_svg
+
+        answer["svg"] = position_svg(position)
+    return answer
+
+
+def solve(data: Any, limits: Limits) -> dict[str, Any]:
+    """``/api/solve``: ``solve --json --explain`` of the position, plus ``"svg"`` if asked."""
+    from rummikub.solver import solve as solve_position
+
+    request = _keys(data, SOLVE_KEYS)
+    position = read_position(request)
+    objective = request.get("objective", "value")
+    if objective not in ("value", "tiles"):
+        raise _bad('objective: expected "value" or "tiles"')
+    time_limit = request.get("time_limit", limits.time_limit)
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
+        raise _bad("time_limit: expected a number of seconds above 0")
+    result = solve_position(
+        position, objective=objective, time_limit=min(float(time_limit), limits.time_limit)
+    )
+    answer = result_data(result, None)
+    explain = _flag(request, "explain", True)
+    want_svg = _flag(request, "svg", False)
+    if explain or want_svg:
+        from rummikub.explain import explain as explain_move
+
+        explanation = explain_move(position, result.move)
+        if explain:
+            answer.update(explanation.to_data())
+        if want_svg:
+            from rummikub.render.svg import explanation_svg
+
+            answer["svg"] = explanation_svg(explanation, rack=position.rack_sorted())
+    return answer
+
+
+def check(data: Any) -> dict[str, Any]:
+    """``/api/check``: ``check --json --explain`` of the proposed table, plus ``"svg"``."""
+    from rummikub.checker import check as check_move
+
+    request = _keys(data, CHECK_KEYS)
+    position = read_position(request)
+    if "after" not in request:
+        raise _bad("after: the proposed new table is missing")
+    proposed = _after(request["after"], position.rules)
+    verdict = check_move(position, proposed)
+    answer = verdict_data(verdict)
+    explanation = None
+    explain = _flag(request, "explain", True)
+    want_svg = _flag(request, "svg", False)
+    if verdict.legal and (explain or want_svg):
+        from rummikub.explain import explain as explain_move
+
+        melds = [Meld.of(m.tiles, kind=m.kind, rules=position.rules) for m in proposed]
+        explanation = explain_move(position, melds)
+        if explain:
+            answer.update(explanation.to_data())
+    if want_svg:
+        from rummikub.render.svg import explanation_svg, proposal_svg
+
+        answer["svg"] = (
+            explanation_svg(explanation, rack=position.rack_sorted())
+            if explanation is not None
+            else proposal_svg(position, [m.tiles for m in proposed], verdict.errors)
+        )
+    return answer
