@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import rummikub
+from benchmarks import analysis as analysis_module
 from benchmarks import peer as peer_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
@@ -47,7 +48,7 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 #: The example puzzle for the whole-process comparison: small, so start-up dominates.
 CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
-SECTIONS = (*CORPORA, "profile", "cli", "throughput")
+SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis")
 #: Corpora of simulated play: slow to simulate, so read from the seed's record.
 SIMULATED = ("game", "late")
 
@@ -1153,10 +1154,12 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     profile = run_profile(settings, say) if "profile" in sections else None
     processes = run_cli(settings, say) if "cli" in sections else []
     throughput = run_throughput(settings, say) if "throughput" in sections else None
+    analysis = (
+        analysis_module.run(settings.seed, settings.quick, say) if "analysis" in sections else []
+    )
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
-        out.write_text(
-            markdown(settings, reports, processes, throughput, memory, peer, probes, profile)
-        )
+        text = markdown(settings, reports, processes, throughput, memory, peer, probes, profile)
+        out.write_text(text + analysis_module.markdown(analysis))
         say(f"wrote {out}")
     return 0

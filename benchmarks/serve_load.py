@@ -185,7 +185,8 @@ def markdown(runs: list[Run], count: int, workers: int, command: str) -> str:
         "",
         f"Median over the runs: **{rate:.1f} requests/s**, **p99 latency "
         f"{p99 * 1000:.0f} ms**; {failed} of {count * len(runs)} requests lost or failed "
-        "(every answer proven and equal to the collection's `[expect]`). Requests beyond the "
+        "(a request fails unless its answer is proven and equals the collection's `[expect]`). "
+        "Requests beyond the "
         "workers wait their turn, so the latency of the last ones is about count / rate: "
         "a burst measures throughput and fairness, not the time of one solve.",
         END,

@@ -203,6 +203,29 @@ class Meld:
         return f"Meld.parse({str(self)!r})"
 
 
+def changed_melds(old: Sequence[Meld], new: Sequence[Meld]) -> list[bool]:
+    """For each meld of the ``new`` table, whether it is new or changed.
+
+    A meld is unchanged if it is an old meld exactly as it was laid (:meth:`Meld.same_as`:
+    a run with its jokers where they stood, a group in any order); each old meld vouches for
+    one new meld only (two equal old melds for two equal new ones).
+
+    >>> old = [Meld.parse("R1 R2 R3"), Meld.parse("K7 R7 B7")]
+    >>> changed_melds(old, [Meld.parse("R1 R2 R3 R4"), Meld.parse("B7 K7 R7")])
+    [True, False]
+    """
+    unused = list(old)
+    marks: list[bool] = []
+    for meld in new:
+        twin = next((i for i, m in enumerate(unused) if m.same_as(meld)), None)
+        if twin is None:
+            marks.append(True)
+        else:
+            del unused[twin]
+            marks.append(False)
+    return marks
+
+
 def laid_run(tiles: Sequence[Tile], rules: Rules = STANDARD) -> Meld | None:
     """The run ``tiles`` make in some order, as a player lays it, or None if they make none.
 

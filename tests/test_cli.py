@@ -29,7 +29,7 @@ BASICS = REPO / "puzzles" / "basics"
 TWO_TILES = str(BASICS / "two-tiles-fit.toml")
 NOTHING_FITS = str(BASICS / "nothing-fits.toml")
 FIRST_MELD = str(BASICS / "first-meld.json")
-SOLVE_KEYS = ["puzzle", "status", "value", "tiles", "played", "rack", "table", "seconds"]
+SOLVE_KEYS = ["puzzle", "status", "value", "tiles", "played", "rack", "table", "seconds", "changed"]
 
 
 def run(*args: str) -> Result:
@@ -71,7 +71,15 @@ def test_every_command_has_help() -> None:
         assert_clean_exit(result, 0)
         assert result.stdout.startswith(f"Usage: main {name} [OPTIONS]")
     assert_clean_exit(run("--help"), 0)
-    assert sorted(main.commands) == ["check", "game", "play", "serve", "simulate", "solve"]
+    assert sorted(main.commands) == [
+        "analyse",
+        "check",
+        "game",
+        "play",
+        "serve",
+        "simulate",
+        "solve",
+    ]
 
 
 def test_help_and_check_do_not_load_ortools() -> None:

@@ -47,7 +47,7 @@ def test_solve_answers_as_the_command_line(client: TestClient) -> None:
     expected = cli_json("solve", "--position", SWAP, "--json", "--explain")
     assert without_time(response.json()) == expected
     assert list(response.json()) == [
-        *("puzzle", "status", "value", "tiles", "played", "rack", "table", "seconds"),
+        *("puzzle", "status", "value", "tiles", "played", "rack", "table", "seconds", "changed"),
         *("changes", "steps"),
     ]
     same = client.post(

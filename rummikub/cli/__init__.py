@@ -27,6 +27,7 @@ LAZY_COMMANDS = {
     "simulate": ("simulate", "simulate"),
     "play": ("play", "play_command"),
     "serve": ("serve", "serve"),
+    "analyse": ("analyse", "analyse"),
 }
 
 

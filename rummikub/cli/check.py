@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ from rummikub.cli import explaining, render
 from rummikub.cli.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    EXIT_UNPROVEN,
     BadInput,
     overrides,
     rules_options,
@@ -32,6 +34,8 @@ from rummikub.puzzles import load
 from rummikub.render.text import paint, use_color
 
 if TYPE_CHECKING:
+    from rummikub.analysis import Grade
+    from rummikub.checker import Verdict
     from rummikub.explain import Explanation
 
 
@@ -70,6 +74,12 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
+@click.option(
+    "--grade",
+    is_flag=True,
+    help="Also compare the move with the best move (this runs the solver; with --json: "
+    'the key "grade").',
+)
 @rules_options
 @click.option(
     "--svg",
@@ -87,6 +97,7 @@ def check(
     as_json: bool,
     explain: bool,
     no_color: bool,
+    grade: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
     svg: str | None,
@@ -130,20 +141,27 @@ def check(
             "or give the new table with --after MELDS ..."
         )
     verdict = check_move(loaded.position, proposed)
+    graded = _grade(loaded.position, proposed, verdict) if grade else None
     color = use_color(no_color, sys.stdout) and not as_json
     explanation = None
     if explain or svg is not None:
         explanation = _explanation(loaded.position, proposed, verdict.legal)
-    if explain:
-        if as_json:
-            click.echo(explaining.verdict_json(verdict, explanation))
-        else:
-            click.echo(explaining.verdict_text(verdict, explanation, color), color=color or None)
-    elif as_json:
-        click.echo(render.verdict_json(verdict))
+    if as_json:
+        data = render.verdict_data(verdict)
+        if explain and explanation is not None:
+            data.update(explaining.explanation_data(explanation))
+        if graded is not None:
+            data["grade"] = graded.to_data()
+        click.echo(json.dumps(data))
     else:
-        text = render.verdict_text(verdict)
-        click.echo(paint(text) if color else text, color=color or None)
+        if explain:
+            text = explaining.verdict_text(verdict, explanation, color)
+        else:
+            text = render.verdict_text(verdict)
+            text = paint(text) if color else text
+        if graded is not None:
+            text += f"\nGrade: {graded.text()}"
+        click.echo(text, color=color or None)
     if svg is not None:
         from rummikub.render.svg import explanation_svg, proposal_svg
 
@@ -153,7 +171,16 @@ def check(
             else proposal_svg(loaded.position, [m.tiles for m in proposed], verdict.errors)
         )
         write_svg(svg, picture)
+    if graded is not None and not graded.best.proven:
+        ctx.exit(EXIT_UNPROVEN if verdict.legal else EXIT_REJECTED)
     ctx.exit(EXIT_OK if verdict.legal else EXIT_REJECTED)
+
+
+def _grade(position: Position, proposed: Sequence[Meld | RawMeld], verdict: Verdict) -> Grade:
+    """How the move compares with the best move (imports the solver)."""
+    from rummikub.analysis import grade
+
+    return grade(position, proposed, verdict=verdict)
 
 
 def _explanation(

@@ -45,9 +45,10 @@ def _tiles_text(tiles: Sequence[Tile], color: bool, *, bold: bool) -> str:
     return " ".join(tile_text(t, color, bold=bold) for t in tiles)
 
 
-def table_lines(explanation: Explanation, color: bool) -> list[str]:
+def table_lines(explanation: Explanation, color: bool, only_changed: bool = False) -> list[str]:
     """The new table, each changed meld marked, highlighted and followed by its origins;
-    then remarks on old melds whose jokers were freed or that were broken up."""
+    then remarks on old melds whose jokers were freed or that were broken up.
+    ``only_changed`` leaves out the unchanged melds (``--changed``)."""
     from rummikub.explain import aftermath_words, change_words
 
     width = max(
@@ -57,6 +58,8 @@ def table_lines(explanation: Explanation, color: bool) -> list[str]:
     for change in explanation.changes:
         tiles = change.meld.tiles
         if change.kind == "unchanged":
+            if only_changed:
+                continue
             lines.append(f"    {_tiles_text(tiles, color, bold=False)}")
             continue
         # Padded on the plain text: style codes take no room on screen.
@@ -106,14 +109,16 @@ def result_text(
     name: str | None,
     title: str | None,
     color: bool,
+    only_changed: bool = False,
 ) -> str:
     """``solve --explain``: the usual text, the table with origins, the steps."""
     return render.result_text(
         result,
         name=name,
         title=title,
-        table_lines=table_lines(explanation, color),
+        table_lines=table_lines(explanation, color, only_changed),
         extra_lines=step_lines(explanation, color),
+        only_changed=only_changed,
     )
 
 

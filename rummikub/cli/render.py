@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rummikub import melds
 from rummikub.melds import Meld
 from rummikub.puzzles import Expect
 from rummikub.render.data import result_data, verdict_data
@@ -65,22 +66,21 @@ def result_json(result: SolveResult, puzzle: str | None) -> str:
 
 
 def changed_melds(old: Sequence[Meld], new: Sequence[Meld], rules: Rules) -> list[bool]:
-    """For each new meld, whether it is new or changed.
+    """For each new meld, whether it is new or changed (:func:`rummikub.melds.changed_melds`)."""
+    return melds.changed_melds(old, new)
 
-    A meld is unchanged if it is an old meld exactly as it was laid (:meth:`Meld.same_as`:
-    a run with its jokers where they stood, a group in any order); each old meld vouches for
-    one new meld only (two equal old melds for two equal new ones).
-    """
-    unused = list(old)
-    marks: list[bool] = []
-    for meld in new:
-        twin = next((i for i, m in enumerate(unused) if m.same_as(meld)), None)
-        if twin is None:
-            marks.append(True)
-        else:
-            del unused[twin]
-            marks.append(False)
-    return marks
+
+def changed_indices(old: Sequence[Meld], new: Sequence[Meld]) -> list[int]:
+    """The indices of the new or changed melds of ``new`` (the JSON key ``"changed"``)."""
+    return [i for i, mark in enumerate(melds.changed_melds(old, new)) if mark]
+
+
+def table_heading(marks: Sequence[bool], only_changed: bool) -> str:
+    """What the lines of a new table show: every meld, or (``--changed``) the changed ones."""
+    if not only_changed:
+        return f"({CHANGED} = new or changed)"
+    hidden = marks.count(False)
+    return f"(new or changed melds only; {hidden} unchanged not shown)"
 
 
 def _verdict_line(result: SolveResult) -> str:
@@ -100,23 +100,26 @@ def result_text(
     title: str | None = None,
     table_lines: Sequence[str] | None = None,
     extra_lines: Sequence[str] = (),
+    only_changed: bool = False,
 ) -> str:
     """A solved position for people: the new table with new/changed melds marked.
 
     ``table_lines`` replace the lines of the new table and ``extra_lines`` follow the rack
-    left (``--explain`` gives the origins of the melds and the steps there).
+    left (``--explain`` gives the origins of the melds and the steps there);
+    ``only_changed`` leaves out the unchanged melds (``--changed``).
     """
     lines: list[str] = []
     if name is not None or title is not None:
         lines.append(" - ".join(part for part in (name, title) if part))
     if result.status != "no_move" and result.played:
-        lines.append(f"New table ({CHANGED} = new or changed):")
+        marks = melds.changed_melds(result.position.table, result.table)
+        lines.append(f"New table {table_heading(marks, only_changed)}:")
         if table_lines is not None:
             lines += table_lines
         else:
-            marks = changed_melds(result.position.table, result.table, result.position.rules)
             for meld, mark in zip(result.table, marks, strict=True):
-                lines.append(f"  {CHANGED if mark else ' '} {meld}")
+                if mark or not only_changed:
+                    lines.append(f"  {CHANGED if mark else ' '} {meld}")
         lines.append(f"Played: {_played(result.played, result.value)}")
         lines.append(f"Rack left: {format_tiles(result.rack) or '(empty)'}")
         lines += extra_lines

@@ -170,6 +170,12 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
 @click.option(
+    "--changed",
+    is_flag=True,
+    help="Show only the new or changed melds of the new table (the JSON always has their "
+    'indices in "changed").',
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -198,6 +204,7 @@ def solve(
     verify: bool,
     explain: bool,
     no_color: bool,
+    changed: bool,
     jobs: int | None,
     svg: str | None,
 ) -> None:
@@ -238,6 +245,7 @@ def solve(
         explain=explain,
         color=use_color(no_color, sys.stdout) and not as_json,
         several=len(sources) > 1,
+        changed=changed,
         svg=svg is not None,
     )
     outcome = _Outcome()
@@ -308,6 +316,7 @@ class _Task:
     explain: bool
     color: bool
     several: bool
+    changed: bool = False
     svg: bool = False
 
 
@@ -385,10 +394,17 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     else:
         if explanation is not None:
             text = explaining.result_text(
-                result, explanation, name=name, title=puzzle.title, color=task.color
+                result,
+                explanation,
+                name=name,
+                title=puzzle.title,
+                color=task.color,
+                only_changed=task.changed,
             )
         else:
-            text = render.result_text(result, name=name, title=puzzle.title)
+            text = render.result_text(
+                result, name=name, title=puzzle.title, only_changed=task.changed
+            )
             text = paint(text) if task.color else text
         text += "\n" if task.several else ""
     report = _Report([(text, False)], unproven=not result.proven)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rummikub.melds import changed_melds
 from rummikub.tiles import Tile
 
 if TYPE_CHECKING:  # types only: importing the solver package at start-up is not needed
@@ -50,4 +51,9 @@ def result_data(result: SolveResult, puzzle: str | None) -> dict[str, Any]:
         "rack": tile_list(result.rack),
         "table": [{"kind": m.kind, "tiles": tile_list(m.tiles)} for m in result.table],
         "seconds": round(result.seconds, 6),
+        # Added after the keys of INTERFACE.md, whose order stays as it was: the indices
+        # in "table" of the new or changed melds.
+        "changed": [
+            i for i, mark in enumerate(changed_melds(result.position.table, result.table)) if mark
+        ],
     }

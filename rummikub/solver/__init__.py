@@ -9,10 +9,12 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
+from collections.abc import Iterable
 
 from rummikub.position import Position
 from rummikub.solver import deadline
 from rummikub.solver.result import Objective, SolveResult, Status
+from rummikub.tiles import Tile
 
 __all__ = ["Objective", "SolveResult", "Status", "solve"]
 
@@ -23,9 +25,22 @@ def solve(
     objective: Objective = "value",
     time_limit: float | None = None,
     backend: str = "CBC",
+    exclude: Iterable[Iterable[Tile]] = (),
+    fewest_tiles: bool = False,
+    better_than: tuple[int, int] | None = None,
 ) -> SolveResult:
     """The best move for ``position`` (RULES.md, "The best move"), proven optimal unless a
     ``time_limit`` (seconds) cut the proof short (status ``feasible``).
+
+    Three options for the analysis (:mod:`rummikub.analysis`), off by default; every
+    answer passes the checker either way:
+
+    - ``exclude``: multisets of rack tiles; the best move among those that play none of
+      them exactly (status ``no_move`` when every legal move is excluded);
+    - ``fewest_tiles``: with the value objective, the fewest tiles at the best value
+      (instead of the most); then, as always, the most old melds left as they were;
+    - ``better_than``: a score on the objective's first two levels (value then tiles, or
+      tiles then value); only moves scoring more count (``no_move`` when none does).
 
     >>> from rummikub import Position
     >>> result = solve(Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"]))
@@ -39,30 +54,56 @@ def solve(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _solve(position, objective, time_limit, backend)
+        return _solve(position, objective, time_limit, backend, exclude, fewest_tiles, better_than)
     finally:
         if collecting:
             gc.enable()
 
 
 def _solve(
-    position: Position, objective: Objective, time_limit: float | None, backend: str
+    position: Position,
+    objective: Objective,
+    time_limit: float | None,
+    backend: str,
+    exclude: Iterable[Iterable[Tile]],
+    fewest_tiles: bool,
+    better_than: tuple[int, int] | None,
 ) -> SolveResult:
+    from rummikub.solver import restrict
     from rummikub.solver.model import ModelOutcome, MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
+    if fewest_tiles and objective != "value":
+        raise ValueError("fewest_tiles goes with the value objective only")
+    if fewest_tiles and better_than is not None:
+        raise ValueError("fewest_tiles and better_than do not go together")
+    rows = tuple(
+        restrict.forbid_played(Counter(tiles), f"exclude_{k}") for k, tiles in enumerate(exclude)
+    )
+    if better_than is not None:
+        rows += (restrict.better_than(*better_than),)
     started = time.perf_counter()
     # The time limit covers the whole solve, building included (see .deadline).
     with deadline.limit(time_limit):
         try:
             try:
-                outcome = MoveModel(position, objective, backend).solve(deadline.remaining())
+                model = MoveModel(
+                    position, objective, backend, extra_rows=rows, fewest_tiles=fewest_tiles
+                )
+                outcome = model.solve(deadline.remaining())
             except JokerOnlyRun:
                 # Three or more jokers made the flow's best table need a run of jokers
                 # alone: solve again with candidate runs, which only hold valid runs.
-                model = MoveModel(position, objective, backend, runs_as_flow=False)
+                model = MoveModel(
+                    position,
+                    objective,
+                    backend,
+                    runs_as_flow=False,
+                    extra_rows=rows,
+                    fewest_tiles=fewest_tiles,
+                )
                 outcome = model.solve(deadline.remaining())
         except deadline.OutOfTime:
             outcome = ModelOutcome("unknown", None)  # still building: no move found yet

@@ -159,10 +159,13 @@ class MoveModel:
         *,
         runs_as_flow: bool = True,
         extra_rows: tuple[ExtraRows, ...] = (),
+        fewest_tiles: bool = False,
     ) -> None:
         self.position = position
         self.rules: Rules = position.rules
         self.objective = objective
+        #: With the value objective, the fewest tiles at the best value (not the most).
+        self.fewest_tiles = fewest_tiles
         self.backend = backend
         self.index = index = TileIndex(self.rules)
         self.strict = self.rules.joker_lock == "strict"
@@ -369,7 +372,9 @@ class MoveModel:
         most_as_was = len(self.position.table)
         if self.objective == "value":
             most_second = sum(self.rack)
-            first, second = value, tiles
+            # Fewest tiles at the best value: the tiles level counts down instead of up
+            # (the same weights hold, since -tiles spans the same range as tiles).
+            first, second = value, [(v, -c) for v, c in tiles] if self.fewest_tiles else tiles
         else:
             most_second = int(sum(self.rules.tile_value(t) for t in self.position.rack))
             first, second = tiles, value

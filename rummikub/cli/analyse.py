@@ -1,0 +1,407 @@
+"""``rummikub analyse``: the best moves, the draws that help, holding tiles, a move's grade."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Literal
+
+import click
+
+from rummikub.cli import explaining, render, review
+from rummikub.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_REJECTED,
+    EXIT_UNPROVEN,
+    overrides,
+    rules_options,
+)
+from rummikub.cli.positions import (
+    COMMAND_LINE,
+    STDIN,
+    Inline,
+    after_melds,
+    check_usage,
+    inline_puzzle,
+    stdin_puzzle,
+)
+from rummikub.errors import PuzzleError, RummikubError
+from rummikub.melds import Meld, RawMeld
+from rummikub.puzzles import Overrides, Puzzle, expand_all, load
+from rummikub.tiles import Tile
+
+if TYPE_CHECKING:  # the analysis (and the solver) load only when a position is analysed
+    from rich.progress import Progress, TaskID
+
+    from rummikub.analysis import Analysis, Grade, Hold, Outs, RankedMove
+
+#: The outs show a progress bar on a terminal once they have run this long (seconds):
+#: most positions finish sooner, and a bar that flashes for a moment only distracts.
+BAR_AFTER = 0.5
+
+
+@click.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@click.option(
+    "--rack",
+    metavar="TILES",
+    help='The rack of an inline position, e.g. "R4 K7 O7" (ranges R1-3 and groups KRB7 too).',
+)
+@click.option(
+    "--table",
+    "table",
+    multiple=True,
+    metavar="MELDS",
+    help="Melds on the table of an inline position, separated by | or ;, e.g. "
+    '"R1-3 | KRB7 | B9 B10 J"; repeatable.',
+)
+@click.option(
+    "--position",
+    metavar="TEXT",
+    help='A whole position in one line, "TABLE / RACK" (or "TABLE / RACK / not-opened").',
+)
+@click.option("--not-opened", is_flag=True, help="The player has not made the initial meld yet.")
+@click.option(
+    "--objective",
+    type=click.Choice(["value", "tiles"]),
+    default="value",
+    show_default=True,
+    help="Rank moves by the value of the tiles played, or by their number.",
+)
+@rules_options
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="K",
+    help="Show the K best moves, distinct by the tiles they play, each proven.",
+)
+@click.option(
+    "--outs",
+    "with_outs",
+    is_flag=True,
+    help="For every tile that could be drawn: the best move with it, and the gain.",
+)
+@click.option(
+    "--hold",
+    "with_hold",
+    is_flag=True,
+    help="The best move keeping the rack's jokers, and the fewest tiles at the best value.",
+)
+@click.option(
+    "--grade",
+    "with_grade",
+    is_flag=True,
+    help="Judge the puzzle's 'after' table (or --after) and compare it with the best move.",
+)
+@click.option(
+    "--after",
+    multiple=True,
+    metavar="MELDS",
+    help="Melds of the new table to grade (instead of the file's 'after'), separated by | "
+    "or ;, or repeat the option.",
+)
+@click.option(
+    "--changed", is_flag=True, help="Show only the new or changed melds of each new table."
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop each solve after this long; an unproven answer then gives exit code 3.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per puzzle, per line.")
+@click.option("--no-color", is_flag=True, help="No colors (as when NO_COLOR is set).")
+@click.pass_context
+def analyse(
+    ctx: click.Context,
+    puzzles: tuple[str, ...],
+    rack: str | None,
+    table: tuple[str, ...],
+    position: str | None,
+    not_opened: bool,
+    objective: Literal["value", "tiles"],
+    rules_preset: str | None,
+    rule_options: dict[str, str],
+    top: int,
+    with_outs: bool,
+    with_hold: bool,
+    with_grade: bool,
+    after: tuple[str, ...],
+    changed: bool,
+    time_limit: float | None,
+    as_json: bool,
+    no_color: bool,
+) -> None:
+    """Analyse each PUZZLE file (- reads one from stdin), or the position given by
+    --rack/--table or --position. A game record (see 'rummikub game') has every turn
+    graded against the best move instead.
+
+    Shows the best move (the K best with --top K), and on request the outs (--outs), what
+    holding tiles back costs (--hold) and how a proposed move compares with the best
+    (--grade). Exit 0 done, 1 a graded move is illegal, 2 bad input, 3 a time limit left an
+    answer unproven.
+    """
+    given = Inline(rack, table, position)
+    check_usage(given)
+    inline = given.given
+    if puzzles and inline:
+        raise click.UsageError("give either PUZZLE files or an inline position, not both")
+    if not puzzles and not inline:
+        raise click.UsageError(
+            "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
+            "or --position"
+        )
+    if after and not with_grade:
+        raise click.UsageError("--after gives the move to grade: use it with --grade")
+    choices = overrides(rules_preset, rule_options, False if not_opened else None)
+    stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
+    sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
+    color = explaining.use_color(no_color)
+    bad = rejected = unproven = False
+    for source in sources:
+        if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
+            try:
+                found = review.review(source, time_limit=time_limit)
+            except RummikubError as error:
+                click.echo(f"Error: {error}", err=True)
+                bad = True
+                continue
+            if as_json:
+                click.echo(json.dumps(found.to_data()))
+            else:
+                click.echo(review.review_text(found) + ("\n" if len(sources) > 1 else ""))
+            rejected |= found.problem is not None
+            unproven |= not found.proven
+            continue
+        try:
+            if inline:
+                puzzle = inline_puzzle(given, choices)
+            elif source == STDIN and stdin is not None:
+                puzzle = stdin_puzzle(stdin, choices)
+            else:
+                puzzle = _load(source, choices)
+        except PuzzleError as error:
+            click.echo(f"Error: {error}", err=True)
+            bad = True
+            continue
+        proposed: Sequence[Meld | RawMeld] | None = None
+        if with_grade:
+            proposed = after_melds(after, puzzle.position.rules) if after else puzzle.after
+            if proposed is None:
+                click.echo(
+                    f"Error: {puzzle.path}: no move to grade: add 'after = [...]' to the file "
+                    "or give the new table with --after MELD ...",
+                    err=True,
+                )
+                bad = True
+                continue
+        from rummikub.analysis import analyse as analyse_position
+
+        with _outs_bar(show=with_outs and not as_json and sys.stderr.isatty()) as progress:
+            analysis = analyse_position(
+                puzzle.position,
+                top=top,
+                outs=with_outs,
+                hold=with_hold,
+                grade=proposed,
+                objective=objective,
+                time_limit=time_limit,
+                progress=progress,
+            )
+        name = None if inline else puzzle.path
+        if as_json:
+            click.echo(json.dumps({"puzzle": name, **analysis.to_data()}))
+        else:
+            text = analysis_text(analysis, name, puzzle.title, changed=changed, color=color)
+            click.echo(text + ("\n" if len(sources) > 1 else ""))
+        rejected |= analysis.grade is not None and not analysis.grade.legal
+        unproven |= not analysis.proven
+    if bad:
+        ctx.exit(EXIT_BAD_INPUT)
+    ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
+
+
+def _load(source: str | PuzzleError, choices: Overrides) -> Puzzle:
+    if isinstance(source, PuzzleError):  # an argument that stood for no puzzle file
+        raise source
+    return load(source, overrides=choices)
+
+
+class _Bar:
+    """The outs' progress: a rich bar on stderr, shown only once the outs run long."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.progress is None:
+            if time.perf_counter() - self.started < BAR_AFTER or done == total:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.progress = Progress(console=Console(stderr=True), transient=True)
+            self.progress.start()
+            self.task = self.progress.add_task("Outs", total=total)
+        assert self.task is not None
+        self.progress.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+@contextmanager
+def _outs_bar(*, show: bool) -> Iterator[_Bar | None]:
+    if not show:
+        yield None
+        return
+    bar = _Bar()
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+# -- the human output ---------------------------------------------------------------------
+
+
+def analysis_text(
+    analysis: Analysis, name: str | None, title: str | None, *, changed: bool, color: bool
+) -> str:
+    lines: list[str] = []
+    if name is not None or title is not None:
+        lines.append(" - ".join(part for part in (name, title) if part))
+    lines += _moves_lines(analysis, changed=changed, color=color)
+    if analysis.hold is not None:
+        lines += _hold_lines(analysis.hold, color)
+    if analysis.outs is not None:
+        lines += _outs_lines(analysis.outs, color)
+    if analysis.grade is not None:
+        lines += _grade_lines(analysis.grade)
+    return "\n".join(lines)
+
+
+def _tiles(tiles: Sequence[Tile], color: bool) -> str:
+    return " ".join(explaining.tile_text(t, color) for t in tiles)
+
+
+def _status(move: RankedMove) -> str:
+    return "proven" if move.proven else "not proven (time limit)"
+
+
+def table_lines(move: RankedMove, *, changed: bool, color: bool, indent: str = "  ") -> list[str]:
+    """A move's new table, new or changed melds marked (only those with ``changed``)."""
+    marked = set(move.changed)
+    lines = []
+    for i, meld in enumerate(move.table):
+        if i in marked:
+            lines.append(f"{indent}{render.CHANGED} {_tiles(meld.tiles, color)}")
+        elif not changed:
+            lines.append(f"{indent}  {_tiles(meld.tiles, color)}")
+    return lines
+
+
+def table_heading(move: RankedMove, *, changed: bool) -> str:
+    marks = [i in move.changed for i in range(len(move.table))]
+    return render.table_heading(marks, changed)
+
+
+def _moves_lines(analysis: Analysis, *, changed: bool, color: bool) -> list[str]:
+    moves = analysis.moves
+    if not moves:
+        best = analysis.best
+        if best.proven:
+            return ["No move: no legal move exists, so draw a tile (proven)."]
+        return ["No move found before the time limit (not proven that none exists)."]
+    if analysis.top == 1:
+        lines = ["Best move:"]
+    elif len(moves) < analysis.top:
+        lines = [f"Best moves (only {len(moves)} distinct by the tiles played, best first):"]
+    else:
+        lines = [f"Best moves ({len(moves)} distinct by the tiles played, best first):"]
+    width = max(len(str(m.value)) for m in moves)
+    for move in moves:
+        count = f"{move.tiles} tile" + ("" if move.tiles == 1 else "s")
+        lines.append(
+            f"  {move.rank}. value {move.value:>{width}}, {count:>8}: "
+            f"{_tiles(move.played, color)}" + ("" if move.proven else "  (not proven: time limit)")
+        )
+    for move in moves:
+        lines.append(f"Move {move.rank}, new table {table_heading(move, changed=changed)}:")
+        lines += table_lines(move, changed=changed, color=color)
+        lines.append(f"  Rack left: {_tiles(move.rack, color) or '(empty)'}")
+    return lines
+
+
+def _hold_lines(hold: Hold, color: bool) -> list[str]:
+    lines = ["Hold or play:"]
+    keep = hold.keep_jokers
+    if keep is None:
+        lines.append("  Keep the jokers: no joker in the rack.")
+    elif not keep.played:
+        lines.append(f"  Keep the jokers: no move without them (costs {hold.joker_cost}).")
+    else:
+        lines.append(
+            f"  Keep the jokers: value {keep.value}, {_tiles(keep.played, color)} "
+            f"(costs {hold.joker_cost})."
+        )
+    fewest = hold.fewest
+    if fewest.played:
+        kept = hold.tiles_kept
+        lines.append(
+            f"  Fewest tiles at value {fewest.value}: {fewest.tiles} "
+            f"({_tiles(fewest.played, color)}; keeps {kept} more than the best move)."
+        )
+    return lines
+
+
+def _outs_lines(outs: Outs, color: bool) -> list[str]:
+    level = "value" if outs.objective == "value" else "tiles"
+    today = outs.today.value if outs.objective == "value" else outs.today.tiles
+    lines = [f"Outs ({outs.unseen} unseen tiles; today's best: {level} {today}):"]
+    helping = outs.helping
+    if helping:
+        lines.append(f"  tile  unseen  chance  {level:>5}  gain  played")
+        for out in helping:
+            score = out.best.value if outs.objective == "value" else out.best.tiles
+            lines.append(
+                f"  {explaining.tile_text(out.tile, color)}{' ' * (4 - len(str(out.tile)))}"
+                f"  {out.count:>6}  {float(out.chance):>6.1%}  {score:>5}  {out.gain:>+4}"
+                f"  {_tiles(out.best.played, color)}"
+            )
+    else:
+        lines.append("  No tile that could be drawn improves the best move.")
+    rest = len(outs.outs) - len(helping)
+    if rest:
+        proofs = sum(1 for out in outs.outs if out.proof == "fits no meld")
+        lines.append(
+            f"  No gain: {rest} other tile kind{'s' if rest != 1 else ''}"
+            + (f" ({proofs} proven without a solve: they fit no meld)." if proofs else ".")
+        )
+    if helping:
+        chances = [f"{n}+: {float(outs.chance(n)):.1%}" for n in outs.thresholds()]
+        text = "Chance the next draw gains " + ", ".join(chances) + "."
+        lines += textwrap.wrap(text, width=96, initial_indent="  ", subsequent_indent="    ")
+    return lines
+
+
+def _grade_lines(grade: Grade) -> list[str]:
+    lines = [f"Grade: {grade.text()}"]
+    if not grade.legal:
+        lines += [f"  - {error}" for error in grade.errors]
+    return lines
+
+
+def grade_data(grade: Grade) -> dict[str, Any]:
+    """The ``"grade"`` key of ``check --grade --json``."""
+    return grade.to_data()
