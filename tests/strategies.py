@@ -281,11 +281,13 @@ def racks(
     max_tiles: int = 14,
     min_tiles: int = 0,
     jokers: bool | None = None,
+    max_jokers: int = 2,
 ) -> tuple[Tile, ...]:
     """A rack from the tiles the table leaves in the box.
 
     ``jokers``: True puts at least one joker in the rack (if one is left), False none,
-    None leaves it to chance (jokers are drawn far more often than their share of the box).
+    None leaves it to chance (jokers are drawn far more often than their share of the box),
+    at most ``max_jokers`` of them.
     Besides random tiles, a rack often holds a whole meld (so that a player who has not
     opened yet can) and tiles that fit the table: random racks alone mostly mean no move.
     """
@@ -298,7 +300,7 @@ def racks(
 
     if jokers is not False and left[JOKER]:
         low = 1 if jokers else 0
-        take([JOKER] * draw(st.integers(low, min(left[JOKER], 2, max_tiles))))
+        take([JOKER] * draw(st.integers(low, min(left[JOKER], max_jokers, max_tiles))))
     if max_tiles - len(rack) >= 3 and draw(st.sampled_from([True, True, False])):
         meld = draw(melds(rules, max_jokers=left[JOKER] if jokers is not False else 0, max_run=5))
         if len(meld.tiles) <= max_tiles - len(rack) and not Counter(meld.tiles) - left:
@@ -334,11 +336,21 @@ def positions(
     min_rack: int = 0,
     opened: bool | None = None,
     jokers: bool | None = None,
+    max_rack_jokers: int = 2,
 ) -> Position:
     """A consistent position: no tile used more often than the box holds it."""
     chosen = draw(rules if rules is not None else rule_sets())
     table = draw(tables(chosen, max_melds=max_melds, max_tiles=max_table_tiles, max_run=max_run))
-    rack = draw(racks(chosen, table, max_tiles=max_rack, min_tiles=min_rack, jokers=jokers))
+    rack = draw(
+        racks(
+            chosen,
+            table,
+            max_tiles=max_rack,
+            min_tiles=min_rack,
+            jokers=jokers,
+            max_jokers=max_rack_jokers,
+        )
+    )
     # Two thirds opened: the joker lock and rearrangements matter most there.
     is_opened = draw(st.sampled_from([True, True, False])) if opened is None else opened
     position = Position(table, rack, is_opened, chosen)
@@ -347,7 +359,10 @@ def positions(
 
 
 def small_positions(
-    rules: st.SearchStrategy[Rules] | None = None, *, opened: bool | None = None
+    rules: st.SearchStrategy[Rules] | None = None,
+    *,
+    opened: bool | None = None,
+    max_rack_jokers: int = 2,
 ) -> st.SearchStrategy[Position]:
     """Positions small enough to search exhaustively: at most 3 melds / 9 tiles, 5 in rack."""
     return positions(
@@ -358,4 +373,80 @@ def small_positions(
         max_rack=5,
         min_rack=1,
         opened=opened,
+        max_rack_jokers=max_rack_jokers,
     )
+
+
+# -- four jokers ------------------------------------------------------------------------
+
+
+def four_joker_rule_sets() -> st.SearchStrategy[Rules]:
+    """Small rule sets with four jokers in the box, every other option at random."""
+    return small_rule_sets(jokers=st.just(4))
+
+
+@st.composite
+def four_joker_positions(draw: st.DrawFn) -> Position:
+    """Small positions of a four-joker box where the jokers have few places to go: one or
+    two table melds, each holding a joker, and a rack of one to three jokers with at most two
+    other tiles. A kept locked meld must then often grow by a stretch of jokers alone."""
+    # The joker lock is what makes the jokers' places few (free jokers are tested elsewhere).
+    rules = draw(four_joker_rule_sets().map(lambda r: r.replace(joker_lock="strict")))
+    table: list[Meld] = []
+    counts: Counter[Tile] = Counter()
+    for _ in range(draw(st.integers(1, 2))):
+        meld = draw(melds(rules, max_jokers=1, max_run=4))
+        if not meld.jokers:
+            # One joker in place of one of its tiles: it stands for that tile (or color).
+            place = draw(st.integers(0, len(meld.tiles) - 1))
+            tiles = tuple(JOKER if i == place else t for i, t in enumerate(meld.tiles))
+            meld = Meld(meld.kind, tiles)
+        if _fits(counts, meld, rules):
+            table.append(meld)
+            counts.update(meld.tiles)
+    left = box(rules) - counts
+    # Three jokers (where the box has them left) most often: a stretch of jokers alone.
+    jokers = min(draw(st.sampled_from([3, 3, 2, 1])), left[JOKER])
+    del left[JOKER]
+    pool = sorted(left.elements(), key=rules.sort_key)
+    others = draw(st.sampled_from([0, 0, 1, 2]))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), max_size=others, unique=True))
+    rack = (*[JOKER] * jokers, *(pool[i] for i in picks))
+    if not rack:
+        rack = (pool[0],)
+    opened = draw(st.sampled_from([True, True, False]))
+    position = Position(tuple(table), rack, opened, rules)
+    assert not position.problems(), position.problems()
+    return position
+
+
+@st.composite
+def release_cycle_positions(draw: st.DrawFn) -> Position:
+    """Locked runs ``X(s) J X(s+2)`` of one color at nearby starts, ``rack_or_table``: each
+    joker stands for a tile another of them holds, so released melds could feed each other
+    around a cycle (RULES.md forbids that), plus a small rack."""
+    rules = draw(
+        small_rule_sets(jokers=st.just(4)).map(
+            lambda r: r.replace(copies=2, joker_lock="strict", joker_swap_from="rack_or_table")
+        )
+    )
+    color = draw(st.sampled_from(rules.colors))
+    base = draw(st.integers(1, rules.numbers - 4))
+    # Three starts in a row, and half the time one of them again (the cycle of issue 16:
+    # R3 J R5, R4 J R6 twice, R5 J R7).
+    starts = [base, base + 1, base + 2]
+    if draw(st.booleans()):
+        starts.append(draw(st.sampled_from(starts)))
+    table: list[Meld] = []
+    counts: Counter[Tile] = Counter()
+    for start in sorted(starts):
+        meld = Meld("run", (Tile(color, start), JOKER, Tile(color, start + 2)))
+        if _fits(counts, meld, rules):
+            table.append(meld)
+            counts.update(meld.tiles)
+    # Rack tiles of other colors: they fit only with jokers freed from the table.
+    others = [t for t in rules.tile_types() if t.color != color]
+    rack = tuple(draw(st.lists(st.sampled_from(others), min_size=1, max_size=2)))
+    position = Position(tuple(table), rack, True, rules)
+    assert not position.problems(), position.problems()
+    return position

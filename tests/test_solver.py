@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rummikub import PRESETS, Position, Rules, SolveResult, check, solve
+from rummikub.exhaustive import NO_MOVE, best_move
 
 
 def position(
@@ -182,3 +183,43 @@ def test_candidate_runs_take_over_when_the_flow_needs_a_run_of_jokers(
     monkeypatch.setattr(runs_flow, "_split", refuse)
     result = solved(position("R4 K7 O7", ["R1 R2 R3", "K7 R7 B7", "B9 B10 J"]))
     assert (result.status, result.value, result.tiles) == ("optimal", 11, 2)
+
+
+# -- four jokers (issue 16) ----------------------------------------------------------------
+
+FOUR = Rules(jokers=4)
+
+
+@pytest.mark.parametrize(
+    ("table", "rules", "grown"),
+    [
+        ("R1 R2 J", FOUR, "R1 R2 J J J J"),  # three jokers above a run
+        ("J R12 R13", FOUR, "J J J J R12 R13"),  # ... and below, where there is no room above
+        ("R1 R2 J", FOUR.replace(numbers=6), "R1 R2 J J J J"),  # a small box: R1 to R6
+        ("R5 J R7", FOUR, None),  # room both ends: jokers at either
+        ("K5 R5 J", FOUR.replace(colors="KRBOGY"), "K5 R5 J J J J"),  # a group of 6 colors
+    ],
+)
+def test_a_kept_locked_meld_grows_by_jokers_alone(
+    table: str, rules: Rules, grown: str | None
+) -> None:
+    # RULES.md rule 4: a kept meld gains any number of tiles; three jokers cannot stand
+    # as a meld of their own, so they must join the locked meld.
+    result = solved(position("J J J", [table], rules=rules))
+    assert (result.status, result.value, result.tiles) == ("optimal", 90, 3)
+    (meld,) = result.table
+    assert meld.jokers == 4 and len(meld.tiles) == 6
+    assert meld.kind == ("group" if "K5" in table else "run")
+    if grown is not None:
+        assert str(meld) == grown
+
+
+def test_locked_melds_cannot_release_each_other_around_a_cycle() -> None:
+    # Each joker stands for a tile another meld holds: R5 from R5 J R7 or R3 J R5 for the
+    # first two, R6 for R5 J R7 and R4 for R3 J R5 from one of the first two. Releasing all
+    # four needs one of them released first by a tile from outside: there is none.
+    rules = FOUR.replace(joker_swap_from="rack_or_table")
+    table = ["R4 J R6", "R4 J R6", "R5 J R7", "R3 J R5"]
+    p = position("K8", table, rules=rules)
+    assert solved(p).status == "no_move"
+    assert best_move(p) == NO_MOVE

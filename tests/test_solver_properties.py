@@ -27,8 +27,11 @@ from rummikub.solver.result import Objective
 from tests.strategies import (
     box,
     examples,
+    four_joker_positions,
+    option_rule_sets,
     positions,
     presets,
+    release_cycle_positions,
     rule_sets,
     small_positions,
     small_rule_sets,
@@ -293,3 +296,35 @@ def test_opening_or_a_new_rack_tile_never_lowers_the_best_score(
         tile = data.draw(st.sampled_from(spare))
         richer = Position(position.table, (*position.rack, tile), position.opened, position.rules)
         assert score(solve(richer, objective=objective)) >= base
+
+
+# -- four jokers and release cycles (issue 16) ------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "value"), [*OPTION_VALUES, ("jokers", 4)])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_answers_pass_the_checker_under_every_rule_option(
+    option: str, value: Any, data: st.DataObject
+) -> None:
+    # Boxes of up to four jokers, racks of up to three: every answer is a legal move.
+    rules: Rules = data.draw(
+        option_rule_sets(numbers=st.integers(5, 13), colors=st.integers(3, 6)).map(
+            lambda r: r.replace(**{option: value})
+        )
+    )
+    opened = False if option in ("open_then_play", "initial_meld") else None
+    position = data.draw(positions(st.just(rules), opened=opened, max_rack=8, max_rack_jokers=3))
+    assert_legal(position, solve(position, objective=data.draw(OBJECTIVES)))
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(four_joker_positions(), OBJECTIVES)
+def test_solver_is_optimal_with_four_jokers(position: Position, objective: Objective) -> None:
+    assert_optimal(position, objective)
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(release_cycle_positions(), OBJECTIVES)
+def test_solver_is_optimal_on_release_cycles(position: Position, objective: Objective) -> None:
+    assert_optimal(position, objective)

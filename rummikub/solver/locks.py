@@ -6,8 +6,10 @@ cannot be a loose multiset of tiles in the model; instead each unit ends the tur
 exactly one of its *fates*:
 
 - kept: intact inside one new meld, each joker standing for the same tile, extended by
-  0-2 tiles at each end of a run or by 0-2 missing colors of a group (a longer extension
-  can stand as a meld of its own, so it needs no fate here);
+  0-2 tiles at each end of a run or by 0-2 missing colors of a group, or by any number of
+  jokers alone: an extension of three or more tiles with a numbered one can stand as a meld
+  of its own, so it needs no fate here, but jokers alone cannot (RULES.md rule 4 lets a kept
+  meld grow by any number of tiles);
 - partly released: some (not all) jokers substituted, the rest of the unit kept as above
   with the substituting tiles in the jokers' places; the freed jokers go to the free pool;
 - released: every joker substituted; all its tiles go to the free pool.
@@ -27,7 +29,8 @@ from rummikub.melds import Meld
 from rummikub.rules import Rules
 from rummikub.tiles import JOKER, Tile
 
-#: How many tiles a kept unit may gain at each end (run) or in all (group).
+#: How many tiles a kept unit may gain at each end (run) or in all (group) when they hold a
+#: numbered tile; jokers alone may extend it as far as the box's spare jokers reach.
 MAX_EXTENSION = 2
 
 
@@ -68,7 +71,7 @@ def fates(unit: Meld, rules: Rules) -> tuple[Fate, ...]:
 
 
 def kept_in(unit: Meld, rules: Rules) -> Iterator[Meld]:
-    """Every meld that holds ``unit`` intact with at most two more tiles per side."""
+    """Every meld that holds ``unit`` intact, grown as the module docstring says."""
     if unit.kind == "run":
         yield from _runs_around(unit, rules)
     else:
@@ -82,19 +85,29 @@ def _fillings(tiles: list[Tile], jokers: int) -> Iterator[tuple[Tile, ...]]:
             yield laid
 
 
+def _extensions(tiles: list[Tile], spare: int) -> Iterator[tuple[Tile, ...]]:
+    """The ways to lay ``tiles`` at one end of a kept run with at most ``spare`` jokers:
+    any filling up to :data:`MAX_EXTENSION` tiles, and longer stretches of jokers alone."""
+    if len(tiles) <= MAX_EXTENSION:
+        yield from _fillings(tiles, spare)
+    elif len(tiles) <= spare:
+        yield (JOKER,) * len(tiles)
+
+
+def _reach(spare: int) -> int:
+    """How far a kept unit may grow at one end (run) or in all (group)."""
+    return max(MAX_EXTENSION, spare)
+
+
 def _runs_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
     color, start, end = unit.color, unit.start, unit.end
     spare = rules.jokers - unit.jokers  # jokers the box has beyond the unit's own
-    for below in range(MAX_EXTENSION + 1):
-        if start - below < 1:
-            break
-        for above in range(MAX_EXTENSION + 1):
-            if end + above > rules.numbers:
-                break
-            low = [Tile(color, n) for n in range(start - below, start)]
+    for below in range(min(_reach(spare), start - 1) + 1):
+        low = [Tile(color, n) for n in range(start - below, start)]
+        for above in range(min(_reach(spare), rules.numbers - end) + 1):
             high = [Tile(color, n) for n in range(end + 1, end + above + 1)]
-            for low_laid in _fillings(low, spare):
-                for high_laid in _fillings(high, spare - low_laid.count(JOKER)):
+            for low_laid in _extensions(low, spare):
+                for high_laid in _extensions(high, spare - low_laid.count(JOKER)):
                     yield Meld("run", (*low_laid, *unit.tiles, *high_laid))
 
 
@@ -102,9 +115,13 @@ def _groups_around(unit: Meld, rules: Rules) -> Iterator[Meld]:
     missing = unit.missing_colors(rules)
     number = unit.number
     room = rules.max_group - len(unit.tiles)
+    spare = rules.jokers - unit.jokers
     # The unit's own jokers need colors that stay missing, so size <= colors is the rule.
-    for added in range(min(MAX_EXTENSION, room) + 1):
-        for jokers in range(min(added, rules.jokers - unit.jokers) + 1):
+    for added in range(min(_reach(spare), room) + 1):
+        # Beyond MAX_EXTENSION only jokers alone: with a numbered tile, the added tiles
+        # could stand as a group of their own.
+        fewest = 0 if added <= MAX_EXTENSION else added
+        for jokers in range(fewest, min(added, spare) + 1):
             for colors in itertools.combinations(missing, added - jokers):
                 if added == 0:
                     yield unit  # as laid, so that "left as it was" is recognised

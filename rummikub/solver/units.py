@@ -134,6 +134,8 @@ class LockedUnits:
         n = len(olds)
         rank = [rows.real(0, n - 1, f"rank_{u.old}") for u in olds]
         sources: dict[int, list[Any]] = defaultdict(list)
+        # Tiles given to each taker's fate, by tile type: (fate variable, demanded, uses).
+        given: dict[tuple[int, int], tuple[Any, int, list[Any]]] = {}
         for a, giver in enumerate(olds):
             released = giver.released()
             tiles = Counter(self.index[t] for t in giver.meld.numbered)
@@ -143,16 +145,24 @@ class LockedUnits:
                     if a == b:
                         continue
                     for fate, var in zip(taker.fates, taker.variables, strict=True):
-                        if t not in {self.index[d] for d in fate.demands}:
+                        demanded = sum(1 for d in fate.demands if self.index[d] == t)
+                        if not demanded:
                             continue
                         use = rows.boolean(f"from_{giver.old}_{taker.old}_{t}")
                         rows.row(-INF, 0.0, [(use, 1.0), (var, -1.0)])
                         # giver released before taker: rank[b] >= rank[a] + 1 when used.
                         rows.row(1.0 - n, INF, [(rank[b], 1.0), (rank[a], -1.0), (use, -n)])
                         uses.append(use)
+                        given.setdefault((var.index(), t), (var, demanded, []))[2].append(use)
                 if uses:
                     rows.row(
                         -INF, 0.0, [(u, 1.0) for u in uses] + [(v, -c * count) for v, c in released]
                     )
                     sources[t].extend(uses)
+        for var, demanded, uses in given.values():
+            if len(uses) > demanded:
+                # A fate takes no more tiles from released melds than it demands: the supply
+                # is counted per tile type, so a surplus given to one meld would otherwise
+                # cover another meld's demand outside the ranking (a release cycle).
+                rows.row(-INF, 0.0, [(u, 1.0) for u in uses] + [(var, -float(demanded))])
         return sources
