@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, get_args
 
+from rummikub.arguments import checkable
 from rummikub.errors import MeldError
 from rummikub.melds import Identity, Meld, RawMeld
 from rummikub.position import Position
@@ -128,6 +129,7 @@ def check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
     table-tile-missing None B7
     nothing-played None None
     """
+    checkable(position, proposed)
     rules = position.rules
     melds, errors = _read_melds(proposed, rules)
     old_errors = _old_table_errors(position)

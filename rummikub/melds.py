@@ -35,6 +35,10 @@ class RawMeld:
     @classmethod
     def parse(cls, text: str) -> RawMeld:
         """Read ``"R5 J R7"`` or ``"group: R5 J J"`` (notation only, no validity)."""
+        if not isinstance(text, str):
+            raise TypeError(
+                f"a meld is written as a string such as 'R1 R2 R3', got {type(text).__name__}"
+            )
         kind: Kind | None = None
         match = _PREFIX.match(text)
         if match:

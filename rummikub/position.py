@@ -6,10 +6,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rummikub.errors import PositionError
+from rummikub.errors import MeldError, PositionError
 from rummikub.melds import Meld
 from rummikub.rules import STANDARD, Rules
-from rummikub.tiles import Tile
+from rummikub.tiles import JOKER, Tile
+
+#: Positions :meth:`Position.check_built` found sound (cleared when full).
+_SOUND: set[Position] = set()
+_SOUND_MAX = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +43,33 @@ class Position:
 
         The quick notation is welcome (:mod:`rummikub.notation`): ranges (``R1-5``), group
         shorthands (``KRB7``), and a ``table`` given as one string of melds separated by
-        ``|`` or ``;``.
+        ``|`` or ``;``. Wrong types raise :class:`TypeError`, bad notation
+        :class:`NotationError`, a position the rule set's box cannot hold
+        :class:`PositionError`.
 
         >>> len(Position.parse(rack="R4 KO7", table="R1-3 | KRB7").table)
         2
         """
         from rummikub.notation import parse_meld, parse_melds, parse_rack
 
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules (e.g. preset('standard')), got {_type(rules)}")
+        if not isinstance(opened, bool):
+            raise TypeError(f"opened must be True or False, got {_type(opened)}")
+        if not isinstance(rack, str | Sequence):
+            raise TypeError(f"rack must be a string of tiles or a list of them, got {_type(rack)}")
         words = [rack] if isinstance(rack, str) else list(rack)
+        for index, word in enumerate(words):
+            if not isinstance(word, str):
+                raise TypeError(f"rack[{index}]: expected a tile string, got {_type(word)}")
+        if not isinstance(table, str | Sequence):
+            raise TypeError(
+                f"table must be melds such as ['R1 R2 R3'] or 'R1-3 | KRB7', got {_type(table)}"
+            )
+        if not isinstance(table, str):
+            for index, text in enumerate(table):
+                if not isinstance(text, str):
+                    raise TypeError(f"table[{index}]: expected a meld string, got {_type(text)}")
         rack_tiles = tuple(t for word in words for t in parse_rack(word, rules, box=False))
         raw = (
             parse_melds(table, rules)
@@ -122,6 +145,59 @@ class Position:
         if found:
             raise PositionError(found)
 
+    def check_built(self) -> None:
+        """For a position built field by field (not by :meth:`parse`): raise
+        :class:`TypeError` for a field of the wrong type and :class:`PositionError` for
+        melds that are not valid or tiles the box does not hold.
+
+        A position found sound is remembered (a few hundred), so that solving one
+        position many times (top-k, outs) checks it once.
+        """
+        try:
+            if self in _SOUND:
+                return
+        except TypeError:  # a field that cannot even be hashed: the checks below say which
+            pass
+        self._check_built()
+        if len(_SOUND) >= _SOUND_MAX:
+            _SOUND.clear()
+        _SOUND.add(self)
+
+    def _check_built(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"Position.rules must be a Rules, got {_type(self.rules)}")
+        if not isinstance(self.opened, bool):
+            raise TypeError(f"Position.opened must be True or False, got {_type(self.opened)}")
+        for name, items in (("rack", self.rack), ("table", self.table)):
+            if not isinstance(items, tuple):
+                raise TypeError(f"Position.{name} must be a tuple, got {_type(items)}")
+        for index, tile in enumerate(self.rack):
+            if not _is_tile(tile):
+                raise TypeError(f"Position.rack[{index}] must be a Tile, got {_type(tile)}")
+        found: list[str] = []
+        for index, meld in enumerate(self.table):
+            if not isinstance(meld, Meld) or not isinstance(meld.tiles, tuple):
+                raise TypeError(f"Position.table[{index}] must be a Meld, got {_type(meld)}")
+            for tile in meld.tiles:
+                if not _is_tile(tile):
+                    raise TypeError(
+                        f"Position.table[{index}] holds {_type(tile)}, which is not a Tile"
+                    )
+            if meld.kind not in ("run", "group"):
+                found.append(f"table[{index}] {meld}: kind {meld.kind!r} is not run or group")
+                continue
+            try:
+                checked = Meld.of(meld.tiles, kind=meld.kind, rules=self.rules)
+            except MeldError as error:
+                found.append(f'table[{index}] "{meld}": {error}')
+                continue
+            if meld.kind == "run" and checked.tiles != meld.tiles:
+                # Meld.of reads a joker-free run sorted; the solver needs the laid order.
+                found.append(f'table[{index}] "{meld}": a run is laid in ascending order')
+        found += self.problems()
+        if found:
+            raise PositionError(found)
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -150,3 +226,20 @@ def too_often(tile: Tile, count: int, rules: Rules) -> list[str]:
     if count <= copies:
         return []
     return [f"{tile} is used {count} times in table and rack, but the rule set has {copies}"]
+
+
+def _is_tile(value: object) -> bool:
+    """A tile as :meth:`Tile.parse` makes them: the joker, or one letter and a number >= 1
+    (the box decides which exist)."""
+    if not isinstance(value, Tile):
+        return False
+    color, number = value.color, value.number
+    if not isinstance(color, str) or not isinstance(number, int) or isinstance(number, bool):
+        return False
+    return value == JOKER or (len(color) == 1 and number >= 1)
+
+
+def _type(value: object) -> str:
+    """A value's type and a short look at it, for TypeError messages."""
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"

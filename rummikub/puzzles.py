@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -26,11 +27,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError
+from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
 from rummikub.melds import KINDS, Kind, Meld, RawMeld
 from rummikub.notation import expand_word, parse_meld, parse_melds
 from rummikub.position import Position, too_often
-from rummikub.rules import OPTION_NAMES, PRESETS, STANDARD, Rules, preset, with_options
+from rummikub.rules import (
+    MAX_COLORS,
+    MAX_COPIES,
+    MAX_JOKERS,
+    MAX_NUMBERS,
+    OPTION_NAMES,
+    PRESETS,
+    STANDARD,
+    Rules,
+    preset,
+    with_options,
+)
 from rummikub.tiles import Tile, format_tiles
 
 #: Options that decide which tiles and melds exist.
@@ -41,6 +53,15 @@ EXPECT_KEYS = ("value", "tiles", "status")
 MELD_KEYS = ("kind", "tiles")
 SUFFIXES = (".toml", ".json")
 Format = Literal["toml", "json"]
+
+#: The largest puzzle file read (the largest real puzzle is a few kilobytes). A bigger one
+#: is refused before it is read, so that a wrong file costs no time or memory.
+MAX_FILE_BYTES = 1_000_000
+#: The deepest nesting of lists and tables read (a puzzle needs 4: the top, ``table``, a
+#: meld table, its ``tiles``).
+MAX_DEPTH = 32
+#: The most tiles any rule set's box holds: no rack or table is longer, whatever the rules.
+MAX_TILES = MAX_NUMBERS * MAX_COLORS * MAX_COPIES + MAX_JOKERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,61 +126,163 @@ def expand(path: str) -> list[str]:
     """The puzzle files a command-line argument stands for.
 
     A folder means every ``.toml``/``.json`` file below it, sorted, each shown as the
-    folder path joined with its path below it; anything else is taken as a file.
+    folder path joined with its path below it; anything else is taken as a file. Raises
+    :class:`PuzzleError` for a folder with no puzzle files or one that cannot be read.
     """
-    folder = Path(path)
-    if not folder.is_dir():
+    found: list[str] = []
+    for item in _expand(path):
+        if isinstance(item, PuzzleError):
+            raise item
+        found.append(item)
+    return found
+
+
+def _expand(path: str) -> list[str | PuzzleError]:
+    """:func:`expand`, with each folder that cannot be read in its place as an error."""
+    # os.path.isdir is False for a path that cannot even be looked at: it is then taken as
+    # a file, and loading it names the problem.
+    if not os.path.isdir(path):
         return [path]
-    found = sorted(
-        p.relative_to(folder).as_posix()
-        for p in folder.rglob("*")
-        if p.suffix.lower() in SUFFIXES and p.is_file()
-    )
+    found: list[tuple[str, str | PuzzleError]] = []
+    seen: set[tuple[int, int]] = set()
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        folder = os.path.join(path, relative) if relative else path
+        try:
+            info = os.stat(folder)
+            if (info.st_dev, info.st_ino) in seen:  # a link back up: already listed
+                continue
+            seen.add((info.st_dev, info.st_ino))
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as error:
+            found.append(
+                (relative, PuzzleError(folder, [f"cannot read this folder: {_os(error)}"]))
+            )
+            continue
+        for entry in listed:
+            below = f"{relative}/{entry.name}" if relative else entry.name
+            try:
+                if entry.is_dir():
+                    pending.append(below)
+                elif entry.is_file() and Path(entry.name).suffix.lower() in SUFFIXES:
+                    found.append((below, os.path.join(path, below)))
+            except OSError as error:
+                found.append((below, PuzzleError(entry.path, [f"cannot read: {_os(error)}"])))
+    found.sort(key=lambda pair: pair[0])
     if not found:
-        raise PuzzleError(path, ["no puzzle files (.toml or .json) in this folder"])
-    return [os.path.join(path, relative) for relative in found]
+        return [PuzzleError(path, ["no puzzle files (.toml or .json) in this folder"])]
+    return [item for _, item in found]
+
+
+def _os(error: OSError) -> str:
+    """An operating-system error in words, without the path (the message names it)."""
+    return (error.strerror or str(error)).lower()
 
 
 def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -> Puzzle:
     """Read and check a puzzle file; the format follows the suffix."""
     name = os.fspath(path)
-    suffix = Path(name).suffix.lower()
-    if Path(name).is_dir():
+    try:
+        info = os.stat(name)
+    except (FileNotFoundError, NotADirectoryError):
+        raise PuzzleError(name, ["no such file"]) from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL character in the path
+        reason = _os(error) if isinstance(error, OSError) else "not a valid path"
+        raise PuzzleError(name, [f"cannot read: {reason}"]) from None
+    if stat.S_ISDIR(info.st_mode):
         raise PuzzleError(name, ["is a folder, not a puzzle file"])
+    suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:
         raise PuzzleError(name, [f"unknown puzzle format {suffix!r} (expected .toml or .json)"])
+    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+        raise PuzzleError(name, [_too_big(info.st_size)])
     try:
-        text = Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PuzzleError(name, ["no such file"]) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise PuzzleError(name, [f"cannot read: {error}"]) from None
-    return loads(text, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
+        with open(name, "rb") as file:
+            # One byte more than allowed tells a file that grew, or a pipe, too big.
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise PuzzleError(name, [f"cannot read: {_os(error)}"]) from None
+    return loads(data, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
+
+
+def _too_big(size: int | None = None) -> str:
+    """The message for a file over the limit (its size when known: a pipe is read only
+    one byte past the limit)."""
+    shown = f", this one is {size:,} bytes" if size is not None else ""
+    return f"too big: a puzzle file is at most {MAX_FILE_BYTES:,} bytes{shown}"
 
 
 def loads(
-    text: str, path: str, *, fmt: Format = "toml", overrides: Overrides = NO_OVERRIDES
+    text: str | bytes, path: str, *, fmt: Format = "toml", overrides: Overrides = NO_OVERRIDES
 ) -> Puzzle:
-    """Read and check a puzzle from text; ``path`` names it in messages."""
+    """Read and check a puzzle from text (or UTF-8 bytes); ``path`` names it in messages.
+
+    A leading byte order mark is skipped, as many editors on Windows write one.
+    """
+    text = decode(text, path)
+    name = "TOML" if fmt == "toml" else "JSON"
     data: Any
-    if fmt == "toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise PuzzleError(path, [f"invalid TOML: {error}"]) from None
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            where = f"line {error.lineno}, column {error.colno}"
-            raise PuzzleError(path, [f"invalid JSON: {error.msg} (at {where})"]) from None
+    try:
+        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PuzzleError(path, [f"invalid TOML: {error}"]) from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise PuzzleError(path, [f"invalid JSON: {error.msg} (at {where})"]) from None
+    except RecursionError:
+        raise PuzzleError(path, [f"invalid {name}: {_TOO_DEEP}"]) from None
+    except ValueError as error:
+        # Python refuses to read integers of more than 4,300 digits (and tomllib a few
+        # values it cannot hold): still bad input, not a crash.
+        reason = "a number with too many digits" if "digits" in str(error) else str(error)
+        raise PuzzleError(path, [f"invalid {name}: {reason}"]) from None
     return from_data(data, path, overrides=overrides)
+
+
+def decode(data: str | bytes, path: str) -> str:
+    """The text of a puzzle: at most :data:`MAX_FILE_BYTES`, UTF-8, without a leading byte
+    order mark (many editors on Windows write one); raises :class:`PuzzleError`."""
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleError(path, [_too_big()])
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            byte = error.object[error.start]
+            raise PuzzleError(
+                path, [f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"]
+            ) from None
+    return data.removeprefix("\ufeff")
+
+
+_TOO_DEEP = f"lists and tables nested more than {MAX_DEPTH} levels deep"
+
+
+def _depth_exceeds(data: Any, limit: int) -> bool:
+    """Whether lists and tables nest more than ``limit`` levels (without recursing)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, Mapping):
+            children: Iterable[Any] = value.values()
+        elif isinstance(value, list | tuple):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def from_data(data: Any, path: str, *, overrides: Overrides = NO_OVERRIDES) -> Puzzle:
     """Check a puzzle given as parsed TOML/JSON data (also used for command-line positions)."""
     if not isinstance(data, Mapping):
         raise PuzzleError(path, [f"expected a table of keys at the top, got {_describe(data)}"])
+    if _depth_exceeds(data, MAX_DEPTH):
+        raise PuzzleError(path, [_TOO_DEEP])
     return _Reader(path, overrides).read(data)
 
 
@@ -206,8 +329,7 @@ class _Reader:
     def _unknown_keys(self, data: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
         for key in data:
             if key not in known:
-                expected = ", ".join(known)
-                self.problems.append(f"{where}unknown key {key!r} (expected one of {expected})")
+                self.problems.append(f"{where}{unknown('key', key, known)}")
 
     def _optional_str(self, data: Mapping[str, Any], key: str) -> str | None:
         value = data.get(key)
@@ -258,6 +380,10 @@ class _Reader:
     # -- tiles and melds ----------------------------------------------------------------
 
     def _rack(self, raw: Any, rules: Rules | None) -> tuple[Tile, ...]:
+        most = rules.tile_count if rules else MAX_TILES
+        if isinstance(raw, list) and len(raw) > most:
+            self.problems.append(f"rack: {len(raw):,} items, more than {_box(rules)}")
+            return ()
         if isinstance(raw, str):
             words = [("rack", raw, w) for w in raw.replace(",", " ").split()]
         elif isinstance(raw, list):
@@ -273,6 +399,10 @@ class _Reader:
             self.problems.append(
                 f"rack: expected a string of tiles or a list of tiles, got {_describe(raw)}"
             )
+            return ()
+        if len(words) > most:
+            # Refused before reading a single tile: a wrong file may hold millions.
+            self.problems.append(f"rack: {len(words):,} tiles, more than {_box(rules)}")
             return ()
         tiles: list[Tile] = []
         for where, text, word in words:
@@ -304,6 +434,8 @@ class _Reader:
         if not isinstance(raw, list):
             self.problems.append(f"table: expected a list of melds, got {_describe(raw)}")
             return []
+        if not self._few_melds("table", raw, rules):
+            return []
         melds: list[Meld | RawMeld] = []
         for index, item in enumerate(raw):
             where = f"table[{index}]"
@@ -321,15 +453,29 @@ class _Reader:
                 melds.append(meld)
         return melds
 
+    def _few_melds(self, key: str, raw: list[Any], rules: Rules | None) -> bool:
+        """Whether a list of melds is no longer than the box's tiles can make (each meld
+        holds three or more), so that a huge one is refused before it is read."""
+        most = (rules.tile_count if rules else MAX_TILES) // 3
+        if len(raw) <= most:
+            return True
+        self.problems.append(
+            f"{key}: {len(raw):,} melds, more than the {most:,} that {_box(rules)} can make"
+        )
+        return False
+
     def _after(self, raw: Any, rules: Rules | None) -> tuple[RawMeld, ...] | None:
         if isinstance(raw, str):
             try:
-                return parse_melds(raw, rules or STANDARD)
+                melds = parse_melds(raw, rules or STANDARD)
             except NotationError as error:
                 self.problems.append(f"after {_quote(raw)}: {error}")
                 return None
+            return melds if self._few_melds("after", list(melds), rules) else None
         if not isinstance(raw, list):
             self.problems.append(f"after: expected a list of melds, got {_describe(raw)}")
+            return None
+        if not self._few_melds("after", raw, rules):
             return None
         parsed = [self._raw_meld(item, f"after[{i}]", rules) for i, item in enumerate(raw)]
         return tuple(p[0] for p in parsed if p is not None)
@@ -416,6 +562,12 @@ class _Reader:
         return Expect(numbers["value"], numbers["tiles"], "no_move" if status else None)
 
 
+def _box(rules: Rules | None) -> str:
+    if rules is None:
+        return f"any rule set's box holds ({MAX_TILES:,} tiles)"
+    return f"the rule set's box holds ({rules.tile_count} tiles)"
+
+
 def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
@@ -424,7 +576,10 @@ def _describe(value: Any) -> str:
     """A value and its type, for "expected X, got Y" messages."""
     kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list"}
     kind = "table" if isinstance(value, Mapping) else kinds.get(type(value), type(value).__name__)
-    shown = json.dumps(value, ensure_ascii=False, default=str)
+    try:
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):  # an integer too long to show, a nesting too deep
+        shown = "..."
     if len(shown) > 40:
         shown = shown[:37] + "..."
     return f"{kind} {shown}"
@@ -537,8 +692,5 @@ def expand_all(paths: Iterable[str]) -> list[str | PuzzleError]:
     """
     found: list[str | PuzzleError] = []
     for path in paths:
-        try:
-            found += expand(path)
-        except PuzzleError as error:
-            found.append(error)
+        found += _expand(path)
     return found

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rummikub.errors import RulesError
+from rummikub.errors import RulesError, unknown
 from rummikub.tiles import Tile, sort_key
+
+#: A whole number as an option value is written in ASCII digits (``int()`` would also
+#: take "١٣", "1_3" or a 5,000-digit number).
+_WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 
 JokerLock = Literal["strict", "free"]
 JokerSwapFrom = Literal["rack", "rack_or_table"]
@@ -125,18 +130,29 @@ class Rules:
         return None
 
 
+def _shown(value: object) -> str:
+    """A value as a message quotes it: its repr, cut short if long (a huge integer's repr
+    would even fail beyond Python's 4,300-digit limit)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number with too many digits"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:36] + "..." + shown[-1]
+
+
 def _problems(rules: Rules) -> Iterator[str]:
     for name, (low, high) in _RANGES.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int):
-            yield f"{name}={value!r} must be a whole number in the range {low}-{high}"
+            yield f"{name}={_shown(value)} must be a whole number in the range {low}-{high}"
         elif not low <= value <= high:
-            yield f"{name}={value} must be in the range {low}-{high}"
+            yield f"{name}={_shown(value)} must be in the range {low}-{high}"
     colors = rules.colors
     if not isinstance(colors, str):
-        yield f"colors={colors!r} must be a string of color letters or a count 1-{MAX_COLORS}"
+        yield (
+            f"colors={_shown(colors)} must be a string of color letters or a count 1-{MAX_COLORS}"
+        )
     elif not 1 <= len(colors) <= MAX_COLORS:
-        yield f"colors={colors!r} must have 1-{MAX_COLORS} letters"
+        yield f"colors={_shown(colors)} must have 1-{MAX_COLORS} letters"
     elif not all(c.isascii() and c.isalpha() and c.isupper() for c in colors):
         yield f"colors={colors!r} must be upper-case letters A-Z"
     elif "J" in colors:
@@ -144,12 +160,13 @@ def _problems(rules: Rules) -> Iterator[str]:
     elif len(set(colors)) != len(colors):
         yield f"colors={colors!r} repeats a letter"
     if not isinstance(rules.open_then_play, bool):
-        yield f"open_then_play={rules.open_then_play!r} must be true or false"
+        yield f"open_then_play={_shown(rules.open_then_play)} must be true or false"
     for name, choices in _CHOICES.items():
         value = getattr(rules, name)
-        if value not in choices:
+        # Compared only as a string: an unhashable or odd value is simply not a choice.
+        if not (isinstance(value, str) and value in choices):
             expected = " or ".join(repr(c) for c in choices)
-            yield f"{name}={value!r} must be {expected}"
+            yield f"{name}={_shown(value)} must be {expected}"
 
 
 STANDARD = Rules()
@@ -166,11 +183,12 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 
 def preset(name: str) -> Rules:
     """The rule set of a preset, by name (case-insensitive)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a preset name is a string such as 'standard', got {_shown(name)}")
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
-        known = ", ".join(PRESETS)
-        raise RulesError(f"unknown preset {name!r} (expected one of {known})") from None
+        raise RulesError(unknown("preset", name, PRESETS)) from None
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -178,13 +196,14 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "colors":
         if isinstance(value, int) and not isinstance(value, bool):
             if not 1 <= value <= MAX_COLORS:
-                raise RulesError(f"colors={value} must be in the range 1-{MAX_COLORS}")
+                raise RulesError(f"colors={_shown(value)} must be in the range 1-{MAX_COLORS}")
             return DEFAULT_COLOR_LETTERS[:value]
         if isinstance(value, str):
             text = value.strip()
-            if text.isdigit():
+            if _WHOLE.fullmatch(text):
                 return _coerce(name, int(text))
-            return text.upper()
+            # Letters outside ASCII stay as written (and are refused): "ﬁ".upper() is "FI".
+            return text.upper() if text.isascii() else text
         return value
     if name == "open_then_play":
         if isinstance(value, str):
@@ -196,10 +215,7 @@ def _coerce(name: str, value: Any) -> Any:
         return value
     if name in _RANGES and isinstance(value, str):
         text = value.strip()
-        try:
-            return int(text)
-        except ValueError:
-            return text
+        return int(text) if _WHOLE.fullmatch(text) else text
     if name in _CHOICES and isinstance(value, str):
         return value.strip().lower().replace("-", "_")
     return value
@@ -211,8 +227,7 @@ def with_options(base: Rules, options: Mapping[str, Any]) -> Rules:
     changes: dict[str, Any] = {}
     for name, value in options.items():
         if name not in OPTION_NAMES:
-            known = ", ".join(OPTION_NAMES)
-            problems.append(f"unknown rule option {name!r} (expected one of {known})")
+            problems.append(unknown("rule option", name, OPTION_NAMES))
             continue
         try:
             changes[name] = _coerce(name, value)

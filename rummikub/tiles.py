@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from rummikub.errors import NotationError
 
-_TILE = re.compile(r"([A-Za-z])(\d{1,2})")
+# ASCII only: ``\d`` would also read other scripts' digits (Arabic-Indic, math bold) as numbers.
+_TILE = re.compile(r"([A-Za-z])([0-9]{1,2})")
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -36,11 +37,17 @@ class Tile:
         >>> Tile.parse("j").is_joker
         True
         """
+        if not isinstance(text, str):
+            raise TypeError(f"a tile is written as a string such as 'R7', got {_type(text)}")
         word = text.strip()
         if word.upper() == "J":
             return JOKER
         match = _TILE.fullmatch(word)
         if match is None:
+            if any(c.isdigit() and not c.isascii() for c in word):
+                raise NotationError(
+                    f"invalid tile {text!r}: numbers are written with the digits 0-9"
+                )
             raise NotationError(
                 f"invalid tile {text!r}: expected a color letter and a number (e.g. R7) or J"
             )
@@ -67,6 +74,8 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     >>> [str(t) for t in parse_tiles("R4, k7 J")]
     ['R4', 'K7', 'J']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"tiles are written as a string such as 'R4 K7', got {_type(text)}")
     words = [w for w in _SEPARATORS.split(text.strip()) if w]
     return tuple(Tile.parse(w) for w in words)
 
@@ -98,3 +107,9 @@ def sort_key(tile: Tile, colors: str = "") -> tuple[int, str, int]:
 def sorted_tiles(tiles: Iterable[Tile], colors: str = "") -> tuple[Tile, ...]:
     """``tiles`` in :func:`sort_key` order."""
     return tuple(sorted(tiles, key=lambda tile: sort_key(tile, colors)))
+
+
+def _type(value: object) -> str:
+    """A value's type and a short look at it, for TypeError messages."""
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"

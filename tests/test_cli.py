@@ -375,8 +375,8 @@ def test_bad_file_among_good_ones_is_reported_and_the_rest_solved(tmp_path: Path
         NOTHING_FITS,
     ]
     assert result.stderr == (
-        f"Error: {bad}: unknown key 'rak' (expected one of title, description, rack, table, "
-        "opened, after, rules, expect)\n"
+        f"Error: {bad}: unknown key 'rak': did you mean 'rack'? (expected one of title, "
+        "description, rack, table, opened, after, rules, expect)\n"
         f"{bad}: missing key 'rack' (the tiles of the player to move)\n"
         f"Error: {empty}: no puzzle files (.toml or .json) in this folder\n"
     )

@@ -269,3 +269,14 @@ def test_svg_option(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["solve", TWO_TILES, "--svg", str(tmp_path / "no" / "x.svg")])
     assert result.exit_code == 2
     assert "cannot write" in result.stderr
+
+
+def test_analyse_svg(tmp_path: Path) -> None:
+    picture = tmp_path / "best.svg"
+    args = ["analyse", "--position", "R1-3 | KRB7 | B9 B10 J / R4 K7 O7", "--svg", str(picture)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert ("O7", "new") in tiles_drawn(picture.read_text())
+    folder = str(REPO / "puzzles" / "basics")
+    result = CliRunner().invoke(main, ["analyse", folder, "--svg", str(picture)])
+    assert result.exit_code == 2
+    assert "--svg draws one move" in result.stderr

@@ -168,3 +168,36 @@ def test_serve_help_and_missing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 2
     assert "pip install 'rummikub[web]'" in result.stderr
+
+
+def test_analyse_answers_as_the_command_line(client: TestClient) -> None:
+    body = {"position": POSITION, "top": 2, "hold": True, "after": "R1-4 | KRB7 | B9 B10 J"}
+    response = client.post("/api/analyse", json=body)
+    assert response.status_code == 200
+    expected = cli_json(
+        "analyse",
+        "--position",
+        POSITION,
+        "--top",
+        "2",
+        "--hold",
+        "--grade",
+        "--after",
+        "R1-4 | KRB7 | B9 B10 J",
+        "--json",
+    )
+
+    def timeless(data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: timeless(v) for k, v in data.items() if k != "seconds"}
+        if isinstance(data, list):
+            return [timeless(v) for v in data]
+        return data
+
+    assert timeless(response.json()) == timeless(expected)
+    picture = client.post("/api/analyse", json={"position": POSITION, "svg": True}).json()
+    assert picture["svg"].count('class="tile new"') == 4
+    for top in (0, 11, "2"):
+        bad = client.post("/api/analyse", json={"position": POSITION, "top": top})
+        assert bad.status_code == 400
+        assert "top: expected a whole number 1-10" in bad.json()["error"]

@@ -7,11 +7,14 @@ they run, so that ``--help`` and ``check`` never load OR-Tools.
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
 from rummikub import __version__
+from rummikub.cli import ending
 from rummikub.cli.common import BadInput
 from rummikub.errors import RummikubError
 
@@ -53,6 +56,26 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except RummikubError as error:
             raise BadInput.from_error(error) from error
+        except OSError as error:  # past click, which makes a closed pipe exit 1
+            raise ending.OutputFailed(error) from error
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """As click's, but every ending has the exit code of :mod:`rummikub.cli.ending`."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+
+        def invoke() -> int | None:
+            code = super(_Group, self).main(args, prog_name, complete_var, False, **extra)
+            return code if isinstance(code, int) else None
+
+        sys.exit(ending.run(invoke))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -62,5 +85,6 @@ def main() -> None:
 
     Tiles are a color letter (K black, R red, B blue, O orange) and a number, e.g. R7;
     J is the joker. Exit codes: 0 done, 1 illegal move or --verify mismatch,
-    2 bad input, 3 a time limit left an answer unproven.
+    2 bad input, 3 a time limit left an answer unproven, 130 interrupted (Ctrl-C),
+    141 the output pipe was closed.
     """

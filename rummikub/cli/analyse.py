@@ -20,6 +20,7 @@ from rummikub.cli.common import (
     EXIT_UNPROVEN,
     overrides,
     rules_options,
+    write_svg,
 )
 from rummikub.cli.positions import (
     COMMAND_LINE,
@@ -118,6 +119,11 @@ BAR_AFTER = 0.5
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per puzzle, per line.")
 @click.option("--no-color", is_flag=True, help="No colors (as when NO_COLOR is set).")
+@click.option(
+    "--svg",
+    metavar="FILE",
+    help="Also draw the best move as an SVG picture in FILE (one position only).",
+)
 @click.pass_context
 def analyse(
     ctx: click.Context,
@@ -138,6 +144,7 @@ def analyse(
     time_limit: float | None,
     as_json: bool,
     no_color: bool,
+    svg: str | None,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
     --rack/--table or --position. A game record (see 'rummikub game') has every turn
@@ -163,6 +170,8 @@ def analyse(
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
     stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
     sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
+    if svg is not None and len(sources) > 1:
+        raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     color = explaining.use_color(no_color)
     bad = rejected = unproven = False
     for source in sources:
@@ -221,6 +230,10 @@ def analyse(
         else:
             text = analysis_text(analysis, name, puzzle.title, changed=changed, color=color)
             click.echo(text + ("\n" if len(sources) > 1 else ""))
+        if svg is not None:
+            from rummikub.render.svg import move_svg
+
+            write_svg(svg, move_svg(puzzle.position, analysis.best.table))
         rejected |= analysis.grade is not None and not analysis.grade.legal
         unproven |= not analysis.proven
     if bad:

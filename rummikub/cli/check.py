@@ -25,6 +25,7 @@ from rummikub.cli.positions import (
     after_melds,
     check_usage,
     inline_puzzle,
+    read_stdin,
     stdin_puzzle,
 )
 from rummikub.errors import PuzzleError
@@ -125,7 +126,7 @@ def check(
         if given.given:
             loaded = inline_puzzle(given, choices)
         elif puzzle == STDIN:
-            loaded = stdin_puzzle(click.get_text_stream("stdin").read(), choices)
+            loaded = stdin_puzzle(read_stdin(), choices)
         else:
             assert puzzle is not None
             loaded = load(puzzle, overrides=choices)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -13,7 +14,7 @@ from rummikub.cli.common import BadInput
 from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.melds import RawMeld
 from rummikub.notation import parse_melds, parse_position, parse_rack
-from rummikub.puzzles import Overrides, Puzzle, from_data, loads
+from rummikub.puzzles import MAX_FILE_BYTES, Overrides, Puzzle, decode, from_data, loads
 from rummikub.rules import Rules, preset, with_options
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
@@ -85,6 +86,14 @@ def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "
     if choices.opened is not None:
         position = replace(position, opened=choices.opened)
     return Puzzle(name, position)
+
+
+def read_stdin() -> str:
+    """The text on stdin, read as a puzzle file is: at most MAX_FILE_BYTES (one byte more
+    tells that it is too big, without reading it all), UTF-8, a byte order mark skipped."""
+    stream = getattr(sys.stdin, "buffer", None)  # None: the process has no stdin at all
+    data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else b""
+    return decode(data, STDIN)
 
 
 def stdin_puzzle(text: str, choices: Overrides) -> Puzzle:

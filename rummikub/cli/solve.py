@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from rummikub.cli import explaining, render
+from rummikub.cli import ending, explaining, render
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -27,6 +28,7 @@ from rummikub.cli.positions import (
     Inline,
     check_usage,
     inline_puzzle,
+    read_stdin,
     stdin_puzzle,
 )
 from rummikub.errors import PuzzleError
@@ -76,12 +78,13 @@ class _Progress:
         self.above = bar is not None and sys.stdout.isatty()
 
     def echo(self, text: str, *, err: bool = False, color: bool = False) -> None:
-        if self.bar is not None and (err or self.above):
-            from rich.text import Text
+        with ending.whole_output():  # a signal waits until the line is out
+            if self.bar is not None and (err or self.above):
+                from rich.text import Text
 
-            self.bar.console.print(Text.from_ansi(text), soft_wrap=True)
-        else:
-            click.echo(text, err=err, color=color or None)
+                self.bar.console.print(Text.from_ansi(text), soft_wrap=True)
+            else:
+                click.echo(text, err=err, color=color or None)
 
     def step(self) -> None:
         if self.bar is not None and self.task is not None:
@@ -108,6 +111,15 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     )
     with bar:
         yield _Progress(bar, bar.add_task("Solving", total=count))
+
+
+def _check_time_limit(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    # Not click.FloatRange: it lets nan through (every comparison with nan is false).
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value} is not a finite number of seconds > 0")
+    return value
 
 
 @click.command()
@@ -146,7 +158,8 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 @rules_options
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=_check_time_limit,
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )
@@ -180,7 +193,7 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     type=click.IntRange(min=1),
     metavar="N",
     help=f"Solve puzzles in N processes (default: one per core from {PARALLEL_FROM} puzzles "
-    "on, else 1). The output order is the same.",
+    "on, else 1; never more than there are puzzles). The output order is the same.",
 )
 @click.option(
     "--svg",
@@ -231,7 +244,7 @@ def solve(
     if svg is not None and (len(puzzles) > 1 or (puzzles and os.path.isdir(puzzles[0]))):
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     # Read once, here: worker processes have no stdin of their own.
-    stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
+    stdin = read_stdin() if STDIN in puzzles else None
 
     sources: list[str | PuzzleError] = [COMMAND_LINE] if given.given else expand_all(puzzles)
     task = _Task(
@@ -336,8 +349,9 @@ class _Report:
 
 def _worker_count(jobs: int | None, count: int) -> int:
     if jobs is not None:
-        return jobs
-    return min(os.cpu_count() or 1, 8) if count >= PARALLEL_FROM else 1
+        # A process with no puzzle to solve only costs its start-up.
+        return min(jobs, count)
+    return min(os.cpu_count() or 1, 8, count) if count >= PARALLEL_FROM else 1
 
 
 def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Iterator[_Report]:
@@ -349,10 +363,13 @@ def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Ite
         return
     import multiprocessing
 
-    import rummikub.solver.model  # noqa: F401  (imported once here, inherited by the workers)
+    import rummikub.solver.model  # noqa: F401  (a forked worker starts with it imported)
 
-    # fork: the workers start with the solver already imported.
-    context = multiprocessing.get_context("fork")
+    # The platform's default start method: fork on Linux, spawn on macOS and Windows (the
+    # task and the sources pickle; a spawned worker imports the solver itself).
+    context = multiprocessing.get_context()
+    # Leaving the block (at the end, or on an error, a closed pipe, Ctrl-C, SIGTERM)
+    # terminates the workers, which end quietly (see _start_worker).
     with context.Pool(workers, initializer=_start_worker, initargs=(task,)) as pool:
         yield from pool.imap(_solve_in_worker, sources, chunksize=4)
 
@@ -362,6 +379,7 @@ _worker_task: _Task | None = None
 
 def _start_worker(task: _Task) -> None:
     global _worker_task
+    ending.worker_signals()
     _worker_task = task
 
 

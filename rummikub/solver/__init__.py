@@ -69,12 +69,12 @@ def _solve(
     fewest_tiles: bool,
     better_than: tuple[int, int] | None,
 ) -> SolveResult:
+    from rummikub.arguments import solvable
     from rummikub.solver import restrict
     from rummikub.solver.model import ModelOutcome, MoveModel
     from rummikub.solver.runs_flow import JokerOnlyRun
 
-    if objective not in ("value", "tiles"):
-        raise ValueError(f"objective {objective!r} must be 'value' or 'tiles'")
+    solvable(position, objective, time_limit)
     if fewest_tiles and objective != "value":
         raise ValueError("fewest_tiles goes with the value objective only")
     if fewest_tiles and better_than is not None:

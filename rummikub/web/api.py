@@ -20,7 +20,7 @@ from rummikub.puzzles import from_data
 from rummikub.render.data import result_data, verdict_data
 from rummikub.rules import Rules, preset, with_options
 
-__all__ = ["Limits", "RequestError", "check", "read_position", "solve"]
+__all__ = ["Limits", "RequestError", "analyse", "check", "read_position", "solve"]
 
 #: What names the request's position in messages (the command line says "command line").
 REQUEST = "request"
@@ -162,15 +162,8 @@ def solve(data: Any, limits: Limits) -> dict[str, Any]:
 
     request = _keys(data, SOLVE_KEYS)
     position = read_position(request)
-    objective = request.get("objective", "value")
-    if objective not in ("value", "tiles"):
-        raise _bad('objective: expected "value" or "tiles"')
-    time_limit = request.get("time_limit", limits.time_limit)
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
-        raise _bad("time_limit: expected a number of seconds above 0")
-    result = solve_position(
-        position, objective=objective, time_limit=min(float(time_limit), limits.time_limit)
-    )
+    objective, time_limit = _solve_options(request, limits)
+    result = solve_position(position, objective=objective, time_limit=time_limit)
     answer = result_data(result, None)
     explain = _flag(request, "explain", True)
     want_svg = _flag(request, "svg", False)
@@ -216,4 +209,58 @@ def check(data: Any) -> dict[str, Any]:
             if explanation is not None
             else proposal_svg(position, [m.tiles for m in proposed], verdict.errors)
         )
+    return answer
+
+
+ANALYSE_KEYS = (
+    *POSITION_KEYS,
+    "rules",
+    "objective",
+    "time_limit",
+    "top",
+    "outs",
+    "hold",
+    "after",
+    "svg",
+)
+#: The most best moves one request may ask for.
+MOST_MOVES = 10
+
+
+def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, float]:
+    objective = request.get("objective", "value")
+    if objective not in ("value", "tiles"):
+        raise _bad('objective: expected "value" or "tiles"')
+    time_limit = request.get("time_limit", limits.time_limit)
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
+        raise _bad("time_limit: expected a number of seconds above 0")
+    return objective, min(float(time_limit), limits.time_limit)
+
+
+def analyse(data: Any, limits: Limits) -> dict[str, Any]:
+    """``/api/analyse``: ``analyse --json`` of the position (``top`` best moves, ``outs``,
+    ``hold``, the grade of ``after``), plus ``"svg"`` (the best move) if asked."""
+    from rummikub.analysis import analyse as analyse_position
+
+    request = _keys(data, ANALYSE_KEYS)
+    position = read_position(request)
+    objective, time_limit = _solve_options(request, limits)
+    top = request.get("top", 1)
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MOST_MOVES:
+        raise _bad(f"top: expected a whole number 1-{MOST_MOVES}")
+    grade = _after(request["after"], position.rules) if "after" in request else None
+    found = analyse_position(
+        position,
+        top=top,
+        outs=_flag(request, "outs", False),
+        hold=_flag(request, "hold", False),
+        grade=grade,
+        objective=objective,
+        time_limit=time_limit,
+    )
+    answer: dict[str, Any] = {"puzzle": None, **found.to_data()}
+    if _flag(request, "svg", False):
+        from rummikub.render.svg import move_svg
+
+        answer["svg"] = move_svg(position, found.best.table)
     return answer

@@ -1,8 +1,8 @@
 """The local web app: a page for people and JSON endpoints mirroring the command line.
 
 ``GET /`` is the page (plain HTML, CSS and JavaScript shipped in ``static/``, no build step).
-``POST /api/solve``, ``/api/check`` and ``/api/position`` take and return JSON (see
-:mod:`rummikub.web.api` and the README). Solves run in worker threads, a few at a time, so
+``POST /api/solve``, ``/api/check``, ``/api/analyse`` and ``/api/position`` take and return
+JSON (see :mod:`rummikub.web.api` and the README). Solves run in worker threads, a few at a time, so
 that the event loop keeps serving; each has a time limit, and each request body a size
 limit.
 """
@@ -49,6 +49,9 @@ def create_app(limits: Limits | None = None, *, workers: int = 2) -> Starlette:
     async def solve(request: Request) -> Response:
         return await run(request, partial(_solve, limits=limits))
 
+    async def analyse(request: Request) -> Response:
+        return await run(request, partial(api.analyse, limits=limits))
+
     async def check(request: Request) -> Response:
         return await run(request, api.check)
 
@@ -73,6 +76,7 @@ def create_app(limits: Limits | None = None, *, workers: int = 2) -> Starlette:
         Route("/api", about),
         Route("/api/solve", solve, methods=["POST"]),
         Route("/api/check", check, methods=["POST"]),
+        Route("/api/analyse", analyse, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
