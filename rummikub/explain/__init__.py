@@ -44,6 +44,8 @@ color them.
 
 from __future__ import annotations
 
+import sys
+import types
 from collections import Counter
 from collections.abc import Sequence
 
@@ -151,3 +153,19 @@ def _played(position: Position, new: Sequence[Meld], given: Sequence[Tile] | Non
     if beyond:
         raise ExplainError(f"the new table adds {listed(beyond)}, which the rack does not hold")
     return played
+
+
+class _CallablePackage(types.ModuleType):
+    """This package, callable as :func:`explain`.
+
+    ``rummikub.explain`` names both this package and the function: the package's own import
+    rebinds the attribute ``explain`` of :mod:`rummikub` to the package, so without this
+    ``from rummikub import explain`` would give the package or the function depending on
+    what was imported first.
+    """
+
+    def __call__(self, position: Position, move: Move | Sequence[Meld]) -> Explanation:
+        return explain(position, move)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -177,6 +177,11 @@ class Explanation:
     steps: tuple[Step, ...]
     rules: Rules = field(repr=False, compare=False, default_factory=Rules)
 
+    @property
+    def fates(self) -> tuple[Aftermath, ...]:
+        """The name :attr:`aftermaths` had before 0.2 (kept so that callers keep working)."""
+        return self.aftermaths
+
     def to_data(self) -> dict[str, Any]:
         """``"changes"`` and ``"steps"`` as JSON data (INTERFACE.md, README "Explanations")."""
         return {
