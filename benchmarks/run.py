@@ -34,6 +34,7 @@ from typing import Any
 
 import rummikub
 from benchmarks import analysis as analysis_module
+from benchmarks import cards as card_bench
 from benchmarks import peer as peer_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
@@ -48,7 +49,7 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 #: The example puzzle for the whole-process comparison: small, so start-up dominates.
 CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
-SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis")
+SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis", "cards")
 #: Corpora of simulated play: slow to simulate, so read from the seed's record.
 SIMULATED = ("game", "late")
 
@@ -877,26 +878,65 @@ def targets_section(
         f"| {target} | {figure} | {'yes' if met else '**no**'} |" for target, figure, met in rows
     ]
     lines += ["", *MISSED_NOTE, ""] if not all(met for _, _, met in rows) else [""]
+    lines += [*LEVERS, ""]
     return lines
 
 
 #: What stands in the way of the targets that this machine misses (see README, Performance).
 MISSED_NOTE = [
-    "What stands in the way where a target is missed:",
+    "What stands in the way where a target is missed (issue 10):",
     "",
-    "- Each position pays a floor of about 1.5-3 ms in Python: copying the rule set's",
-    "  template model (~0.5 ms), bounding it, adding the position's own parts (old melds,",
-    "  locked melds' fates) through pywraplp at about 1 us a coefficient, and reading the",
-    "  answer back. The LP and the branch and bound take under a millisecond on most",
-    "  positions. The peer's small positions take ~10-15 ms, so 10x there needs ~1 ms in all.",
-    "- `initial`: the peer solves an easier problem (its own opening mode, no lock on the",
-    "  joker of an initial meld), so that ratio compares different work.",
-    "- `generalised`: 8-color boxes have ~12,000 candidate groups, too many to keep in a",
-    "  template; the branch and bound gives up after 60 ms and CBC proves the optimum",
-    "  (~0.3 s), where the peer's HiGHS model needs ~0.2 s. A compact group formulation",
-    "  (colors per number, checked by decomposition) is the lever left untried.",
-    "- Figures vary by ~30% between runs on this shared 2-core machine (see the load average",
-    "  above); medians near a target can fall either side of it.",
+    "- **Machine load.** Seven other sessions shared these 2 cores while this report was",
+    "  written (load average 8-10, see above): every absolute time is several times its",
+    "  unloaded value (the run of 2026-11-30 at load 0.7 had `small` at a 4.2 ms median,",
+    "  `hard` 7.3 ms, one process 188 ms). The peer ratios are fairer, being interleaved",
+    "  position by position, but the time targets (p99 <= 30 ms, max <= 100 ms, one process",
+    "  <= 0.15 s, 400 positions/s) cannot be judged from a run this loaded.",
+    "- **Fixed cost per position** (the peer ratios on `small`, `mid`, `game`): see *Where",
+    "  the time goes* below. Building the model is about half of a small solve, the CLP",
+    "  solves a fifth, reading back a sixth; the floor is OR-Tools' SWIG calls (copying the",
+    "  template's proto, a bound or a coefficient at ~1 us each). Not building a model per",
+    "  position (one CLP model per rule set whose bounds a position switches, restored",
+    "  after) is the lever left; it needs the position's own parts (old melds, fates) to be",
+    "  columns that can be switched off, a change to the model builder.",
+    "- **`full-box` / `generalised`** (8 colors): ~12,000 candidate groups, too many for a",
+    "  template, so each position builds its own base (~0.3 s loaded); the branch and bound",
+    "  now stops after 60,000 column-nodes (~14 nodes of a 4,300-column model) and CBC",
+    "  proves the optimum, taking most of the time. HiGHS as the MIP back end was measured",
+    "  instead of CBC on 4 `full-box` and 3 `generalised` positions (load ~9): no faster",
+    "  (e.g. full-box-000: CBC 6.1 s, HiGHS 14.9 s; full-box-002: 7.4 s against 5.5 s).",
+    "  A compact group formulation (colors per number) is the lever left untried.",
+    "- **`not-opened-jokers`**: each hand meld with a joker is a locked unit whose fates",
+    "  (the meld kept, extended by up to two tiles a side) are columns: 300-1,300 units and",
+    "  2,500-23,000 columns for racks of 30-50 with 2-4 jokers. Enumerating only kept",
+    "  melds that fit (below) cut memory and time 2-5x, but building those columns and",
+    "  CBC on the result still take seconds. A formulation by final meld (one column per",
+    "  meld the hand can lay, the core it holds as a choice inside it) would remove the",
+    "  product; the semantics of locked units belong to the model's owner (issue 16).",
+    "- **Process start-up**: Python's `site` (this environment's editable install finder",
+    "  and `certifi`, loaded by `.pth` files) and OR-Tools' import (pywraplp, protobuf)",
+    "  are most of one `rummikub solve`; our own imports are now only what solving needs.",
+]
+
+#: Levers measured in this session, before and after (each A/B run alternately, position
+#: by position, in fresh processes on the loaded machine; figures as medians and ratios).
+LEVERS = [
+    "Levers measured (issue 10), before -> after:",
+    "",
+    "- Opening cores with jokers enumerate only kept melds that the tiles in play can lay,",
+    "  uncached (they went through `locks.fates`, which also built every release and kept",
+    "  up to 4,096 tuples): on `not-opened-jokers` positions, old code then new, alternately",
+    "  (load ~9): 2 jokers 6.1 s -> 2.9 s (2.1x), 26x8 box with 3 jokers 22.8 s -> 8.1 s",
+    "  (2.8x, peak RSS 198 -> 128 MiB), 4 jokers 44.1 s -> 12.0 s (3.7x, 424 -> 233 MiB);",
+    "  `Fate` objects built for that 4-joker position: 276,763 -> 23,194.",
+    "- No garbage collection inside a solve (the collector paused and resumed): the",
+    "  `not-opened-jokers` quick run before it had 6 full collections inside 2 solves taking",
+    "  3.5 s together; the column *full GCs in solves* above is now 0 by construction.",
+    "- The search's budget is work, not time (determinism): no speed change intended; the",
+    "  8-color models now reach CBC after ~14 nodes instead of after 60 ms.",
+    "- Commands imported only when run: one `rummikub solve` imports 231 modules instead of",
+    "  248; 7 alternate runs each (load ~9): median 2.80 s -> 2.39 s (1.23x).",
+    "- HiGHS instead of CBC for what the branch and bound leaves open: not adopted (above).",
 ]
 
 
@@ -1118,9 +1158,12 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     analysis = (
         analysis_module.run(settings.seed, settings.quick, say) if "analysis" in sections else []
     )
+    # The card rummies: their own corpus and section (benchmarks/cards.py).
+    cards = card_bench.run(settings.seed, settings.quick, say) if "cards" in sections else []
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
         text = markdown(settings, reports, processes, throughput, memory, peer, probes, profile)
-        out.write_text(text + analysis_module.markdown(analysis))
+        text += analysis_module.markdown(analysis)
+        out.write_text(text + ("\n" + card_bench.markdown(cards, settings.seed) if cards else ""))
         say(f"wrote {out}")
     return 0

@@ -6,6 +6,7 @@ they run, so that ``--help`` and ``check`` never load OR-Tools.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -13,15 +14,42 @@ from typing import Any
 import click
 
 from rummikub import __version__
-from rummikub.cli import analyse, check, ending, game, play, serve, simulate, solve
+from rummikub.cli import ending
 from rummikub.cli.common import BadInput
 from rummikub.errors import RummikubError
 
 __all__ = ["main"]
 
+#: Commands by name: (module under rummikub.cli, attribute), imported only when run or
+#: listed. One ``rummikub solve puzzle.toml`` then never imports the game, the simulator
+#: or the player (a third of the process's start-up before this).
+LAZY_COMMANDS = {
+    "check": ("check", "check"),
+    "solve": ("solve", "solve"),
+    "game": ("game", "game"),
+    "simulate": ("simulate", "simulate"),
+    "play": ("play", "play_command"),
+    "serve": ("serve", "serve"),
+    "analyse": ("analyse", "analyse"),
+}
+
 
 class _Group(click.Group):
-    """A group that turns any library error a command let through into exit 2."""
+    """A group that turns any library error a command let through into exit 2, and
+    imports each command of ``LAZY_COMMANDS`` when first needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name not in LAZY_COMMANDS:
+            return found
+        module, attribute = LAZY_COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(f"rummikub.cli.{module}"), attribute)
+        assert isinstance(command, click.Command)
+        self.add_command(command, cmd_name)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -60,14 +88,3 @@ def main() -> None:
     2 bad input, 3 a time limit left an answer unproven, 130 interrupted (Ctrl-C),
     141 the output pipe was closed.
     """
-
-
-# Added by module, so that ``rummikub.cli.solve`` stays the module (tests patch it) rather
-# than being shadowed by the command of the same name.
-main.add_command(check.check)
-main.add_command(solve.solve)
-main.add_command(game.game)
-main.add_command(simulate.simulate)
-main.add_command(play.play_command)
-main.add_command(serve.serve)
-main.add_command(analyse.analyse)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rummikub.cli import explaining, render
+from rummikub.cli import cards, explaining, render
 from rummikub.cli.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -122,6 +122,14 @@ def check(
             "--position), one of them"
         )
     choices = overrides(rules_preset, rule_options)
+    if puzzle is not None and puzzle != STDIN and cards.is_card_file(puzzle):
+        # A card puzzle (a file with a 'game' key): judged by the card checker.
+        try:
+            text, legal = cards.check_one(cards.CheckRequest(puzzle, after, as_json, explain))
+        except (PuzzleError, cards.BadAfter) as error:
+            raise BadInput(str(error)) from None
+        click.echo(text)
+        ctx.exit(EXIT_OK if legal else EXIT_REJECTED)
     try:
         if given.given:
             loaded = inline_puzzle(given, choices)

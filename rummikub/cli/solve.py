@@ -7,12 +7,14 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 import click
 
 from rummikub.cli import ending, explaining, render
+from rummikub.cli.cards import CardTask, is_card_file
+from rummikub.cli.cards import solve_one as solve_card
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -183,6 +185,21 @@ def _check_time_limit(
     help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
 @click.option(
+    "--game",
+    type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
+    help="A card game: the inline position is --hand (and --table) in card notation.",
+)
+@click.option(
+    "--hand", metavar="CARDS", help='The hand of an inline card position, e.g. "7S 8S 9S".'
+)
+@click.option(
+    "--deal", type=click.IntRange(1, 7), help="The deal (1-7) of an inline contract game."
+)
+@click.option("--opened", is_flag=True, help="The card player has already opened (gone down).")
+@click.option(
+    "--all-picks", is_flag=True, help="Card games: also list the best turn for every pile pick."
+)
+@click.option(
     "--changed",
     is_flag=True,
     help="Show only the new or changed melds of the new table (the JSON always has their "
@@ -218,6 +235,11 @@ def solve(
     explain: bool,
     no_color: bool,
     changed: bool,
+    game: str | None,
+    hand: str | None,
+    deal: int | None,
+    opened: bool,
+    all_picks: bool,
     jobs: int | None,
     svg: str | None,
 ) -> None:
@@ -231,11 +253,16 @@ def solve(
     Exit 0 done (also for "no move"), 1 --verify found a different answer, 2 bad input,
     3 a time limit left an answer unproven.
     """
-    given = Inline(rack, table, position)
+    if (game is None) != (hand is None):
+        raise click.UsageError("an inline card position needs both --game and --hand")
+    # An inline card position (--game/--hand) takes --table in card notation.
+    card_inline = hand is not None
+    given = Inline(rack, () if card_inline else table, position)
     check_usage(given)
-    if puzzles and given.given:
+    inline = given.given or card_inline
+    if puzzles and inline:
         raise click.UsageError("give either PUZZLE files or an inline position, not both")
-    if not puzzles and not given.given:
+    if not puzzles and not inline:
         raise click.UsageError(
             "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
             "or --position"
@@ -246,7 +273,7 @@ def solve(
     # Read once, here: worker processes have no stdin of their own.
     stdin = read_stdin() if STDIN in puzzles else None
 
-    sources: list[str | PuzzleError] = [COMMAND_LINE] if given.given else expand_all(puzzles)
+    sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
     task = _Task(
         inline=given if given.given else None,
         stdin=stdin,
@@ -260,6 +287,18 @@ def solve(
         several=len(sources) > 1,
         changed=changed,
         svg=svg is not None,
+        cards=CardTask(
+            game=game,
+            hand=hand,
+            table=table if hand is not None else (),
+            deal=deal,
+            opened=opened,
+            time_limit=time_limit,
+            as_json=as_json,
+            verify=verify,
+            explain=explain,
+            all_picks=all_picks,
+        ),
     )
     outcome = _Outcome()
     tally = _Tally()
@@ -331,6 +370,8 @@ class _Task:
     several: bool
     changed: bool = False
     svg: bool = False
+    #: Card games (CARDS.md): the inline card position and card options.
+    cards: CardTask = field(default_factory=CardTask)
 
 
 @dataclass
@@ -393,6 +434,13 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     # Imported here so that --help and check never load the solver (and OR-Tools).
     from rummikub.solver import solve as solve_position
 
+    if task.cards.inline or (
+        task.inline is None and isinstance(source, str) and is_card_file(source)
+    ):
+        card = solve_card(
+            task.cards, source if isinstance(source, str) else "", several=task.several
+        )
+        return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
     try:
         if task.inline is not None:
             puzzle = inline_puzzle(task.inline, task.choices)

@@ -1,0 +1,299 @@
+"""The card rummies at the command line: ``solve`` and ``check`` hand card puzzles (files
+with a ``game`` key, or ``--game`` with ``--hand``) to these functions, which load, solve or
+judge, and render. The solver is imported only when a solve runs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rummikub.cards.cards import Card, format_cards
+from rummikub.cards.checker import CardVerdict
+from rummikub.cards.melds import CardMeld, RawCardMeld
+from rummikub.cards.position import Draw
+from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
+from rummikub.errors import NotationError, PuzzleError
+
+if TYPE_CHECKING:
+    from rummikub.cards.solver import CardResult, CardTurn
+
+__all__ = ["CardTask", "is_card_file"]
+
+
+@dataclass(frozen=True)
+class CardTask:
+    """What a card solve needs besides the puzzle."""
+
+    game: str | None = None
+    hand: str | None = None
+    table: tuple[str, ...] = ()
+    deal: int | None = None
+    opened: bool = False
+    time_limit: float | None = None
+    as_json: bool = False
+    verify: bool = False
+    explain: bool = False
+    all_picks: bool = False
+
+    @property
+    def inline(self) -> bool:
+        return self.hand is not None
+
+
+@dataclass
+class CardReport:
+    lines: list[tuple[str, bool]]
+    bad_input: bool = False
+    mismatch: bool = False
+    unproven: bool = False
+
+
+def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardReport:
+    """Load, solve and render one card puzzle (``source`` is ignored for an inline one)."""
+    from rummikub.cards.solver import solve
+
+    try:
+        puzzle = _inline(task) if task.inline else load(source)
+    except PuzzleError as error:
+        return CardReport([(f"Error: {error}", True)], bad_input=True)
+    result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.all_picks)
+    name = None if task.inline else puzzle.path
+    if task.as_json:
+        text = json.dumps(result_data(result, name, task), ensure_ascii=False)
+    else:
+        text = result_text(result, name, puzzle.title, task) + ("\n" if several else "")
+    report = CardReport([(text, False)], unproven=not result.proven)
+    expect = puzzle.expect
+    best = result.best
+    if task.verify and expect and not expect.matches(best.status, best.points, best.penalty):
+        got = "no lay-down" if best.status == "no_move" else f"{best.points} points"
+        report.lines.append(
+            (
+                f"Mismatch: {puzzle.path}: expected {expect}, got {got}, penalty {best.penalty}",
+                True,
+            )
+        )
+        report.mismatch = True
+    return report
+
+
+def _inline(task: CardTask) -> CardPuzzle:
+    data: dict[str, Any] = {
+        "game": task.game,
+        "hand": task.hand or "",
+        "table": list(task.table),
+        "opened": task.opened,
+    }
+    if task.deal is not None:
+        data["deal"] = task.deal
+    return from_data(data, "command line", overrides=CardOverrides())
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+def _cards(meld: CardMeld) -> list[str]:
+    """A meld's cards as written (a named wild card with what it stands for: ``AH=5S``)."""
+    return [str(slot) for slot in meld.raw().slots]
+
+
+def _draw_data(draw: Draw, drawn: bool) -> Draw | None:
+    return None if drawn else draw
+
+
+def turn_data(turn: CardTurn, drawn: bool) -> dict[str, Any]:
+    return {
+        "status": turn.status,
+        "points": turn.points,
+        "penalty": turn.penalty,
+        "draw": _draw_data(turn.draw, drawn),
+        "discard": None if turn.discard is None else str(turn.discard),
+        "played": [str(c) for c in turn.played],
+        "hand": [str(c) for c in turn.hand],
+        "table": [{"kind": m.kind, "cards": _cards(m)} for m in turn.table],
+        "layoffs": [
+            {"meld": index, "cards": [str(c) for c in cards]}
+            for index, cards in sorted(turn.layoffs.items())
+        ],
+    }
+
+
+def steps_data(turn: CardTurn, old: int) -> list[dict[str, Any]]:
+    """Where each card went: INTERFACE.md's steps, from the hand to a meld or a new meld."""
+    steps: list[dict[str, Any]] = [
+        {"cards": [str(c) for c in cards], "from": "hand", "to": index}
+        for index, cards in sorted(turn.layoffs.items())
+    ]
+    for meld in turn.table[old:]:
+        steps.append({"cards": _cards(meld), "from": "hand", "to": "new"})
+    return steps
+
+
+def result_data(result: CardResult, puzzle: str | None, task: CardTask) -> dict[str, Any]:
+    position = result.position
+    data: dict[str, Any] = {"puzzle": puzzle, "game": position.rules.game}
+    data |= turn_data(result.best, position.drawn)
+    if result.baseline is not None:
+        data["baseline"] = {"points": result.baseline.points, "penalty": result.baseline.penalty}
+    if task.all_picks and result.picks:
+        data["picks"] = [
+            {
+                "draw": t.draw,
+                "status": t.status,
+                "points": t.points,
+                "penalty": t.penalty,
+            }
+            for t in result.picks
+        ]
+    if task.explain:
+        data["steps"] = steps_data(result.best, len(position.table))
+    data["seconds"] = round(result.seconds, 6)
+    return data
+
+
+def _draw_text(turn: CardTurn, result: CardResult) -> str | None:
+    position = result.position
+    if position.drawn:
+        return None
+    if turn.draw == "stock":
+        return "Draw: from the stock (no pick from the discard pile does better)"
+    taken = position.taken(turn.draw)
+    if turn.draw == 0:
+        return f"Draw: the top card of the discard pile, {taken[-1]}"
+    return (
+        f"Draw: {len(taken)} cards from the discard pile ({format_cards(taken)}); "
+        f"{taken[0]} must be laid this turn"
+    )
+
+
+def result_text(result: CardResult, name: str | None, title: str | None, task: CardTask) -> str:
+    position, turn = result.position, result.best
+    lines = []
+    if name is not None:
+        lines.append(f"{name} - {title}" if title else name)
+    lines.append(f"Game: {position.rules.game}")
+    draw = _draw_text(turn, result)
+    if draw:
+        lines.append(draw)
+    old = len(position.table)
+    if turn.status == "no_move":
+        lines.append("No lay-down: nothing can be laid this turn.")
+    else:
+        lines.append("New table (* = new or changed):")
+        for index, meld in enumerate(turn.table):
+            mark = "*" if index >= old or index in turn.layoffs else " "
+            where = ""
+            if task.explain:
+                if index >= old:
+                    where = "   new meld from your hand"
+                elif index in turn.layoffs:
+                    where = f"   + {format_cards(turn.layoffs[index])} laid off"
+            lines.append(f"  {mark} {' '.join(_cards(meld))}{where}")
+        lines.append(f"Laid: {format_cards(turn.played)} ({turn.points} points)")
+    lines.append(f"Discard: {turn.discard}" if turn.discard else "Discard: none (out)")
+    left = format_cards(turn.hand) if turn.hand else "nothing"
+    lines.append(f"Hand left: {left} (penalty {turn.penalty})")
+    if task.all_picks:
+        for pick in result.picks:
+            lines.append(
+                f"  pick depth {pick.draw}: "
+                + (
+                    "no legal turn"
+                    if pick.status == "infeasible"
+                    else f"{pick.points} points, penalty {pick.penalty}"
+                )
+            )
+    objective = position.rules.objective
+    lines.append(
+        f"Proven optimal ({objective} objective)."
+        if result.proven
+        else "Not proven optimal: the time limit ran out."
+    )
+    lines.append(f"Time: {result.seconds:.3f} s")
+    return "\n".join(lines)
+
+
+# -- check ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    path: str
+    after: tuple[str, ...]
+    as_json: bool
+    explain: bool
+
+
+def check_one(request: CheckRequest) -> tuple[str, bool]:
+    """The verdict's text and whether the turn is legal (raises PuzzleError, BadAfter)."""
+    from rummikub.cards.checker import check
+
+    puzzle = load(request.path)
+    if request.after:
+        proposed: list[RawCardMeld] = []
+        for text in request.after:
+            try:
+                proposed.append(RawCardMeld.parse(text))
+            except NotationError as error:
+                raise BadAfter(f"--after {text!r}: {error}") from None
+    elif puzzle.after is not None:
+        proposed = list(puzzle.after)
+    else:
+        raise BadAfter(
+            f"{request.path}: no proposed turn to check: add 'after = [...]' (and "
+            "'after_discard') to the file, or give the new table with --after MELD ..."
+        )
+    verdict = check(puzzle.position, proposed, discard=puzzle.after_discard, draw=puzzle.after_draw)
+    if request.as_json:
+        return json.dumps(verdict_data(verdict), ensure_ascii=False), verdict.legal
+    return verdict_text(verdict, puzzle, proposed, request.explain), verdict.legal
+
+
+class BadAfter(ValueError):
+    """A proposed table that is not card notation at all."""
+
+
+def verdict_data(verdict: CardVerdict) -> dict[str, Any]:
+    """The verdict as JSON, in the tile verdict's order: legal, errors, the figures, then
+    ``violations`` (``card`` where the tile verdict has ``tile``)."""
+    return {
+        "legal": verdict.legal,
+        "errors": list(verdict.errors),
+        "points": verdict.points,
+        "penalty": verdict.penalty,
+        "played": [str(c) for c in verdict.played],
+        "layoffs": [
+            {"meld": index, "cards": [str(c) for c in cards]}
+            for index, cards in sorted(verdict.layoffs.items())
+        ],
+        "violations": [
+            {"rule": v.rule, "meld": v.meld, "card": v.card, "text": v.text}
+            for v in verdict.violations
+        ],
+    }
+
+
+def verdict_text(
+    verdict: CardVerdict, puzzle: CardPuzzle, proposed: Sequence[RawCardMeld], explain: bool
+) -> str:
+    if verdict.legal:
+        lines = ["Legal turn."]
+    else:
+        count = len(verdict.violations)
+        lines = [f"Illegal turn: {count} rule{'s' if count != 1 else ''} broken."]
+        lines += [f"  - {v.text} [{v.rule}]" for v in verdict.violations]
+    lines.append(f"Laid: {_list(verdict.played)} ({verdict.points} points)")
+    lines.append(f"Hand left: {_list(verdict.hand)} (penalty {verdict.penalty})")
+    if explain and verdict.legal:
+        old = len(puzzle.position.table)
+        for index, cards in sorted(verdict.layoffs.items()):
+            lines.append(f'  {format_cards(cards)} laid off on meld {index} "{proposed[index]}"')
+        for meld in proposed[old:]:
+            lines.append(f"  new meld {meld}")
+    return "\n".join(lines)
+
+
+def _list(cards: Sequence[Card]) -> str:
+    return format_cards(cards) if cards else "nothing"

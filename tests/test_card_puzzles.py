@@ -1,0 +1,206 @@
+"""The card puzzles (``puzzles/cards``) and the card command line: every file valid, every
+answer verified by the solver and re-established without it, and the commands as a user
+runs them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rummikub.cards.puzzles import load
+from rummikub.cards.rules import GAMES
+from rummikub.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+CARDS = REPO / "puzzles" / "cards"
+FILES = sorted(CARDS.glob("*.toml"))
+NAMED = (
+    "continental-deal-7-wild-aces",
+    "500-rum-take-five",
+    "romme-out-at-once-with-39",
+    "rummy-not-round-the-corner",
+    "continental-wild-trio",
+)
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_ten_puzzles_per_preset_and_the_named_five() -> None:
+    games = Counter(load(str(p)).position.rules.game for p in FILES)
+    assert set(games) == set(GAMES) and min(games.values()) >= 10, games
+    assert {p.stem for p in FILES} >= set(NAMED)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_every_card_puzzle_has_title_description_expect_and_a_best_after(path: Path) -> None:
+    puzzle = load(str(path))
+    assert puzzle.title and puzzle.description and puzzle.expect is not None
+    result = run("check", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.stdout)
+    assert verdict["legal"] and verdict["violations"] == []
+    expect = puzzle.expect
+    assert expect.penalty == verdict["penalty"]
+    assert expect.points in (None, verdict["points"])
+
+
+def test_solve_verify_passes_on_the_card_puzzles() -> None:
+    result = run("solve", "--verify", "--json", str(CARDS))
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(answers) == len(FILES)
+    assert all(a["status"] in ("optimal", "no_move") for a in answers)
+
+
+def test_a_wrong_card_expect_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "cards"
+    shutil.copytree(CARDS, folder)
+    wrong = folder / "500-rum-take-five.toml"
+    wrong.write_text(wrong.read_text().replace("points = 51", "points = 50"))
+    result = run("solve", "--verify", "--json", str(folder))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Mismatch: {wrong}: expected 50 points, penalty 7, got 51 points, penalty 7\n"
+    )
+
+
+def test_every_card_answer_is_established_without_ortools() -> None:
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = ['verify_cards', {str(CARDS)!r}]\n"
+        "try:\n"
+        "    runpy.run_module('puzzles.tools.verify_cards', run_name='__main__')\n"
+        "except SystemExit as done:\n"
+        "    status = done.code\n"
+        "print('ortools loaded:', 'ortools' in sys.modules)\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "ortools loaded: False"
+    assert lines[-2] == f"{len(FILES)} card answers established by exhaustive search, 0 not."
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_solve_a_card_puzzle_as_text() -> None:
+    result = run("solve", str(CARDS / "500-rum-take-five.toml"))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1:9] == [
+        "Game: 500-rum",
+        "Draw: 5 cards from the discard pile (8H KS KD 3D 4S); 8H must be laid this turn",
+        "New table (* = new or changed):",
+        "  * 6H 7H 8H",
+        "  * KS KD KC",
+        "Laid: KS 6H 7H 8H KD KC (51 points)",
+        "Discard: 2C",
+        "Hand left: 4S 3D (penalty 7)",
+    ]
+    assert lines[9] == "Proven optimal (points objective)."
+
+
+def test_solve_inline_card_position_as_json() -> None:
+    result = run(
+        "solve",
+        "--game",
+        "rummy",
+        "--hand",
+        "7S 8S 9S KH 2C",
+        "--table",
+        "7H 7D 7C",
+        "--json",
+        "--explain",
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    del data["seconds"]
+    assert data == {
+        "puzzle": None,
+        "game": "rummy",
+        "status": "optimal",
+        "points": 24,
+        "penalty": 2,
+        "draw": None,
+        "discard": "KH",
+        "played": ["7S", "8S", "9S"],
+        "hand": ["2C"],
+        "table": [
+            {"kind": "set", "cards": ["7H", "7D", "7C"]},
+            {"kind": "run", "cards": ["7S", "8S", "9S"]},
+        ],
+        "layoffs": [],
+        "steps": [{"cards": ["7S", "8S", "9S"], "from": "hand", "to": "new"}],
+    }
+
+
+def test_inline_card_positions_need_game_and_hand() -> None:
+    result = run("solve", "--hand", "7S 8S 9S")
+    assert result.exit_code == 2
+    assert "needs both --game and --hand" in result.output
+    result = run("solve", "--game", "continental", "--hand", "7S 8S 9S 7X")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "Error: command line: missing key 'deal' (1-7): continental needs the deal for its "
+        "contract",
+        "command line: hand \"7S 8S 9S 7X\": invalid card '7X': unknown suit 'X' "
+        "(expected one of S, H, D, C)",
+    ]
+
+
+def test_check_a_card_turn(tmp_path: Path) -> None:
+    puzzle = tmp_path / "p.toml"
+    puzzle.write_text(
+        'game = "500-rum"\nhand = "7S 8S 4C"\ndiscard = ["KH", "9S", "2D"]\ndrawn = false\n'
+        'after = ["7S 8S 9S"]\nafter_draw = 1\n'
+    )
+    result = run("check", str(puzzle))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "Illegal turn: 1 rule broken.",
+        "  - the turn ends with a discard [discard-missing]",
+        "Laid: 7S 8S 9S (24 points)",
+        "Hand left: 2D 4C (penalty 6)",
+    ]
+    result = run("check", str(puzzle), "--after", "7S 8S 9S 10S", "--json")
+    assert result.exit_code == 1
+    verdict = json.loads(result.stdout)
+    assert [v["rule"] for v in verdict["violations"]] == ["not-in-hand", "discard-missing"]
+    assert verdict["violations"][0] == {
+        "rule": "not-in-hand",
+        "meld": None,
+        "card": "10S",
+        "text": "10S is not in your hand",
+    }
+    # 2D came from the pile this turn: it may not go back.
+    result = run("check", str(puzzle), "--json")
+    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["discard-missing"]
+    puzzle.write_text(puzzle.read_text() + 'after_discard = "2D"\n')
+    result = run("check", str(puzzle), "--json")
+    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["discard-taken-card"]
+    puzzle.write_text(puzzle.read_text().replace('"2D"\n', '"4C"\n'))
+    result = run("check", str(puzzle))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Legal turn.\n")
+
+
+def test_bad_card_input_is_exit_2_without_traceback(tmp_path: Path) -> None:
+    puzzle = tmp_path / "p.toml"
+    puzzle.write_text('game = "rummy"\nhand = "7S"\nafter = ["7S 8S"]\n')
+    result = run("check", str(puzzle), "--after", "7S 8Q")
+    assert result.exit_code == 2
+    assert "--after '7S 8Q': invalid card '8Q'" in result.output
+    assert "Traceback" not in result.output
