@@ -343,10 +343,10 @@ class MoveModel:
             # jokers has ~1,000 cores and ~20x more releases than kept melds, which,
             # cached, filled memory (1.4 GiB) and time. Only melds the tiles in play can
             # lay become fates.
-            kept = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
+            ends = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
             if rules.joker_swap_from == "rack_or_table":
-                kept += self._core_releases(core)
-            copies = units.add(Unit(core, None, kept), upper=bound)
+                ends += self._core_releases(core)
+            copies = units.add(Unit(core, None, ends), upper=bound)
             self.vars.opening.append(OpeningMeld(dict(core_needs), core.value, copies, True))
 
     def _core_releases(self, core: Meld) -> list[Fate]:
