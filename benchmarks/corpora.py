@@ -353,6 +353,17 @@ GAME_TABLE = (30, 100)
 GAME_RECORD_CHANCE = 0.5
 
 
+def _deal(
+    rng: random.Random, game: int, rules: Rules
+) -> tuple[int, list[Counter[Tile]], list[Tile]]:
+    """The start of simulated game number ``game``: 2-4 players in turn, 14 tiles each from
+    a shuffled box, and the pool left."""
+    players = 2 + game % 3
+    pool = shuffled(rng, box(rules), rules)
+    racks = [Counter(pool[14 * p : 14 * (p + 1)]) for p in range(players)]
+    return players, racks, pool[14 * players :]
+
+
 def make_game(rng: random.Random, count: int) -> list[Case]:
     """Positions met in simulated games (standard rules, 2-4 players, 14 tiles each).
 
@@ -366,10 +377,7 @@ def make_game(rng: random.Random, count: int) -> list[Case]:
     cases: list[Case] = []
     game = 0
     while len(cases) < count:
-        players = 2 + game % 3
-        pool = shuffled(rng, box(rules), rules)
-        racks = [Counter(pool[14 * p : 14 * (p + 1)]) for p in range(players)]
-        pool = pool[14 * players :]
+        players, racks, pool = _deal(rng, game, rules)
         opened = [False] * players
         table: tuple[Meld, ...] = ()
         passes = 0
@@ -423,10 +431,7 @@ def make_late(rng: random.Random, count: int) -> list[Case]:
     cases: list[Case] = []
     game = 0
     while len(cases) < count:
-        players = 2 + game % 3
-        pool = shuffled(rng, box(rules), rules)
-        racks = [Counter(pool[14 * p : 14 * (p + 1)]) for p in range(players)]
-        pool = pool[14 * players :]
+        players, racks, pool = _deal(rng, game, rules)
         # (chance of drawing instead of playing, share of the rack offered when playing)
         styles = [(rng.choice((0.0, 0.2, 0.4)), rng.choice((0.5, 0.7, 1.0))) for _ in racks]
         opened = [False] * players

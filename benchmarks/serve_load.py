@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import sections
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 START, END = "<!-- serve:start -->", "<!-- serve:end -->"
@@ -197,21 +199,12 @@ def markdown(runs: list[Run], count: int, workers: int, command: str) -> str:
 
 def replace_section(text: str, section: str) -> str:
     """``text`` with its serve section replaced by ``section`` (appended if absent)."""
-    if START in text and END in text:
-        head, _, rest = text.partition(START)
-        _, _, tail = rest.partition(END)
-        return head + section.rstrip("\n") + tail
-    return text.rstrip("\n") + "\n\n" + section
+    return sections.replace_section(text, section, START, END)
 
 
 def kept_section(path: Path) -> str | None:
     """The serve section of ``path``, to be kept when the rest is rewritten."""
-    if not path.exists():
-        return None
-    text = path.read_text()
-    if START not in text or END not in text:
-        return None
-    return START + text.partition(START)[2].partition(END)[0] + END + "\n"
+    return sections.kept_section(path, START, END)
 
 
 def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) -> int:

@@ -36,11 +36,10 @@ from rummikub.rules import (
     MAX_COPIES,
     MAX_JOKERS,
     MAX_NUMBERS,
-    OPTION_NAMES,
-    PRESETS,
     STANDARD,
     Rules,
     preset,
+    rules_data,
     with_options,
 )
 from rummikub.tiles import Tile, format_tiles
@@ -601,7 +600,7 @@ def to_data(puzzle: Puzzle) -> dict[str, Any]:
     data["opened"] = position.opened
     if puzzle.after is not None:
         data["after"] = [str(meld) for meld in puzzle.after]
-    rules = _rules_data(position.rules)
+    rules = rules_data(position.rules)
     if rules:
         data["rules"] = rules
     if puzzle.expect is not None:
@@ -616,23 +615,6 @@ def to_data(puzzle: Puzzle) -> dict[str, Any]:
             if v is not None
         }
     return data
-
-
-def _rules_data(rules: Rules) -> dict[str, Any]:
-    """The preset closest to ``rules`` and the options that differ from it ({} = standard)."""
-
-    def differences(base: Rules) -> dict[str, Any]:
-        return {
-            name: getattr(rules, name)
-            for name in OPTION_NAMES
-            if getattr(rules, name) != getattr(base, name)
-        }
-
-    name = min(PRESETS, key=lambda n: len(differences(PRESETS[n])))
-    options = differences(PRESETS[name])
-    if name == "standard" and not options:
-        return {}
-    return {"preset": name, **options}
 
 
 def dumps(puzzle: Puzzle, fmt: Format = "toml") -> str:

@@ -191,6 +191,26 @@ def preset(name: str) -> Rules:
         raise RulesError(unknown("preset", name, PRESETS)) from None
 
 
+def rules_data(rules: Rules) -> dict[str, Any]:
+    """The preset closest to ``rules`` and the options that differ from it ({} = standard).
+
+    How puzzle files and game records write their ``rules`` table.
+    """
+
+    def differences(base: Rules) -> dict[str, Any]:
+        return {
+            name: getattr(rules, name)
+            for name in OPTION_NAMES
+            if getattr(rules, name) != getattr(base, name)
+        }
+
+    name = min(PRESETS, key=lambda n: len(differences(PRESETS[n])))
+    options = differences(PRESETS[name])
+    if name == "standard" and not options:
+        return {}
+    return {"preset": name, **options}
+
+
 def _coerce(name: str, value: Any) -> Any:
     """Turn option values as written in TOML, JSON or ``KEY=VALUE`` into their types."""
     if name == "colors":

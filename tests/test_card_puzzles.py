@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from click.testing import CliRunner, Result
 from rummikub.cards.puzzles import load
 from rummikub.cards.rules import GAMES
 from rummikub.cli import main
+from tests.tools import run_without_ortools
 
 REPO = Path(__file__).resolve().parent.parent
 CARDS = REPO / "puzzles" / "cards"
@@ -74,23 +73,8 @@ def test_a_wrong_card_expect_is_named(tmp_path: Path) -> None:
 
 
 def test_every_card_answer_is_established_without_ortools() -> None:
-    code = (
-        "import runpy, sys\n"
-        f"sys.argv = ['verify_cards', {str(CARDS)!r}]\n"
-        "try:\n"
-        "    runpy.run_module('puzzles.tools.verify_cards', run_name='__main__')\n"
-        "except SystemExit as done:\n"
-        "    status = done.code\n"
-        "print('ortools loaded:', 'ortools' in sys.modules)\n"
-        "sys.exit(status)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[-1] == "ortools loaded: False"
-    assert lines[-2] == f"{len(FILES)} card answers established by exhaustive search, 0 not."
+    lines = run_without_ortools("verify_cards", CARDS)
+    assert lines[-1] == f"{len(FILES)} card answers established by exhaustive search, 0 not."
 
 
 # -- the command line -------------------------------------------------------------------------

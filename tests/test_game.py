@@ -30,9 +30,9 @@ from rummikub.game import (
 from rummikub.game import record as record_module
 from rummikub.game.engine import box, turn_of_move
 from rummikub.game.simulate import play_game
-from rummikub.game.strategies import STRATEGIES, View, casual, hold
+from rummikub.game.strategies import STRATEGIES, View, best, casual, hold
 from rummikub.melds import Meld, RawMeld
-from rummikub.tiles import parse_tiles
+from rummikub.tiles import format_tiles, parse_tiles
 
 #: A small box (49 tiles) so that whole games take a fraction of a second.
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
@@ -252,6 +252,11 @@ def test_hold_keeps_its_jokers_until_pressed() -> None:
     calm = View(seat=0, rack_counts=(10, 12), opened=(True, True), pool_count=40, turns=9)
     move = hold(position, calm)
     assert move.played and not any(t.is_joker for t in move.played)
+    # The runs it could lay from its own tiles (R1 R2 R3, B9 B10 B11) stay in the rack: it
+    # plays only what completes something on the table.
+    assert format_tiles(move.played) == "K5 K6"
+    assert [str(m) for m in move.table] == ["K5 K6 K7 K8 K9"]
+    assert check(position, move.table).legal
     pressed = View(seat=0, rack_counts=(10, 3), opened=(True, True), pool_count=40, turns=9)
     assert any(t.is_joker for t in hold(position, pressed).played)
 
@@ -272,3 +277,19 @@ def _nothing(position: Position):  # type: ignore[no-untyped-def]
     from rummikub.position import Move
 
     return Move(position.table, ())
+
+
+def test_hold_keeps_a_copy_of_a_table_tile_laid_in_a_meld_of_its_own() -> None:
+    # R7 lies on the table and in the rack: the rack's R7 K7 B7 is still a meld of its own.
+    position = Position.parse(rack="R7 K7 B7 O4 K1 B12 O9", table=["R7 R8 R9", "O1 O2 O3"])
+    calm = View(seat=0, rack_counts=(7, 12), opened=(True, True), pool_count=40, turns=9)
+    move = hold(position, calm)
+    assert format_tiles(move.played) == "O4"
+    assert check(position, move.table).legal
+    assert format_tiles(best(position, calm).played) == "K7 R7 B7 O4"
+
+
+def test_hold_opens_like_best_without_its_jokers() -> None:
+    position = Position.parse(rack="R10 R11 R12 J K1 B5 O8", table=["B1 B2 B3"], opened=False)
+    calm = View(seat=0, rack_counts=(7, 12), opened=(False, True), pool_count=40, turns=3)
+    assert format_tiles(hold(position, calm).played) == "R10 R11 R12"

@@ -436,6 +436,10 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert done.stderr == ""
 
 
+def _default_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def children_of(pid: int) -> list[int]:
     path = Path(f"/proc/{pid}/task/{pid}/children")
     return [int(p) for p in path.read_text().split()] if path.exists() else []
@@ -458,7 +462,17 @@ def test_signals_end_a_parallel_run_quietly(name: str, group: bool) -> None:
     128 + the signal, no traceback, only whole lines, no worker left behind."""
     signum = getattr(signal, name)
     process = child(
-        "solve", "--json", "--jobs", "2", "puzzles/", "puzzles/", start_new_session=True
+        "solve",
+        "--json",
+        "--jobs",
+        "2",
+        "puzzles/",
+        "puzzles/",
+        start_new_session=True,
+        # A suite run in the background of a script (as .ci/run runs the other Pythons')
+        # inherits SIGINT ignored, as shells start background jobs; Ctrl-C at a terminal
+        # reaches a program that has it, so the child gets it back.
+        preexec_fn=_default_interrupt,
     )
     assert process.stdout is not None
     first = process.stdout.readline()  # the workers are at work

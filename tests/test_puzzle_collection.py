@@ -11,8 +11,6 @@ from __future__ import annotations
 import importlib
 import json
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -25,6 +23,7 @@ from rummikub.position import Position
 from rummikub.puzzles import load
 from rummikub.rules import PRESETS
 from rummikub.tiles import parse_tiles
+from tests.tools import run_without_ortools
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
@@ -165,24 +164,9 @@ def test_large_puzzles_have_an_after() -> None:
 
 
 def test_verify_exhaustive_establishes_every_answer_without_ortools() -> None:
-    code = (
-        "import runpy, sys\n"
-        f"sys.argv = ['verify_exhaustive', {str(PUZZLES)!r}]\n"
-        "try:\n"
-        "    runpy.run_module('puzzles.tools.verify_exhaustive', run_name='__main__')\n"
-        "except SystemExit as done:\n"
-        "    status = done.code\n"
-        "print('ortools loaded:', 'ortools' in sys.modules)\n"
-        "sys.exit(status)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[-1] == "ortools loaded: False"
-    assert lines[-2].startswith(f"{len(FILES)} answers established (")
-    assert lines[-2].endswith(", 0 not.")
+    lines = run_without_ortools("verify_exhaustive", PUZZLES)
+    assert lines[-1].startswith(f"{len(FILES)} answers established (")
+    assert lines[-1].endswith(", 0 not.")
     hardest = [line for line in lines if "/hardest/" in line]
     assert hardest and all(line.split()[:2] == ["ok", "bound"] for line in hardest)
 

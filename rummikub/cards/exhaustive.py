@@ -141,6 +141,8 @@ def _run_orders(cards: list[Card]) -> list[list[Card]]:
 
 
 def _with_wilds(order: list[Card], spread: tuple[int, ...]) -> list[Card]:
+    """``order`` with ``spread[gap]`` wild cards before its card ``gap``, the last count
+    after its last card (cards after a meld: gap 0 is right after the meld)."""
     out: list[Card] = []
     for gap, count in enumerate(spread):
         out += [JOKER] * count
@@ -191,7 +193,7 @@ def _layoff_pieces(
                         left, right = order[:split], order[split:]
                         for spread in _spread(wilds, len(left) + len(right) + 2):
                             head = _with_wilds(left, spread[: len(left) + 1])
-                            tail = _with_wilds_after(right, spread[len(left) + 1 :])
+                            tail = _with_wilds(right, spread[len(left) + 1 :])
                             candidates.append((head + old + tail, "run", len(head)))
             for slots, kind, offset in candidates:
                 new = _read(slots, kind, rules)
@@ -204,16 +206,6 @@ def _layoff_pieces(
                 key = (new.cards, new.wild, new.start)
                 pieces[key] = _Piece(new, group, wilds)
     return list(pieces.values())
-
-
-def _with_wilds_after(order: list[Card], spread: tuple[int, ...]) -> list[Card]:
-    """Cards after a meld: gap 0 is right after it, the last gap after the last card."""
-    out: list[Card] = []
-    for gap, count in enumerate(spread):
-        out += [JOKER] * count
-        if gap < len(order):
-            out.append(order[gap])
-    return out
 
 
 # -- combining --------------------------------------------------------------------------

@@ -680,12 +680,11 @@ def _run_card(suit: str, p: int, nat: dict[int, int], value: Any, pool: Any) -> 
     return next(pool), True
 
 
-def _solve_clp(lin: _Linear, deadline: float | None) -> tuple[str, list[int] | None]:
-    """The tile solver's depth-first branch and bound over CLP (a shared building block)."""
+def _clp_model(lin: _Linear) -> tuple[Any, list[Any], Any]:
+    """``lin`` as a CLP model to maximise: the solver, its variables and its objective."""
     from ortools.linear_solver import pywraplp
 
     from rummikub.solver.rows import add_row
-    from rummikub.solver.search import branch_and_bound
 
     solver = pywraplp.Solver.CreateSolver("CLP")
     variables = [solver.NumVar(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)]
@@ -695,6 +694,14 @@ def _solve_clp(lin: _Linear, deadline: float | None) -> tuple[str, list[int] | N
     for var, coef in lin.objective.items():
         objective.SetCoefficient(variables[var], coef)
     objective.SetMaximization()
+    return solver, variables, objective
+
+
+def _solve_clp(lin: _Linear, deadline: float | None) -> tuple[str, list[int] | None]:
+    """The tile solver's depth-first branch and bound over CLP (a shared building block)."""
+    from rummikub.solver.search import branch_and_bound
+
+    solver, variables, _ = _clp_model(lin)
     outcome = branch_and_bound(
         solver,
         list(range(len(variables))),
@@ -711,16 +718,7 @@ def _lp_bound(lin: _Linear) -> float:
     """The LP relaxation's optimum (minus infinity when even that is infeasible)."""
     from ortools.linear_solver import pywraplp
 
-    from rummikub.solver.rows import add_row
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
-    variables = [solver.NumVar(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)]
-    for lower, upper, terms in lin.rows:
-        add_row(solver, lower, upper, ((variables[v], c) for v, c in terms))
-    objective = solver.Objective()
-    for var, coef in lin.objective.items():
-        objective.SetCoefficient(variables[var], coef)
-    objective.SetMaximization()
+    solver, _, objective = _clp_model(lin)
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return -math.inf
     return float(objective.Value())

@@ -27,13 +27,14 @@ from rummikub.cli.positions import (
     STDIN,
     Inline,
     after_melds,
+    check_sources,
     check_usage,
-    inline_puzzle,
-    stdin_puzzle,
+    rack_table_options,
+    read_puzzle,
 )
 from rummikub.errors import PuzzleError, RummikubError
 from rummikub.melds import Meld, RawMeld
-from rummikub.puzzles import Overrides, Puzzle, expand_all, load
+from rummikub.puzzles import expand_all
 from rummikub.tiles import Tile
 
 if TYPE_CHECKING:  # the analysis (and the solver) load only when a position is analysed
@@ -48,19 +49,7 @@ BAR_AFTER = 0.5
 
 @click.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
-@click.option(
-    "--rack",
-    metavar="TILES",
-    help='The rack of an inline position, e.g. "R4 K7 O7" (ranges R1-3 and groups KRB7 too).',
-)
-@click.option(
-    "--table",
-    "table",
-    multiple=True,
-    metavar="MELDS",
-    help="Melds on the table of an inline position, separated by | or ;, e.g. "
-    '"R1-3 | KRB7 | B9 B10 J"; repeatable.',
-)
+@rack_table_options
 @click.option(
     "--position",
     metavar="TEXT",
@@ -158,13 +147,7 @@ def analyse(
     given = Inline(rack, table, position)
     check_usage(given)
     inline = given.given
-    if puzzles and inline:
-        raise click.UsageError("give either PUZZLE files or an inline position, not both")
-    if not puzzles and not inline:
-        raise click.UsageError(
-            "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
-            "or --position"
-        )
+    check_sources(puzzles, inline)
     if after and not with_grade:
         raise click.UsageError("--after gives the move to grade: use it with --grade")
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
@@ -190,12 +173,7 @@ def analyse(
             unproven |= not found.proven
             continue
         try:
-            if inline:
-                puzzle = inline_puzzle(given, choices)
-            elif source == STDIN and stdin is not None:
-                puzzle = stdin_puzzle(stdin, choices)
-            else:
-                puzzle = _load(source, choices)
+            puzzle = read_puzzle(source, given if inline else None, stdin, choices)
         except PuzzleError as error:
             click.echo(f"Error: {error}", err=True)
             bad = True
@@ -239,12 +217,6 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
-
-
-def _load(source: str | PuzzleError, choices: Overrides) -> Puzzle:
-    if isinstance(source, PuzzleError):  # an argument that stood for no puzzle file
-        raise source
-    return load(source, overrides=choices)
 
 
 class _Bar:

@@ -9,7 +9,7 @@ import click
 
 from rummikub.errors import RulesError, RummikubError
 from rummikub.puzzles import Overrides
-from rummikub.rules import PRESETS, STANDARD, parse_option, preset, with_options
+from rummikub.rules import PRESETS, STANDARD, Rules, parse_option, preset, with_options
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,6 +71,24 @@ def rules_options(command: F) -> F:
         callback=_check_preset,
         help=f"Rule preset ({', '.join(PRESETS)}) instead of the puzzle's; "
         "the puzzle's own [rules] options still apply.",
+    )(command)
+
+
+def rules_of(rules_preset: str | None, rule_options: dict[str, str]) -> Rules:
+    """The rules of ``--rules``/``--rule`` for a command with no puzzle file (game, play,
+    simulate): the preset (standard when none) with the options set."""
+    base = preset(rules_preset) if rules_preset else STANDARD
+    return with_options(base, rule_options)
+
+
+def rack_size_option(command: F) -> F:
+    """Add ``--rack-size N`` (tiles dealt to each player) to a command that deals."""
+    return click.option(
+        "--rack-size",
+        type=click.IntRange(1, 50),
+        default=14,
+        show_default=True,
+        help="Tiles dealt to each player.",
     )(command)
 
 

@@ -11,14 +11,13 @@ from typing import Any
 import click
 
 from rummikub.cli import render
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rules_options
+from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
 from rummikub.errors import RummikubError
 from rummikub.game import engine
 from rummikub.game.engine import GameState, Replay, TurnError
 from rummikub.game.record import Draw, Pass, Play, Record, Result, Turn, load, save
 from rummikub.melds import RawMeld
 from rummikub.position import Position
-from rummikub.rules import STANDARD, Rules, preset, with_options
 from rummikub.tiles import format_tiles, parse_tiles
 
 __all__ = ["game"]
@@ -30,11 +29,6 @@ def game() -> None:
 
     A record is a TOML (or .json) file; see the README, "Game records".
     """
-
-
-def _rules(rules_preset: str | None, rule_options: dict[str, str]) -> Rules:
-    base = preset(rules_preset) if rules_preset else STANDARD
-    return with_options(base, rule_options)
 
 
 def _players(text: str) -> list[str]:
@@ -71,13 +65,7 @@ def _intact(path: str, game: Replay) -> None:
 @click.option("--seed", type=int, help="Shuffle and deal the box with this seed.")
 @click.option("--rack", "rack_text", metavar="TILES", help="A real table: your dealt rack.")
 @click.option("--me", type=int, default=0, show_default=True, help="Your seat (with --rack).")
-@click.option(
-    "--rack-size",
-    type=click.IntRange(1, 50),
-    default=14,
-    show_default=True,
-    help="Tiles dealt to each player.",
-)
+@rack_size_option
 @click.option("--force", is_flag=True, help="Overwrite an existing record.")
 @rules_options
 def new(
@@ -98,7 +86,7 @@ def new(
     if (seed is None) == (rack_text is None):
         raise BadInput("give --seed N to deal a game, or --rack TILES for a game at a real table")
     names = _players(players)
-    rules = _rules(rules_preset, rule_options)
+    rules = rules_of(rules_preset, rule_options)
     if rack_text is not None:
         if not 0 <= me < len(names):
             raise BadInput(f"--me {me}: expected a seat 0-{len(names) - 1}")

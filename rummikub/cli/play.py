@@ -6,12 +6,11 @@ import secrets
 
 import click
 
-from rummikub.cli.common import BadInput, rules_options
+from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.cli.explaining import tile_text, use_color
 from rummikub.errors import RummikubError
 from rummikub.game.play import Table, play
 from rummikub.game.strategies import STRATEGIES, strategy
-from rummikub.rules import STANDARD, preset, with_options
 from rummikub.tiles import Tile
 
 __all__ = ["play_command"]
@@ -48,13 +47,7 @@ def _ask(prompt: str) -> str:
     type=click.Path(dir_okay=False),
     help="The record to write after every turn (default: game-SEED.toml).",
 )
-@click.option(
-    "--rack-size",
-    type=click.IntRange(1, 50),
-    default=14,
-    show_default=True,
-    help="Tiles dealt to each player.",
-)
+@rack_size_option
 @click.option("--no-color", is_flag=True, help="Tiles without colors (also: NO_COLOR).")
 @rules_options
 def play_command(
@@ -75,7 +68,7 @@ def play_command(
         chosen = [strategy(names[i % len(names)]) for i in range(opponents)]
     except RummikubError as error:
         raise BadInput(str(error)) from None
-    rules = with_options(preset(rules_preset) if rules_preset else STANDARD, rule_options)
+    rules = rules_of(rules_preset, rule_options)
     if seed is None:
         seed = secrets.randbelow(10**6)
     path = path or f"game-{seed}.toml"

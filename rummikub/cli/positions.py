@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 import click
 
@@ -14,13 +15,15 @@ from rummikub.cli.common import BadInput
 from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.melds import RawMeld
 from rummikub.notation import parse_melds, parse_position, parse_rack
-from rummikub.puzzles import MAX_FILE_BYTES, Overrides, Puzzle, decode, from_data, loads
+from rummikub.puzzles import MAX_FILE_BYTES, Overrides, Puzzle, decode, from_data, load, loads
 from rummikub.rules import Rules, preset, with_options
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
 #: The PUZZLE argument that means "read the puzzle from stdin".
 STDIN = "-"
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,48 @@ def check_usage(inline: Inline) -> None:
     """``--position`` holds a whole position: it does not mix with ``--rack``/``--table``."""
     if inline.position is not None and (inline.rack is not None or inline.table):
         raise click.UsageError("give either --position or --rack/--table, not both")
+
+
+def rack_table_options(command: F) -> F:
+    """Add ``--rack TILES`` and ``--table MELDS`` (an inline position) to a command."""
+    command = click.option(
+        "--table",
+        "table",
+        multiple=True,
+        metavar="MELDS",
+        help="Melds on the table of an inline position, separated by | or ;, e.g. "
+        '"R1-3 | KRB7 | B9 B10 J"; repeatable.',
+    )(command)
+    return click.option(
+        "--rack",
+        metavar="TILES",
+        help='The rack of an inline position, e.g. "R4 K7 O7" (ranges R1-3 and groups KRB7 too).',
+    )(command)
+
+
+def check_sources(puzzles: Sequence[str], inline: bool) -> None:
+    """PUZZLE files and an inline position are two ways to give the input: exactly one."""
+    if puzzles and inline:
+        raise click.UsageError("give either PUZZLE files or an inline position, not both")
+    if not puzzles and not inline:
+        raise click.UsageError(
+            "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
+            "or --position"
+        )
+
+
+def read_puzzle(
+    source: str | PuzzleError, inline: Inline | None, stdin: str | None, choices: Overrides
+) -> Puzzle:
+    """The puzzle of one source: the inline position when there is one, else stdin's text
+    (``-``), else the file (raises PuzzleError, also for a source that named no file)."""
+    if inline is not None:
+        return inline_puzzle(inline, choices)
+    if source == STDIN and stdin is not None:
+        return stdin_puzzle(stdin, choices)
+    if isinstance(source, PuzzleError):  # an argument that stood for no puzzle file
+        raise source
+    return load(source, overrides=choices)
 
 
 def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import click
 
-from rummikub.cli.common import BadInput, rules_options
+from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.errors import RummikubError
 from rummikub.game import simulate as sim
 from rummikub.game.strategies import STRATEGIES
-from rummikub.rules import STANDARD, preset, with_options
 
 __all__ = ["simulate"]
 
@@ -69,13 +68,7 @@ def _progress(games: int, show: bool) -> Iterator[sim.Progress | None]:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
-@click.option(
-    "--rack-size",
-    type=click.IntRange(1, 50),
-    default=14,
-    show_default=True,
-    help="Tiles dealt to each player.",
-)
+@rack_size_option
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
@@ -112,7 +105,7 @@ def simulate(
 
     The same seed gives the same games and report, with or without Dask."""
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
-    rules = with_options(preset(rules_preset) if rules_preset else STANDARD, rule_options)
+    rules = rules_of(rules_preset, rule_options)
     setup = sim.Setup(names, players, rules, rack_size, seed)
     if workers is None:
         workers = 1 if scheduler else sim.default_workers(games)

@@ -28,13 +28,14 @@ from rummikub.cli.positions import (
     COMMAND_LINE,
     STDIN,
     Inline,
+    check_sources,
     check_usage,
-    inline_puzzle,
+    rack_table_options,
+    read_puzzle,
     read_stdin,
-    stdin_puzzle,
 )
 from rummikub.errors import PuzzleError
-from rummikub.puzzles import Overrides, Puzzle, expand_all, load
+from rummikub.puzzles import Overrides, expand_all
 from rummikub.render.text import paint, use_color
 
 if TYPE_CHECKING:
@@ -126,19 +127,7 @@ def _check_time_limit(
 
 @click.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
-@click.option(
-    "--rack",
-    metavar="TILES",
-    help='The rack of an inline position, e.g. "R4 K7 O7" (ranges R1-3 and groups KRB7 too).',
-)
-@click.option(
-    "--table",
-    "table",
-    multiple=True,
-    metavar="MELDS",
-    help="Melds on the table of an inline position, separated by | or ;, e.g. "
-    '"R1-3 | KRB7 | B9 B10 J"; repeatable.',
-)
+@rack_table_options
 @click.option(
     "--position",
     metavar="TEXT",
@@ -260,13 +249,7 @@ def solve(
     given = Inline(rack, () if card_inline else table, position)
     check_usage(given)
     inline = given.given or card_inline
-    if puzzles and inline:
-        raise click.UsageError("give either PUZZLE files or an inline position, not both")
-    if not puzzles and not inline:
-        raise click.UsageError(
-            "give PUZZLE files or folders, - for stdin, or a position with --rack/--table "
-            "or --position"
-        )
+    check_sources(puzzles, inline)
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
     if svg is not None and (len(puzzles) > 1 or (puzzles and os.path.isdir(puzzles[0]))):
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
@@ -442,12 +425,7 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
         )
         return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
     try:
-        if task.inline is not None:
-            puzzle = inline_puzzle(task.inline, task.choices)
-        elif source == STDIN and task.stdin is not None:
-            puzzle = stdin_puzzle(task.stdin, task.choices)
-        else:
-            puzzle = _load(source, task.choices)
+        puzzle = read_puzzle(source, task.inline, task.stdin, task.choices)
     except PuzzleError as error:
         return _Report([(f"Error: {error}", True)], bad_input=True)
     result = solve_position(puzzle.position, objective=task.objective, time_limit=task.time_limit)
@@ -492,9 +470,3 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
         )
         report.mismatch = True
     return report
-
-
-def _load(source: str | PuzzleError, choices: Overrides) -> Puzzle:
-    if isinstance(source, PuzzleError):  # an argument that stood for no puzzle file
-        raise source
-    return load(source, overrides=choices)

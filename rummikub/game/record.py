@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from rummikub.errors import RulesError, RummikubError
 from rummikub.melds import KINDS, RawMeld
-from rummikub.rules import OPTION_NAMES, PRESETS, STANDARD, Rules, preset, with_options
+from rummikub.rules import STANDARD, Rules, preset, rules_data, with_options
 from rummikub.tiles import Tile, format_tiles, parse_tiles
 
 __all__ = [
@@ -363,23 +363,6 @@ def _turn_data(turn: Turn, seat: int) -> dict[str, Any]:
     if isinstance(turn, Draw):
         return {"player": seat, "draw": "?" if turn.tile is None else str(turn.tile)}
     return {"player": seat, "pass": True}
-
-
-def rules_data(rules: Rules) -> dict[str, Any]:
-    """The preset closest to ``rules`` and the options that differ from it ({} = standard)."""
-
-    def differences(base: Rules) -> dict[str, Any]:
-        return {
-            name: getattr(rules, name)
-            for name in OPTION_NAMES
-            if getattr(rules, name) != getattr(base, name)
-        }
-
-    name = min(PRESETS, key=lambda n: len(differences(PRESETS[n])))
-    options = differences(PRESETS[name])
-    if name == "standard" and not options:
-        return {}
-    return {"preset": name, **options}
 
 
 def dumps(record: Record, fmt: Format = "toml") -> str:

@@ -23,9 +23,9 @@ from typing import Any
 
 from rummikub.errors import RummikubError
 from rummikub.game.engine import GameState, advance, deal, start, turn_of_move
-from rummikub.game.record import RACK_SIZE, Record, rules_data
+from rummikub.game.record import RACK_SIZE, Record
 from rummikub.game.strategies import Strategy, View, strategy
-from rummikub.rules import STANDARD, Rules
+from rummikub.rules import STANDARD, Rules, rules_data
 
 __all__ = [
     "GameSummary",

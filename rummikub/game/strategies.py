@@ -6,8 +6,11 @@ plugs into :func:`rummikub.game.simulate.play_game` and ``rummikub play``.
 
 * ``best``: the solver's best move (greatest value played, RULES.md "The best move").
 * ``tiles``: the move that plays the most tiles.
-* ``hold``: holds its jokers back (its best move without them) until its rack is small, an
-  opponent is close to going out, or the pool is empty; then it plays like ``best``.
+* ``hold``: holds back its jokers and the tiles that complete nothing on the table yet (the
+  melds it could lay from its own tiles alone, kept to lay later, all at once) until its rack
+  is small, an opponent is close to going out, or the pool is empty; then it plays like
+  ``best``. Before its initial meld it plays like ``best`` without its jokers: only melds
+  from the hand can open.
 * ``casual``: misses rearrangements: it lays the best new melds from its hand (the solver on
   an empty table), then adds what it can to the ends of runs and the missing colors of groups,
   old melds and new alike. Nothing already on the table is moved.
@@ -67,19 +70,39 @@ def tiles(position: Position, view: View) -> Move:
 
 
 def hold(position: Position, view: View) -> Move:
-    """Keep the jokers in the rack while nobody is pressed."""
+    """Keep the jokers, and the melds made of rack tiles alone, while nobody is pressed.
+
+    The move is the best one without the jokers, less its new melds that hold no table tile.
+    Taking such a meld back leaves a legal move: every table tile, every joker lock and every
+    substitute stays where the move put it (a substitute lies in the meld of the joker it
+    replaced, so beside table tiles). Before the initial meld nothing is taken back.
+    """
     pressed = (
         len(position.rack) <= HOLD_UNTIL_RACK
         or min(view.opponents(), default=0) <= HOLD_UNTIL_OPPONENT
         or view.pool_count == 0
     )
-    jokers = sum(1 for t in position.rack if t.is_joker)
-    if pressed or not jokers:
+    if pressed:
         return best(position, view)
     kept = tuple(t for t in position.rack if not t.is_joker)
     if not kept:
         return no_move(position)
-    return solve(replace(position, rack=kept)).move
+    move = solve(replace(position, rack=kept)).move
+    if not position.opened or not move.played:
+        return move
+    from rummikub.explain import RACK, explain
+
+    # Where each tile comes from tells the melds laid from the rack alone, also when the
+    # rack and the table hold copies of the same tile.
+    shown: list[Meld] = []
+    held: Counter[Tile] = Counter()
+    for change in explain(position, move).changes:
+        if all(source == RACK for source in change.sources()):
+            held.update(change.meld.tiles)
+        else:
+            shown.append(change.meld)
+    played = sorted((Counter(move.played) - held).elements(), key=position.rules.sort_key)
+    return Move(tuple(shown), tuple(played)) if played else no_move(position)
 
 
 def casual(position: Position, view: View) -> Move:
