@@ -195,15 +195,28 @@ def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:
         raise PuzzleError(name, [f"unknown puzzle format {suffix!r} (expected .toml or .json)"])
+    data = read_bytes(name, info)
+    return loads(data, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
+
+
+def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
+    """The bytes of a file of at most :data:`MAX_FILE_BYTES` (one more, read, tells that it
+    is too big); raises :class:`PuzzleError`. Puzzle files and game records read alike."""
+    try:
+        info = info or os.stat(name)
+    except (FileNotFoundError, NotADirectoryError):
+        raise PuzzleError(name, ["no such file"]) from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL character in the path
+        reason = _os(error) if isinstance(error, OSError) else "not a valid path"
+        raise PuzzleError(name, [f"cannot read: {reason}"]) from None
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
         raise PuzzleError(name, [_too_big(info.st_size)])
     try:
         with open(name, "rb") as file:
             # One byte more than allowed tells a file that grew, or a pipe, too big.
-            data = file.read(MAX_FILE_BYTES + 1)
+            return file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise PuzzleError(name, [f"cannot read: {_os(error)}"]) from None
-    return loads(data, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
 
 
 def _too_big(size: int | None = None) -> str:
@@ -220,6 +233,13 @@ def loads(
 
     A leading byte order mark is skipped, as many editors on Windows write one.
     """
+    return from_data(parse_document(text, path, fmt=fmt), path, overrides=overrides)
+
+
+def parse_document(text: str | bytes, path: str, *, fmt: Format = "toml") -> Any:
+    """The TOML or JSON data of a file's text, read with the care of puzzle files (size,
+    UTF-8, byte order mark, numbers too long, nesting too deep); raises
+    :class:`PuzzleError`. Puzzle files and game records read alike."""
     text = decode(text, path)
     name = "TOML" if fmt == "toml" else "JSON"
     data: Any
@@ -237,7 +257,9 @@ def loads(
         # values it cannot hold): still bad input, not a crash.
         reason = "a number with too many digits" if "digits" in str(error) else str(error)
         raise PuzzleError(path, [f"invalid {name}: {reason}"]) from None
-    return from_data(data, path, overrides=overrides)
+    if _depth_exceeds(data, MAX_DEPTH):
+        raise PuzzleError(path, [_TOO_DEEP])
+    return data
 
 
 def decode(data: str | bytes, path: str) -> str:

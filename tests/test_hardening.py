@@ -366,9 +366,15 @@ def test_a_broken_old_table_is_judged_by_check_not_refused() -> None:
 # -- exit codes --------------------------------------------------------------------------------
 
 
-def test_time_limit_nan_and_inf_are_refused() -> None:
+@pytest.mark.parametrize(
+    "command",
+    [("solve", TWO_TILES), ("analyse", TWO_TILES), ("game", "hint", "g.toml"), ("serve",)],
+)
+def test_time_limit_nan_and_inf_are_refused(command: tuple[str, ...]) -> None:
+    # Every command with a --time-limit refuses what is not a finite number above 0, before
+    # it reads a file or starts a server.
     for value in ("nan", "inf", "-inf", "0", "-1"):
-        result = run("solve", TWO_TILES, "--time-limit", value)
+        result = run(*command, "--time-limit", value)
         assert result.exit_code == 2, value
         assert "Invalid value for '--time-limit'" in result.stderr
         assert "Traceback" not in result.output

@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -138,3 +139,35 @@ def test_random_toml_values(value: dict[str, Any]) -> None:
     text = "\n".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items())
     read(text, "toml")
     read(text.encode("utf-8", "surrogatepass"), "toml")
+
+
+#: The keys of a game record, so that its checks of each key run too.
+RECORD_DATA = st.dictionaries(
+    st.sampled_from(
+        ["format", "players", "rules", "seed", "rack_size", "me", "deal", "turns", "result"]
+    ),
+    JSON_VALUES,
+    max_size=8,
+).map(lambda data: {"format": "rummikub-game/1", **data})
+
+
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=200) | RECORD_DATA.map(json.dumps), st.sampled_from(["toml", "json"]))
+def test_game_records_read_with_the_same_care(data: bytes | str, fmt: Format) -> None:
+    # A record is read like a puzzle file: whatever it holds, a RecordError or a record.
+    from rummikub.game.record import RecordError
+    from rummikub.game.record import loads as load_record
+
+    try:
+        load_record(data, "g." + fmt, fmt=fmt)
+    except RecordError as error:
+        assert str(error).startswith("g." + fmt + ": ")
+
+
+def test_a_record_nested_too_deep_is_bad_input() -> None:
+    from rummikub.game.record import RecordError
+    from rummikub.game.record import loads as load_record
+
+    deep = '{"format": "rummikub-game/1", "players": ' + "[" * 10**5 + "]" * 10**5 + "}"
+    with pytest.raises(RecordError, match=r"^g\.json: invalid JSON: .* nested more than 32"):
+        load_record(deep, "g.json", fmt="json")

@@ -18,6 +18,7 @@ from rummikub.cli.common import (
     EXIT_OK,
     EXIT_REJECTED,
     EXIT_UNPROVEN,
+    check_time_limit,
     overrides,
     rules_options,
     write_svg,
@@ -102,7 +103,8 @@ BAR_AFTER = 0.5
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=check_time_limit,
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )

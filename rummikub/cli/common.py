@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -25,6 +26,18 @@ class BadInput(click.ClickException):
     @classmethod
     def from_error(cls, error: RummikubError) -> BadInput:
         return cls(str(error))
+
+
+def check_time_limit(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    """The callback of every ``--time-limit``: a finite number of seconds above 0.
+
+    Not ``click.FloatRange``: it lets nan through (every comparison with nan is false).
+    """
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value} is not a finite number of seconds > 0")
+    return value
 
 
 def _check_preset(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -11,7 +11,14 @@ from typing import Any
 import click
 
 from rummikub.cli import render
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
+from rummikub.cli.common import (
+    EXIT_REJECTED,
+    BadInput,
+    check_time_limit,
+    rack_size_option,
+    rules_of,
+    rules_options,
+)
 from rummikub.errors import RummikubError
 from rummikub.game import engine
 from rummikub.game.engine import GameState, Replay, TurnError
@@ -323,7 +330,8 @@ def replay_command(path: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The answer as solve --json prints it.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0.001),
+    type=float,
+    callback=check_time_limit,
     metavar="SECONDS",
     help="Stop the solve early; the hint may then be unproven.",
 )

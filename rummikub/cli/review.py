@@ -8,11 +8,12 @@ pass) is compared with the best move too, which says whether a move was there to
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from rummikub.errors import PuzzleError
+from rummikub.puzzles import Format, parse_document, read_bytes
 
 if TYPE_CHECKING:
     from rummikub.analysis import Grade
@@ -24,11 +25,10 @@ FORMAT_PREFIX = "rummikub-game/"
 
 def is_record(path: str) -> bool:
     """Whether ``path`` is a game record rather than a puzzle (by its ``format`` key)."""
-    suffix = Path(path).suffix.lower()
+    fmt: Format = "json" if Path(path).suffix.lower() == ".json" else "toml"
     try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = json.loads(text) if suffix == ".json" else tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = parse_document(read_bytes(path), path, fmt=fmt)
+    except PuzzleError:
         return False  # the puzzle reader reports what is wrong with it
     value = data.get(FORMAT_KEY) if isinstance(data, dict) else None
     return isinstance(value, str) and value.startswith(FORMAT_PREFIX)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from rummikub.cli.common import BadInput
+from rummikub.cli.common import BadInput, check_time_limit
 
 
 @click.command()
@@ -23,7 +23,8 @@ from rummikub.cli.common import BadInput
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=check_time_limit,
     default=10.0,
     show_default=True,
     metavar="SECONDS",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from rummikub.cli.common import (
     EXIT_OK,
     EXIT_REJECTED,
     EXIT_UNPROVEN,
+    check_time_limit,
     overrides,
     rules_options,
     write_svg,
@@ -116,15 +116,6 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
         yield _Progress(bar, bar.add_task("Solving", total=count))
 
 
-def _check_time_limit(
-    ctx: click.Context, param: click.Parameter, value: float | None
-) -> float | None:
-    # Not click.FloatRange: it lets nan through (every comparison with nan is false).
-    if value is not None and not (math.isfinite(value) and value > 0):
-        raise click.BadParameter(f"{value} is not a finite number of seconds > 0")
-    return value
-
-
 @click.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
 @rack_table_options
@@ -150,7 +141,7 @@ def _check_time_limit(
 @click.option(
     "--time-limit",
     type=float,
-    callback=_check_time_limit,
+    callback=check_time_limit,
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )

@@ -15,13 +15,13 @@ import contextlib
 import json
 import os
 import tempfile
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from rummikub.errors import RulesError, RummikubError
+from rummikub import puzzles
+from rummikub.errors import PuzzleError, RulesError, RummikubError
 from rummikub.melds import KINDS, RawMeld
 from rummikub.rules import STANDARD, Rules, preset, rules_data, with_options
 from rummikub.tiles import Tile, format_tiles, parse_tiles
@@ -122,28 +122,19 @@ def load(path: str | os.PathLike[str]) -> Record:
     """Read a record file; the format follows the suffix (``.json``, else TOML)."""
     name = os.fspath(path)
     try:
-        text = Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{name}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"{name}: cannot read: {error}") from None
-    return loads(text, name, fmt=_format_of(name))
+        data = puzzles.read_bytes(name)
+    except PuzzleError as error:
+        raise RecordError(str(error)) from None
+    return loads(data, name, fmt=_format_of(name))
 
 
-def loads(text: str, path: str = "<record>", *, fmt: Format = "toml") -> Record:
-    """Read a record from text; ``path`` names it in messages."""
-    data: Any
-    if fmt == "toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise RecordError(f"{path}: invalid TOML: {error}") from None
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            where = f"line {error.lineno}, column {error.colno}"
-            raise RecordError(f"{path}: invalid JSON: {error.msg} (at {where})") from None
+def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") -> Record:
+    """Read a record from text (or UTF-8 bytes); ``path`` names it in messages. Read with
+    the care of puzzle files: a size limit, a byte order mark, nesting too deep."""
+    try:
+        data = puzzles.parse_document(text, path, fmt=fmt)
+    except PuzzleError as error:
+        raise RecordError(str(error)) from None
     return from_data(data, path)
 
 
