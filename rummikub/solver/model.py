@@ -120,6 +120,9 @@ class MoveVariables:
     _solver: Any
     _played: dict[int, Any] = field(default_factory=dict)
     _balance: dict[int, Any] = field(default_factory=dict)
+    #: The base's balance rows by tile type, as row indices (proxies made when first needed:
+    #: making one for every row of a template costs more than a small position's solve).
+    _base_balance: dict[int, int] = field(default_factory=dict)
     #: (meld, column) of every meld laid free: candidates, old melds' own columns.
     lay: list[tuple[Meld, Any]] = field(default_factory=list)
     flow: RunFlow | None = None
@@ -140,7 +143,12 @@ class MoveVariables:
         (made when first needed: no tile of that type is then in play)."""
         row = self._balance.get(tile)
         if row is None:
-            row = self._balance[tile] = self._solver.Constraint(0.0, 0.0)
+            where = self._base_balance.get(tile)
+            if where is not None:
+                row = self._solver.constraint(where)
+            else:
+                row = self._solver.Constraint(0.0, 0.0)
+            self._balance[tile] = row
         return row
 
 
@@ -233,32 +241,34 @@ class MoveModel:
         return rows, base, cands
 
     def _bind(self, base: Base, cands: Candidates) -> dict[int, Any]:
-        """Bound the base to this position; returns the columns of the candidates that fit."""
-        variables = self.solver.variables()
-        constraints = self.solver.constraints()
-        for t, r in base.balance.items():
-            row = self.vars._balance[t] = constraints[r]
-            if self.table[t]:
-                row.SetBounds(float(self.table[t]), float(self.table[t]))
+        """Bound the base to this position; returns the columns of the candidates that fit.
+
+        Only what the position uses gets a Python proxy (``solver.variable(i)``): the rest
+        of the base stays fixed at 0 untouched.
+        """
+        solver = self.solver
+        self.vars._base_balance = base.balance
+        for t, n in enumerate(self.table):
+            if n:
+                self.vars.balance(t).SetBounds(float(n), float(n))
         for t, v in base.played.items():
             if self.rack[t]:
-                var = self.vars._played[t] = variables[v]
+                var = self.vars._played[t] = solver.variable(v)
                 var.SetBounds(0.0, float(self.rack[t]))
                 self.active.append(v)
         if base.flow is not None:
-            self.vars.flow = base.flow.bound_to(variables)
-            self.active += self.vars.flow.limit(self.available, self.index, base.flow)
+            self.vars.flow, active = base.flow.limit(solver, self.available, self.index)
+            self.active += active
         fitting = self._fitting
         if fitting is None:
             fitting = cands.fitting(self.rack if self.opening_only else self.available)
-        fit = dict(fitting)
         columns: dict[int, Any] = {}
-        for k, (row, v) in enumerate(base.columns):
+        for k, (row, upper) in enumerate(sorted(fitting)):
             if k % 256 == 0:
                 deadline.check()
-            upper = fit.get(row)
-            if upper:
-                var = variables[v]
+            v = base.column_of.get(row)
+            if v is not None and upper:
+                var = solver.variable(v)
                 var.SetBounds(0.0, float(upper))
                 self.vars.lay.append((cands.melds[row], var))
                 self.active.append(v)
@@ -520,14 +530,15 @@ class MoveModel:
             new = [m for m, var in self.vars.lay for _ in range(count(var))]
             table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
         else:
-            table = self._lay_out(count)
+            table = self._lay_out(count, lambda i: round(values[i]))
         # A cheap guard against any slip in reading the model back: tiles are conserved.
         laid = Counter(t for m in table for t in m.tiles)
         if laid != self.position.table_tiles() + Counter(played):
             raise AssertionError("the solver's table does not conserve the tiles")
         return Solution(tuple(played), table)
 
-    def _lay_out(self, count: Callable[[Any], int]) -> tuple[Meld, ...]:
+    def _lay_out(self, count: Callable[[Any], int], at: Callable[[int], int]) -> tuple[Meld, ...]:
+        """The new table; ``count`` reads a variable's value, ``at`` a variable index's."""
         old = self.position.table
         in_place: list[Meld | None] = [None] * len(old)
         locked = [False] * len(old)
@@ -540,7 +551,7 @@ class MoveModel:
         for meld, var in self.vars.lay:
             new.extend([meld] * (count(var) - taken[var.index()]))
         if self.vars.flow is not None:
-            new.extend(self.vars.flow.runs(count))
+            new.extend(self.vars.flow.runs(at))
         for unit in self.vars.units:
             for fate, n in unit.chosen(count):
                 if fate.meld is None:

@@ -63,7 +63,16 @@ def branch_and_bound(
     params = pywraplp.MPSolverParameters()
     params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
     params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
-    variables = solver.variables()
+    # Proxies only for the variables branched on (one for each of a template's hundreds of
+    # columns would cost more than a small position's whole search).
+    variables: dict[int, Any] = {}
+
+    def variable(i: int) -> Any:
+        var = variables.get(i)
+        if var is None:
+            var = variables[i] = solver.variable(i)
+        return var
+
     reader = _Reader(solver)
     objective = solver.Objective()
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
@@ -86,9 +95,9 @@ def branch_and_bound(
             continue  # pruned by its parent's bound, without an LP solve
         for i in applied:
             if i not in node:
-                variables[i].SetBounds(*original[i])
+                variable(i).SetBounds(*original[i])
         for i, (low, high) in node.items():
-            variables[i].SetBounds(low, high)
+            variable(i).SetBounds(low, high)
         applied = node
         if left is not None:
             # One LP of a big model can take ~0.1 s: CLP itself stops at the deadline.
@@ -112,7 +121,7 @@ def branch_and_bound(
             continue
         index, value = branch
         if index not in original:
-            original[index] = (variables[index].lb(), variables[index].ub())
+            original[index] = (variable(index).lb(), variable(index).ub())
         low, high = node.get(index, original[index])
         down = {**node, index: (low, float(math.floor(value)))}
         up = {**node, index: (float(math.ceil(value)), high)}
@@ -120,7 +129,7 @@ def branch_and_bound(
         first, second = (up, down) if value - math.floor(value) >= 0.5 else (down, up)
         stack += [(second, bound), (first, bound)]
     for i in applied:
-        variables[i].SetBounds(*original[i])
+        variable(i).SetBounds(*original[i])
     if unsure or any(ceiling > best for _, ceiling in stack):
         return SearchOutcome("open", incumbent, nodes, iterations)
     if incumbent is None:

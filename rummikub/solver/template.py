@@ -39,6 +39,8 @@ class Base:
     flow: RunFlow | None
     #: (candidate row, variable index) of each candidate column (bounds 0 until set).
     columns: tuple[tuple[int, int], ...]
+    #: ``column_of[row]``: the variable index of candidate ``row``'s column.
+    column_of: dict[int, int]
     #: Variables in the base: a position's own parts come after them.
     variables: int
 
@@ -87,6 +89,7 @@ def lay_base(
         balance={t: r.index() for t, r in rows.items()},
         flow=runs,
         columns=tuple(laid),
+        column_of=dict(laid),
         variables=solver.NumVariables(),
     )
 
