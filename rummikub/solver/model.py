@@ -266,12 +266,12 @@ class MoveModel:
         for k, (row, upper) in enumerate(sorted(fitting)):
             if k % 256 == 0:
                 deadline.check()
-            v = base.column_of.get(row)
-            if v is not None and upper:
-                var = solver.variable(v)
+            where = base.column_of.get(row)
+            if where is not None and upper:
+                var = solver.variable(where)
                 var.SetBounds(0.0, float(upper))
                 self.vars.lay.append((cands.melds[row], var))
-                self.active.append(v)
+                self.active.append(where)
                 columns[row] = var
                 if self.opening_only:
                     needs = dict(cands.needs[row])
