@@ -50,7 +50,7 @@ from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import SearchOutcome, branch_and_bound
-from rummikub.solver.template import Base, lay_base, play_template
+from rummikub.solver.template import Base, lay_base, template_for
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
@@ -221,9 +221,11 @@ class MoveModel:
         """The base: a copy of the rule set's template, or built for this position alone
         where no template fits (see :mod:`.template`)."""
         rules = self.rules
-        template = None if self.opening_only or not runs_as_flow else play_template(rules)
+        template = None
+        if not self.opening_only and runs_as_flow:
+            template = template_for(rules, self.available[self.index.joker])
         if template is not None:
-            return Rows(template.load()), template.base, group_candidates(rules)
+            return Rows(template.load()), template.base, group_candidates(template.rules)
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
         rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
