@@ -41,7 +41,9 @@ def lay_runs(tiles: str, rules: Rules = STANDARD) -> list[str] | None:
     for t, r in base.balance.items():
         rows[r].SetBounds(float(counts[t]), float(counts[t]))
     assert base.flow is not None
-    flow, _ = base.flow.limit(solver, counts, index)
+    flow, uppers = base.flow.limit(counts, index)
+    for i, upper in uppers.items():
+        solver.variable(i).SetBounds(0.0, upper)
     # Fewest runs, so that the answer is one (R1 ... R7 rather than R1-R4 and R5-R7).
     for color in flow.colors:
         for i in color.start.values():

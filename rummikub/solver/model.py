@@ -50,7 +50,7 @@ from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import SearchOutcome, branch_and_bound
-from rummikub.solver.template import Base, lay_base, template_for
+from rummikub.solver.template import Base, Template, lay_base, template_for
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
@@ -123,8 +123,8 @@ class MoveVariables:
     #: The base's balance rows by tile type, as row indices (proxies made when first needed:
     #: making one for every row of a template costs more than a small position's solve).
     _base_balance: dict[int, int] = field(default_factory=dict)
-    #: (meld, column) of every meld laid free: candidates, old melds' own columns.
-    lay: list[tuple[Meld, Any]] = field(default_factory=list)
+    #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
+    lay: list[tuple[Meld, int]] = field(default_factory=list)
     flow: RunFlow | None = None
     units: list[Unit] = field(default_factory=list)
     opening: list[OpeningMeld] = field(default_factory=list)
@@ -194,11 +194,10 @@ class MoveModel:
         # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
         # The time limit covers building too: deadline.check() raises OutOfTime past it.
         deadline.check()
-        self.rows, base, cands = self._load_base(runs_as_flow)
-        self.vars = MoveVariables(self.solver)
+        template, built, base, cands = self._load_base(runs_as_flow)
         self.base_variables = base.variables
         deadline.check()
-        columns = self._bind(base, cands)
+        columns = self._bind(template, built, base, cands)
         deadline.check()
         if self.opening_only:
             require_opening(self.rows, self.rules, self.vars.opening, None)
@@ -217,18 +216,19 @@ class MoveModel:
 
     # -- building ---------------------------------------------------------------
 
-    def _load_base(self, runs_as_flow: bool) -> tuple[Rows, Base, Candidates]:
-        """The base: a copy of the rule set's template, or built for this position alone
-        where no template fits (see :mod:`.template`)."""
+    def _load_base(self, runs_as_flow: bool) -> tuple[Template | None, Any, Base, Candidates]:
+        """The base: the rule set's template (copied by :meth:`_bind` with the position's
+        bounds), or a solver with a base built for this position alone where no template
+        fits (see :mod:`.template`)."""
         rules = self.rules
         template = None
         if not self.opening_only and runs_as_flow:
             template = template_for(rules, self.available[self.index.joker])
         if template is not None:
-            return Rows(template.load()), template.base, group_candidates(template.rules)
+            return template, None, template.base, group_candidates(template.rules)
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
-        rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
+        solver = pywraplp.Solver.CreateSolver("CLP")
         flow = runs_as_flow and not self.opening_only
         cands = group_candidates(rules) if flow else candidates(rules)
         limit = self.rack if self.opening_only else self.available
@@ -238,48 +238,63 @@ class MoveModel:
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
         base = lay_base(
-            rows.solver, rules, self.index, fitting, flow=flow, played=played, balanced=balanced
+            solver, rules, self.index, fitting, flow=flow, played=played, balanced=balanced
         )
-        return rows, base, cands
+        return None, solver, base, cands
 
-    def _bind(self, base: Base, cands: Candidates) -> dict[int, Any]:
-        """Bound the base to this position; returns the columns of the candidates that fit.
+    def _bind(
+        self, template: Template | None, built: Any, base: Base, cands: Candidates
+    ) -> dict[int, int]:
+        """Bound the base to this position (the template's copy is loaded with its bounds
+        in place); returns the column of each candidate that fits, by candidate row.
 
-        Only what the position uses gets a Python proxy (``solver.variable(i)``): the rest
-        of the base stays fixed at 0 untouched.
+        Only what the position's own parts use gets a Python proxy: the rest of the base
+        is read by variable index.
         """
-        solver = self.solver
-        self.vars._base_balance = base.balance
-        for t, n in enumerate(self.table):
-            if n:
-                self.vars.balance(t).SetBounds(float(n), float(n))
+        uppers: dict[int, float] = {}
         for t, v in base.played.items():
             if self.rack[t]:
-                var = self.vars._played[t] = solver.variable(v)
-                var.SetBounds(0.0, float(self.rack[t]))
-                self.active.append(v)
+                uppers[v] = float(self.rack[t])
+        flow = None
         if base.flow is not None:
-            self.vars.flow, active = base.flow.limit(solver, self.available, self.index)
-            self.active += active
+            flow, flow_uppers = base.flow.limit(self.available, self.index)
+            uppers.update(flow_uppers)
         fitting = self._fitting
         if fitting is None:
             fitting = cands.fitting(self.rack if self.opening_only else self.available)
-        columns: dict[int, Any] = {}
+        columns: dict[int, int] = {}
         for k, (row, upper) in enumerate(sorted(fitting)):
             if k % 256 == 0:
                 deadline.check()
             where = base.column_of.get(row)
             if where is not None and upper:
+                uppers[where] = float(upper)
+                columns[row] = where
+        rows = {base.balance[t]: (float(n), float(n)) for t, n in enumerate(self.table) if n}
+        if template is not None:
+            solver = template.load(uppers, rows)
+        else:
+            solver = built
+            for i, high in uppers.items():
+                solver.variable(i).SetBounds(0.0, high)
+            for r, (low, high) in rows.items():
+                solver.constraint(r).SetBounds(low, high)
+        self.rows = Rows(solver)
+        self.vars = MoveVariables(solver)
+        self.vars._base_balance = base.balance
+        self.vars.flow = flow
+        self.active = sorted(uppers)
+        for t, v in base.played.items():
+            if self.rack[t]:
+                self.vars._played[t] = solver.variable(v)
+        for row, where in columns.items():
+            self.vars.lay.append((cands.melds[row], where))
+            if self.opening_only:
+                needs = dict(cands.needs[row])
+                value = cands.values[row]
                 var = solver.variable(where)
-                var.SetBounds(0.0, float(upper))
-                self.vars.lay.append((cands.melds[row], var))
-                self.active.append(where)
-                columns[row] = var
-                if self.opening_only:
-                    needs = dict(cands.needs[row])
-                    value = cands.values[row]
-                    meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
-                    self.vars.opening.append(meld)
+                meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
+                self.vars.opening.append(meld)
         return columns
 
     def column(self, needs: Needs, upper: int, name: str) -> Any:
@@ -308,7 +323,7 @@ class MoveModel:
         units.supply(self.vars.played, self.vars.opening, free_table)
         self.vars.units = units.units
 
-    def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
+    def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, int]) -> None:
         """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
         alike: dict[tuple[str, Needs], list[int]] = defaultdict(list)
         for i, meld in enumerate(self.position.table):
@@ -317,13 +332,13 @@ class MoveModel:
         for (kind, multiset), olds in alike.items():
             row = cands.lookup.get(multiset)
             if row is not None and cands.melds[row].kind == kind and row in columns:
-                column = columns[row]
+                column = self.solver.variable(columns[row])
             else:
                 # Its own column: a run longer than 5, or a kind the candidate lacks.
                 meld = self.position.table[olds[0]]
                 needs = self.index.needs(meld.tiles)
                 column = self.column(needs, len(olds), f"old_{olds[0]}")
-                self.vars.lay.append((meld, column))
+                self.vars.lay.append((meld, column.index()))
             var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
             self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
             self.vars.as_was.append(AsWas(tuple(olds), var, column))
@@ -529,7 +544,7 @@ class MoveModel:
         tiles = self.index.tiles
         played = [tiles[t] for t, v in self.vars.played_tiles().items() for _ in range(count(v))]
         if self.opening_only:
-            new = [m for m, var in self.vars.lay for _ in range(count(var))]
+            new = [m for m, i in self.vars.lay for _ in range(round(values[i]))]
             table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
         else:
             table = self._lay_out(count, lambda i: round(values[i]))
@@ -550,8 +565,10 @@ class MoveModel:
             for i in alike.olds[: count(alike.var)]:
                 in_place[i] = old[i]
                 taken[alike.column.index()] += 1
-        for meld, var in self.vars.lay:
-            new.extend([meld] * (count(var) - taken[var.index()]))
+        for meld, i in self.vars.lay:
+            copies = at(i) - taken[i]
+            if copies:
+                new.extend([meld] * copies)
         if self.vars.flow is not None:
             new.extend(self.vars.flow.runs(at))
         for unit in self.vars.units:

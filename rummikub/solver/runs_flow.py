@@ -81,10 +81,10 @@ class RunFlow:
             )
         return cls(rules, colors)
 
-    def limit(self, solver: Any, available: Counts, index: TileIndex) -> tuple[RunFlow, list[int]]:
-        """Bound the flow in ``solver`` to the tiles in play: the flow of the variables left
-        free to move, and their indices (the others stay fixed at 0, and need no reading
-        back).
+    def limit(self, available: Counts, index: TileIndex) -> tuple[RunFlow, dict[int, float]]:
+        """Bound the flow to the tiles in play: the flow of the variables left free to
+        move, and their upper bounds by variable index (the others stay fixed at 0, and
+        need no reading back).
 
         A run is a window of 3 or more numbers whose missing tiles (none in play) jokers
         fill, so a variable is freed only where such a window can hold it: ``start[n]``
@@ -95,7 +95,7 @@ class RunFlow:
         jokers = available[index.joker]
         numbers = self.rules.numbers
         ids = _tile_ids(self.rules)
-        active: list[int] = []
+        active: dict[int, float] = {}
         limited: list[ColorFlow] = []
         for flow in self.colors:
             kept = ColorFlow(flow.color)
@@ -115,15 +115,15 @@ class RunFlow:
             for n, i in flow.start.items():
                 if fits[n]:
                     upper = min(room[n], room[n + 1], room[n + 2])
-                    _free(solver, i, upper, kept.start, n, active)
+                    _free(i, upper, kept.start, n, active)
             for n, i in flow.long.items():
                 if fits[n - 2]:
                     upper = min(room[n - 2], room[n - 1], room[n])
-                    _free(solver, i, upper, kept.long, n, active)
+                    _free(i, upper, kept.long, n, active)
             if jokers:
                 for n, i in flow.jokers.items():
                     if fits[n] or (n >= 2 and fits[n - 1]) or (n >= 3 and fits[n - 2]):
-                        _free(solver, i, min(jokers, room[n]), kept.jokers, n, active)
+                        _free(i, min(jokers, room[n]), kept.jokers, n, active)
         return RunFlow(self.rules, limited), active
 
     def runs(self, count: Callable[[Any], int]) -> list[Meld]:
@@ -135,12 +135,11 @@ class RunFlow:
         return found
 
 
-def _free(solver: Any, i: int, upper: int, kept: dict[int, Any], n: int, active: list[int]) -> None:
+def _free(i: int, upper: int, kept: dict[int, Any], n: int, active: dict[int, float]) -> None:
     """Let flow variable ``i`` (at number ``n``) move up to ``upper``."""
     if upper > 0:
-        solver.variable(i).SetBounds(0.0, float(upper))
         kept[n] = i
-        active.append(i)
+        active[i] = float(upper)
 
 
 @lru_cache(maxsize=16)

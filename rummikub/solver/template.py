@@ -13,7 +13,7 @@ were, locked melds' fates, the initial meld.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -96,30 +96,102 @@ def lay_base(
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A model of the base of a rule set with every candidate group, ready to copy."""
+    """A model of the base of a rule set with every candidate group, ready to copy.
+
+    A position's copy is loaded with its bounds already in place: the model's serialized
+    form is a list of records, one per variable and row, so the copy is the template's
+    records with those of the variables and rows the position bounds swapped for records
+    carrying its bounds (made once per bound and cached). Setting the bounds after loading
+    would cost a Python proxy and a call per variable, more than the rest of a small
+    position's build.
+    """
 
     proto: Any
     base: Base
     #: The box it was built for (its candidate groups are ``group_candidates(rules)``).
     rules: Rules
-    #: The proto as pywraplp reads it: serialized once (see :meth:`load`).
-    encoded: Any
+    #: The serialized records of the template's variables, then of its rows.
+    records: list[bytes]
+    #: Records with other bounds: (variable or row position in :attr:`records`, bounds).
+    _bounded: dict[tuple[int, float, float], bytes] = field(default_factory=dict)
 
-    def load(self) -> Any:
-        """A fresh CLP model holding a copy of the template."""
+    def load(
+        self,
+        uppers: dict[int, float] | None = None,
+        rows: dict[int, tuple[float, float]] | None = None,
+    ) -> Any:
+        """A fresh CLP model holding a copy of the template, where variable ``i`` lies in
+        ``0..uppers[i]`` and row ``r`` in ``rows[r]`` (the others as in the template)."""
         from ortools.linear_solver import pywraplp
 
+        records = self.records
+        if uppers or rows:
+            records = list(records)
+            for i, upper in (uppers or {}).items():
+                records[i] = self._record(i, 0.0, upper)
+            offset = len(self.proto.variable)
+            for r, (lower, upper) in (rows or {}).items():
+                records[offset + r] = self._record(offset + r, lower, upper)
         solver = pywraplp.Solver.CreateSolver("CLP")
         try:
-            # pywraplp reads a proto argument through its SerializeToString(): handing it
-            # the bytes serialized once saves a third of the copy.
-            solver.LoadModelFromProto(self.encoded)
+            # pywraplp reads a proto argument through its SerializeToString(), so the
+            # records joined pass for the proto they encode.
+            solver.LoadModelFromProto(_Encoded(b"".join(records)))
         except (TypeError, AttributeError):  # a pywraplp that insists on a real proto
-            solver = pywraplp.Solver.CreateSolver("CLP")
-            solver.LoadModelFromProto(self.proto)
+            solver = self._load_proto(uppers or {}, rows or {})
         if solver.NumVariables() != self.base.variables:
             raise RuntimeError("the template did not load")
         return solver
+
+    def _record(self, k: int, lower: float, upper: float) -> bytes:
+        key = (k, lower, upper)
+        found = self._bounded.get(key)
+        if found is None:
+            variables = len(self.proto.variable)
+            if k < variables:
+                part: Any = type(self.proto.variable[k])()
+                part.CopyFrom(self.proto.variable[k])
+                tag = _VARIABLE
+            else:
+                part = type(self.proto.constraint[k - variables])()
+                part.CopyFrom(self.proto.constraint[k - variables])
+                tag = _CONSTRAINT
+            part.lower_bound, part.upper_bound = lower, upper
+            found = self._bounded[key] = _field(tag, part.SerializeToString())
+        return found
+
+    def _load_proto(self, uppers: dict[int, float], rows: dict[int, tuple[float, float]]) -> Any:
+        from ortools.linear_solver import linear_solver_pb2, pywraplp
+
+        proto = linear_solver_pb2.MPModelProto()
+        proto.CopyFrom(self.proto)
+        for i, upper in uppers.items():
+            proto.variable[i].upper_bound = upper
+        for r, (lower, upper) in rows.items():
+            proto.constraint[r].lower_bound, proto.constraint[r].upper_bound = lower, upper
+        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver.LoadModelFromProto(proto)
+        return solver
+
+
+#: Protobuf tags of MPModelProto's ``variable`` (field 3) and ``constraint`` (field 4),
+#: both length-delimited (wire type 2).
+_VARIABLE = 3 << 3 | 2
+_CONSTRAINT = 4 << 3 | 2
+
+
+def _field(tag: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field: tag, length as a varint, payload."""
+    length = len(payload)
+    varint = bytearray()
+    while True:
+        byte = length & 0x7F
+        length >>= 7
+        if length:
+            varint.append(byte | 0x80)
+        else:
+            varint.append(byte)
+            return bytes([tag]) + bytes(varint) + payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,5 +238,15 @@ def play_template(rules: Rules) -> Template | None:
     base = lay_base(solver, rules, index, columns, flow=True, played=every, balanced=every)
     proto = linear_solver_pb2.MPModelProto()
     solver.ExportModelToProto(proto)
-    encoded = _Encoded(proto.SerializeToString())
-    return Template(proto=proto, base=base, rules=rules, encoded=encoded)
+    # A copy is its variables and rows alone (the objective is set per position), without
+    # names: they would only lengthen every copy.
+    proto.ClearField("name")
+    proto.ClearField("maximize")
+    proto.ClearField("objective_offset")
+    for part in (*proto.variable, *proto.constraint):
+        part.ClearField("name")
+    records = [_field(_VARIABLE, v.SerializeToString()) for v in proto.variable]
+    records += [_field(_CONSTRAINT, c.SerializeToString()) for c in proto.constraint]
+    if b"".join(records) != proto.SerializeToString():
+        raise RuntimeError("the template's records do not make up its proto")
+    return Template(proto=proto, base=base, rules=rules, records=records)
