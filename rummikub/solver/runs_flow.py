@@ -202,20 +202,26 @@ def _split(flow: ColorFlow, numbers: int, count: Callable[[Any], int]) -> list[M
     young: list[list[Tile]] = []  # runs with one or two tiles so far
     grown: list[list[Tile]] = []  # runs with three or more
     for n in range(1, numbers + 1):
+        starting = value(flow.start, n)
+        if not (starting or young or grown):
+            continue  # no run here: nothing to read (most numbers of a small position)
         tile = Tile(flow.color, n)
         second = [r for r in young if len(r) == 2]
         first = [r for r in young if len(r) == 1]
         # long[n] counts the runs reaching their third tile and the grown runs going on;
         # runs still without a numbered tile go on first, to find one.
         going_on = value(flow.long, n) - len(second)
-        grown.sort(key=numbered)
+        if len(grown) > 1:
+            grown.sort(key=numbered)
         done.extend(grown[going_on:])
         grown = grown[:going_on]
-        new: list[list[Tile]] = [[] for _ in range(value(flow.start, n))]
+        new: list[list[Tile]] = [[] for _ in range(starting)]
         covering = grown + second + first + new
-        # Numbered tiles go first to runs without one; jokers to runs that have one.
-        covering.sort(key=numbered)
-        numbered_here = len(covering) - value(flow.jokers, n)
+        jokers = value(flow.jokers, n)
+        if jokers:
+            # Numbered tiles go first to runs without one; jokers to runs that have one.
+            covering.sort(key=numbered)
+        numbered_here = len(covering) - jokers
         for i, run in enumerate(covering):
             run.append(tile if i < numbered_here else JOKER)
         grown += second
