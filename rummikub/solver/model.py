@@ -107,7 +107,8 @@ class AsWas:
     """Old joker-free melds alike (kind and tiles) that may stay as they were."""
 
     olds: tuple[int, ...]
-    #: How many of them stay as they were (tie-break 3).
+    #: How many of them stay as they were (tie-break 3): the column itself where it can
+    #: lay no more copies than there are such old melds.
     var: Any
     #: The column that lays their tiles; its copies bound ``var``.
     column: Any
@@ -333,14 +334,19 @@ class MoveModel:
             row = cands.lookup.get(multiset)
             if row is not None and cands.melds[row].kind == kind and row in columns:
                 column = self.solver.variable(columns[row])
+                if column.ub() <= len(olds):
+                    var = column  # every copy it may lay can be an old meld as it was
+                else:
+                    var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
+                    self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
             else:
-                # Its own column: a run longer than 5, or a kind the candidate lacks.
+                # Its own column, at most one copy per old meld, so its copies are the old
+                # melds left as they were: a run (runs are a flow), or a kind the candidate
+                # lacks.
                 meld = self.position.table[olds[0]]
                 needs = self.index.needs(meld.tiles)
-                column = self.column(needs, len(olds), f"old_{olds[0]}")
+                column = var = self.column(needs, len(olds), f"old_{olds[0]}")
                 self.vars.lay.append((meld, column.index()))
-            var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
-            self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
             self.vars.as_was.append(AsWas(tuple(olds), var, column))
 
     def _add_opening_melds(self, units: LockedUnits) -> None:
