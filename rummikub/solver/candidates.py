@@ -108,6 +108,11 @@ def group_candidates(rules: Rules) -> Candidates:
     return _collect(rules, _groups(rules))
 
 
+def no_candidates(rules: Rules) -> Candidates:
+    """No candidate melds: for a model that counts its free groups (:mod:`.group_counts`)."""
+    return _collect(rules, [])
+
+
 def _groups(rules: Rules) -> list[Meld]:
     return group_readings(rules, min(5, rules.max_group))
 

@@ -42,7 +42,9 @@ from rummikub.solver.candidates import (
     candidates,
     group_candidates,
     meld_key,
+    no_candidates,
 )
+from rummikub.solver.group_counts import GroupCounts
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates, kept_in, substitutions
 from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
@@ -123,6 +125,8 @@ class MoveVariables:
     #: (meld, column) of every meld laid free: candidates, old melds' own columns.
     lay: list[tuple[Meld, Any]] = field(default_factory=list)
     flow: RunFlow | None = None
+    #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
+    groups: GroupCounts | None = None
     units: list[Unit] = field(default_factory=list)
     opening: list[OpeningMeld] = field(default_factory=list)
     as_was: list[AsWas] = field(default_factory=list)
@@ -215,7 +219,9 @@ class MoveModel:
         rules = self.rules
         template = None if self.opening_only or not runs_as_flow else play_template(rules)
         if template is not None:
-            return Rows(template.load()), template.base, group_candidates(rules)
+            base = template.base
+            cands = group_candidates(rules) if base.groups is None else no_candidates(rules)
+            return Rows(template.load()), base, cands
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
         rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
@@ -248,6 +254,9 @@ class MoveModel:
         if base.flow is not None:
             self.vars.flow = base.flow.bound_to(variables)
             self.active += self.vars.flow.limit(self.available, self.index, base.flow)
+        if base.groups is not None:
+            self.vars.groups = base.groups.bound_to(variables)
+            self.active += self.vars.groups.limit(self.available, self.index, base.groups)
         fitting = self._fitting
         if fitting is None:
             fitting = cands.fitting(self.rack if self.opening_only else self.available)
@@ -541,6 +550,8 @@ class MoveModel:
             new.extend([meld] * (count(var) - taken[var.index()]))
         if self.vars.flow is not None:
             new.extend(self.vars.flow.runs(count))
+        if self.vars.groups is not None:
+            new.extend(self.vars.groups.groups(count))
         for unit in self.vars.units:
             for fate, n in unit.chosen(count):
                 if fate.meld is None:
