@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -162,3 +163,28 @@ def test_a_rack_of_one_number_fills_groups_with_jokers() -> None:
     result = solve(position, objective="tiles")
     assert result.status == "optimal" and result.tiles == 8
     assert_legal(position, result)
+
+
+def test_candidate_runs_and_counted_groups_take_over_from_the_flow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where the flow's best table needs a run of jokers alone (three or more jokers in
+    # play), the model is built again with candidate runs; the groups stay counted.
+    from rummikub.solver import runs_flow
+
+    def refuse(*args: object) -> None:
+        raise runs_flow.JokerOnlyRun("R")
+
+    rules = Rules(numbers=9, colors="KRBOGY", copies=2, jokers=4, joker_lock="free")
+    position = Position.parse(
+        rack="R4 K7 O7 G7 J", table=["R1 R2 R3", "K7 R7 B7", "B7 B8 J", "Y5 G5 J J"], rules=rules
+    )
+    expected = solve(position, objective="tiles")
+    monkeypatch.setattr(runs_flow, "_split", refuse)
+    result = solve(position, objective="tiles")
+    assert_legal(position, result)
+    assert (result.status, result.value, result.tiles) == (
+        "optimal",
+        expected.value,
+        expected.tiles,
+    )

@@ -91,14 +91,14 @@ class GroupCounts:
     def build(
         cls, solver: Any, rules: Rules, index: TileIndex, balance: Callable[[int], Any]
     ) -> GroupCounts:
-        """Every group variable and row of ``rules``, as variable indices."""
+        """Every group variable and row of ``rules``, as variable indices; every variable
+        is fixed at 0 until :meth:`limit` bounds it to a position's tiles."""
         colors = rules.colors
-        most = (len(colors) * rules.copies + rules.jokers) // 3
         numbers: list[NumberGroups] = []
         for n in range(1, rules.numbers + 1):
             deadline.check()  # the time limit covers building (see .deadline)
-            count = solver.IntVar(0, most, f"groups_{n}")
-            tiles = {c: solver.IntVar(0, rules.copies, f"grouped_{c}{n}") for c in colors}
+            count = solver.IntVar(0, 0, f"groups_{n}")
+            tiles = {c: solver.IntVar(0, 0, f"grouped_{c}{n}") for c in colors}
             for color, var in tiles.items():
                 add_row(solver, -INF, 0.0, [(var, 1.0), (count, -1.0)])  # row 1
                 balance(index[Tile(color, n)]).SetCoefficient(var, 1.0)
@@ -107,7 +107,7 @@ class GroupCounts:
             jokers = None
             laid = numbered
             if rules.jokers:
-                jokers = solver.IntVar(0, rules.jokers, f"group_jokers_{n}")
+                jokers = solver.IntVar(0, 0, f"group_jokers_{n}")
                 balance(index.joker).SetCoefficient(jokers, 1.0)
                 laid = [*numbered, (jokers, -1.0)]
             add_row(solver, -INF, 0.0, [(count, 3.0), *laid])  # row 3, at least 3 tiles
@@ -151,7 +151,7 @@ class GroupCounts:
             # Each group holds a numbered tile and 3 tiles at least (rows 2 and 3).
             most = min(sum(real.values()), (sum(real.values()) + jokers) // 3)
             if numbered + jokers < 3 or most == 0:
-                continue  # the template's bounds are 0 already
+                continue  # no group: its variables stay fixed at 0 (as built)
             groups.count.SetBounds(0.0, float(most))
             active.append(where.count)
             for color, var in list(groups.tiles.items()):

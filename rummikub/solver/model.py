@@ -43,8 +43,9 @@ from rummikub.solver.candidates import (
     group_candidates,
     meld_key,
     no_candidates,
+    run_candidates,
 )
-from rummikub.solver.group_counts import GroupCounts
+from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates, kept_in, substitutions
 from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
@@ -226,7 +227,13 @@ class MoveModel:
 
         rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
         flow = runs_as_flow and not self.opening_only
-        cands = group_candidates(rules) if flow else candidates(rules)
+        # Many colors: free groups counted by number (an initial meld alone keeps columns,
+        # whose values it counts).
+        counted = counts_groups(rules) and not self.opening_only
+        if counted:
+            cands = no_candidates(rules) if flow else run_candidates(rules)
+        else:
+            cands = group_candidates(rules) if flow else candidates(rules)
         limit = self.rack if self.opening_only else self.available
         self._fitting = cands.fitting(limit)  # _bind reads it again
         fitting = [(row, cands.needs[row]) for row, _ in self._fitting]
@@ -234,7 +241,14 @@ class MoveModel:
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
         base = lay_base(
-            rows.solver, rules, self.index, fitting, flow=flow, played=played, balanced=balanced
+            rows.solver,
+            rules,
+            self.index,
+            fitting,
+            flow=flow,
+            played=played,
+            balanced=balanced,
+            groups=counted,
         )
         return rows, base, cands
 
