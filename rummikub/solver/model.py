@@ -24,6 +24,7 @@ substituting tiles. The objective is lexicographic through exact integer weights
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -49,7 +50,7 @@ from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, requ
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
-from rummikub.solver.search import SearchOutcome, branch_and_bound
+from rummikub.solver.search import INTEGRALITY, SearchOutcome, branch_and_bound
 from rummikub.solver.template import Base, lay_base, play_template
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
@@ -96,6 +97,11 @@ class ModelOutcome:
     solution: Solution | None
     #: Branch-and-bound nodes spent (LP solves).
     nodes: int = 0
+    #: The move's objective (its lexicographic levels as one integer), to compare moves.
+    score: int | None = None
+    #: True when the move lays an initial meld with a joker as free tiles: legal only in
+    #: the relaxed model (``relax_opening``), not under the rules.
+    relaxed: bool = False
 
     @property
     def proven(self) -> bool:
@@ -160,6 +166,7 @@ class MoveModel:
         runs_as_flow: bool = True,
         extra_rows: tuple[ExtraRows, ...] = (),
         fewest_tiles: bool = False,
+        relax_opening: bool = False,
     ) -> None:
         self.position = position
         self.rules: Rules = position.rules
@@ -174,6 +181,13 @@ class MoveModel:
         #: Not opened and may play on after the initial meld.
         self.opening = not position.opened and self.rules.open_then_play
         self.rack: Counts = index.counts(position.rack)
+        #: The relaxation of :mod:`.opening_bound`: initial melds with a joker are laid as
+        #: free tiles (no locked units); only where the joker lock would lock them.
+        self.relax_opening = (
+            relax_opening and self.opening and self.strict and self.rack[index.joker] > 0
+        )
+        #: The columns of the initial melds with a joker that the relaxation lays free.
+        self.relaxed: list[tuple[Any, int]] = []
         # Every old tile stays where it is when only opening, so only rack tiles balance.
         table = [] if self.opening_only else [t for m in position.table for t in m.tiles]
         self.table: Counts = index.counts(table)
@@ -322,14 +336,20 @@ class MoveModel:
         rules = self.rules
         cands = candidates(rules)
         limit = list(self.rack)
-        if self.strict:
+        if self.strict and not self.relax_opening:
             limit[self.index.joker] = 0
         for row, upper in cands.fitting(limit):
             var = self.rows.integer(upper, f"opening_{row}")
             needs = dict(cands.needs[row])
-            meld = OpeningMeld(needs, cands.values[row], [(var, 1.0)], self.index.joker in needs)
+            has_joker = self.index.joker in needs
+            if has_joker and self.relax_opening:
+                # Laid as free tiles, as if joker-free (so also, with rack_or_table, free
+                # to substitute): the relaxation allows every move the lock allows.
+                self.relaxed.append((var, upper))
+                has_joker = False
+            meld = OpeningMeld(needs, cands.values[row], [(var, 1.0)], has_joker)
             self.vars.opening.append(meld)
-        if not self.strict or self.rack[self.index.joker] == 0:
+        if not self.strict or self.rack[self.index.joker] == 0 or self.relax_opening:
             return
         for core in hand_readings_with_jokers(rules, self.rack, self.index):
             deadline.check()
@@ -379,6 +399,30 @@ class MoveModel:
         tiles = [t for m in self.position.table if not (self.strict and m.jokers) for t in m.tiles]
         return self.index.counts(tiles)
 
+    def forbid_relaxation(self, forbidden: bool = True) -> None:
+        """No initial meld with a joker laid free (``forbidden``): what is left is the exact
+        model without any initial meld holding a joker; or allow them again."""
+        for var, upper in self.relaxed:
+            var.SetBounds(0.0, 0.0 if forbidden else float(upper))
+
+    def lp_bound(self) -> float:
+        """The LP relaxation's optimum rounded down: no integer solution scores more (the
+        objective's coefficients are integers); -inf when the LP has no solution, +inf
+        when CLP did not settle it (the time limit)."""
+        from ortools.linear_solver import pywraplp
+
+        params = pywraplp.MPSolverParameters()
+        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+        left = deadline.remaining()
+        if left is not None:
+            self.solver.SetTimeLimit(max(1, int(left * 1000)))
+        status = self.solver.Solve(params)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return -math.inf
+        if status != pywraplp.Solver.OPTIMAL:
+            return math.inf
+        return float(math.floor(self.solver.Objective().Value() + INTEGRALITY))
+
     def _set_objective(self) -> None:
         """Lexicographic objective as exact integer weights: no level can trade against
         the next, since each weight exceeds the largest possible total below it."""
@@ -410,14 +454,17 @@ class MoveModel:
         for var, coef in weights.values():
             goal.SetCoefficient(var, coef)
         goal.SetMaximization()
+        self._weights = [(var.index(), coef) for var, coef in weights.values()]
 
     # -- solving ----------------------------------------------------------------
 
-    def solve(self, time_limit: float | None) -> ModelOutcome:
+    def solve(self, time_limit: float | None, *, above: int | None = None) -> ModelOutcome:
         """Solve within ``time_limit`` seconds (None: until proven).
 
         Branch and bound over CLP first (see :mod:`.search`); what it leaves open within
         its node limit goes to the MIP back end (CBC by default), so answers stay proven.
+        With ``above`` (a score a move is known to reach), only moves scoring more are
+        sought: ``no_move`` then means that none does.
         """
         if not self.vars.played_tiles() or (
             self.position.opened is False and not self.vars.opening
@@ -435,6 +482,7 @@ class MoveModel:
             node_limit=self._node_limit(),
             iteration_limit=ITERATION_LIMIT,
             deadline=None if until is None else until - reserve,
+            floor=-math.inf if above is None else float(above),
         )
         nodes = search.nodes
         if search.status == "optimal" and search.values is not None:
@@ -445,7 +493,7 @@ class MoveModel:
         if remaining is not None and remaining <= 2 * self._mip_reserve():
             return self._unproven(search, nodes)  # too little time for CBC to start
         try:
-            mip = self._solve_mip(until)
+            mip = self._solve_mip(until, above)
         except deadline.OutOfTime:
             return self._unproven(search, nodes)
         if mip.status == "infeasible":
@@ -474,12 +522,15 @@ class MoveModel:
         return self._found("feasible", search.values, nodes)
 
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
-        return ModelOutcome(status, self._read(values), nodes)
+        # The weights are integers and so are the values: the score is exact.
+        score = round(sum(coef * round(values[i]) for i, coef in self._weights))
+        relaxed = any(round(values[var.index()]) for var, _ in self.relaxed)
+        return ModelOutcome(status, self._read(values), nodes, score, relaxed)
 
-    def _solve_mip(self, until: float | None) -> SearchOutcome:
+    def _solve_mip(self, until: float | None, above: int | None = None) -> SearchOutcome:
         """Solve a copy of the model with the MIP back end until ``until`` (a perf_counter
         time); status ``open`` when it found no solution in time, ``feasible`` when it found
-        one but not the proof."""
+        one but not the proof. With ``above``, only solutions scoring more (a row)."""
         from ortools.linear_solver import linear_solver_pb2, pywraplp
 
         deadline.check()
@@ -490,6 +541,11 @@ class MoveModel:
             raise RuntimeError(f"OR-Tools has no {self.backend} back end")
         mip.SetNumThreads(1)
         mip.LoadModelFromProto(proto)
+        if above is not None:
+            better = mip.Constraint(float(above + 1), mip.infinity())
+            columns = mip.variables()
+            for i, coef in self._weights:
+                better.SetCoefficient(columns[i], coef)
         if until is not None:
             # What is left of the whole solve's limit, less a margin for reading back and
             # one for CBC's root (presolve, first LP), which its time limit does not cut.
