@@ -90,9 +90,9 @@ def _solve(
     with deadline.limit(time_limit):
         try:
 
-            def build(runs_as_flow: bool) -> Callable[[bool], MoveModel]:
-                return lambda relax: MoveModel(
-                    position,
+            def build(runs_as_flow: bool) -> Callable[[Position, bool], MoveModel]:
+                return lambda target, relax: MoveModel(
+                    target,
                     objective,
                     backend,
                     runs_as_flow=runs_as_flow,

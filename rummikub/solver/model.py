@@ -46,7 +46,13 @@ from rummikub.solver.candidates import (
 )
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates, kept_in, substitutions
-from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
+from rummikub.solver.opening import (
+    OpeningMeld,
+    hand_melds,
+    hand_readings_with_jokers,
+    opens_without_jokers,
+    require_opening,
+)
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
@@ -181,13 +187,21 @@ class MoveModel:
         #: Not opened and may play on after the initial meld.
         self.opening = not position.opened and self.rules.open_then_play
         self.rack: Counts = index.counts(position.rack)
-        #: The relaxation of :mod:`.opening_bound`: initial melds with a joker are laid as
-        #: free tiles (no locked units); only where the joker lock would lock them.
+        #: The relaxations of :mod:`.opening_bound`. Not opened: initial melds with a joker
+        #: are laid as free tiles (no locked units), where the joker lock would lock them.
+        #: Opened: the model stands in for the position not opened, so each move must show
+        #: an initial meld without jokers among its played tiles.
         self.relax_opening = (
             relax_opening and self.opening and self.strict and self.rack[index.joker] > 0
         )
+        self.stand_in = relax_opening and position.opened
         #: The columns of the initial melds with a joker that the relaxation lays free.
         self.relaxed: list[tuple[Any, int]] = []
+        #: Variables the branch and bound leaves fractional: in the relaxed model, the
+        #: initial melds (a move's tiles are then checked for an initial meld of their own).
+        self._loose: set[int] = set()
+        #: Per tile id, (fate variable, tiles) of the fates that substitute jokers with it.
+        self._demands: dict[int, Terms] = {}
         # Every old tile stays where it is when only opening, so only rack tiles balance.
         table = [] if self.opening_only else [t for m in position.table for t in m.tiles]
         self.table: Counts = index.counts(table)
@@ -308,6 +322,7 @@ class MoveModel:
         from_table = rules.joker_swap_from == "rack_or_table"
         free_table = self._free_table_tiles() if from_table else None
         units.supply(self.vars.played, self.vars.opening, free_table)
+        self._demands = units.demands
         self.vars.units = units.units
 
     def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
@@ -334,21 +349,22 @@ class MoveModel:
         """Initial melds from the hand: joker-free ones are free tiles once laid; those with
         a joker stay locked for the rest of the turn (units with fates)."""
         rules = self.rules
-        cands = candidates(rules)
         limit = list(self.rack)
         if self.strict and not self.relax_opening:
             limit[self.index.joker] = 0
-        for row, upper in cands.fitting(limit):
-            var = self.rows.integer(upper, f"opening_{row}")
-            needs = dict(cands.needs[row])
+        for k, (tiles, value, upper) in enumerate(hand_melds(rules, limit, self.index)):
+            var = self.rows.integer(upper, f"opening_{k}")
+            needs = dict(tiles)
             has_joker = self.index.joker in needs
             if has_joker and self.relax_opening:
                 # Laid as free tiles, as if joker-free (so also, with rack_or_table, free
                 # to substitute): the relaxation allows every move the lock allows.
                 self.relaxed.append((var, upper))
                 has_joker = False
-            meld = OpeningMeld(needs, cands.values[row], [(var, 1.0)], has_joker)
+            meld = OpeningMeld(needs, value, [(var, 1.0)], has_joker)
             self.vars.opening.append(meld)
+            if self.relax_opening:
+                self._loose.add(var.index())
         if not self.strict or self.rack[self.index.joker] == 0 or self.relax_opening:
             return
         for core in hand_readings_with_jokers(rules, self.rack, self.index):
@@ -404,6 +420,20 @@ class MoveModel:
         model without any initial meld holding a joker; or allow them again."""
         for var, upper in self.relaxed:
             var.SetBounds(0.0, 0.0 if forbidden else float(upper))
+        self._loose = set() if forbidden else self._loose
+
+    def _opens_without_jokers(self, values: list[float]) -> bool:
+        """Whether the tiles a move of the relaxed model plays hold an initial meld without
+        jokers (then the move is legal: the jokers are played after opening, as free
+        tiles). Under ``joker_swap_from = "rack"`` the tiles that substitute jokers are
+        not in the initial meld (RULES.md rule 3)."""
+        spare = [0] * self.index.size
+        for t, var in self.vars.played_tiles().items():
+            spare[t] = round(values[var.index()])
+        if self.rules.joker_swap_from == "rack":
+            for t, terms in self._demands.items():
+                spare[t] -= sum(round(values[var.index()]) * round(n) for var, n in terms)
+        return opens_without_jokers(self.rules, spare, self.index)
 
     def lp_bound(self) -> float:
         """The LP relaxation's optimum rounded down: no integer solution scores more (the
@@ -513,7 +543,8 @@ class MoveModel:
         """The integer variables free to move: the base's that the position left free, then
         the position's own but the continuous ranks."""
         own = range(self.base_variables, self.solver.NumVariables())
-        return sorted(self.active) + [i for i in own if i not in self.rows.continuous]
+        loose = self.rows.continuous | self._loose
+        return sorted(self.active) + [i for i in own if i not in loose]
 
     def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
         """The best move the search found before time ran out, if any."""
@@ -524,7 +555,13 @@ class MoveModel:
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
         # The weights are integers and so are the values: the score is exact.
         score = round(sum(coef * round(values[i]) for i, coef in self._weights))
-        relaxed = any(round(values[var.index()]) for var, _ in self.relaxed)
+        relaxed = (
+            self.stand_in
+            or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)
+            or any(abs(values[i] - round(values[i])) > INTEGRALITY for i in self._loose)
+        )
+        if relaxed and self._opens_without_jokers(values):
+            relaxed = False  # the same move opens without jokers: the rules allow it
         return ModelOutcome(status, self._read(values), nodes, score, relaxed)
 
     def _solve_mip(self, until: float | None, above: int | None = None) -> SearchOutcome:
@@ -541,6 +578,8 @@ class MoveModel:
             raise RuntimeError(f"OR-Tools has no {self.backend} back end")
         mip.SetNumThreads(1)
         mip.LoadModelFromProto(proto)
+        for i in self._loose:
+            mip.variables()[i].SetInteger(False)  # as in the branch and bound
         if above is not None:
             better = mip.Constraint(float(above + 1), mip.infinity())
             columns = mip.variables()
