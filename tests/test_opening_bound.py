@@ -12,11 +12,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 
 from rummikub.position import Position
-from rummikub.rules import Rules
-from rummikub.solver import opening_bound
 from rummikub.solver.model import MoveModel
-from rummikub.solver.opening import hand_melds, opens_without_jokers
-from rummikub.solver.candidates import TileIndex, candidates
 from tests.strategies import examples, opening_joker_positions
 from tests.test_solver_properties import OBJECTIVES, assert_optimal
 
