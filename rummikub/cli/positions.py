@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any, NamedTuple, TypeVar
 
 import click
 
@@ -35,9 +35,9 @@ STDIN = "-"
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True, slots=True)
-class Inline:
-    """The position options of a command, as given."""
+class Inline(NamedTuple):
+    """The position options of a command, as given (a named tuple, not a dataclass: it is
+    made at every start-up of the command line, and a dataclass costs more to make)."""
 
     rack: str | None = None
     table: tuple[str, ...] = ()

@@ -6,8 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import click
 
@@ -45,13 +44,18 @@ if TYPE_CHECKING:
 PARALLEL_FROM = 16
 
 
-@dataclass
+# The classes of this module are plain classes and named tuples, not dataclasses: every
+# ``rummikub solve`` process imports this module, and making a dataclass costs 0.4-1 ms
+# (benchmarks, "One whole process").
+
+
 class _Outcome:
     """What decides the exit code, gathered over every puzzle."""
 
-    bad_input: bool = False
-    mismatch: bool = False
-    unproven: bool = False
+    def __init__(self) -> None:
+        self.bad_input = False
+        self.mismatch = False
+        self.unproven = False
 
     @property
     def exit_code(self) -> int:
@@ -289,15 +293,15 @@ def solve(
     ctx.exit(outcome.exit_code)
 
 
-@dataclass
 class _Tally:
     """How the puzzles of a --verify run came out, for its summary line."""
 
-    puzzles: int = 0
-    expected: int = 0
-    different: int = 0
-    unexpected: int = 0
-    unread: int = 0
+    def __init__(self) -> None:
+        self.puzzles = 0
+        self.expected = 0
+        self.different = 0
+        self.unexpected = 0
+        self.unread = 0
 
     def add(self, report: _Report) -> None:
         self.puzzles += 1
@@ -324,8 +328,7 @@ class _Tally:
         return f"{self.puzzles} {noun}: {', '.join(parts)}"
 
 
-@dataclass(frozen=True)
-class _CardOptions:
+class _CardOptions(NamedTuple):
     """The card options of the command line (CARDS.md): kept apart from
     :class:`rummikub.cli.cards.CardTask` so that solving tile puzzles never imports the
     card rummies (see :func:`_card_task`)."""
@@ -342,8 +345,7 @@ class _CardOptions:
         return self.hand is not None
 
 
-@dataclass(frozen=True)
-class _Task:
+class _Task(NamedTuple):
     """Everything a solve needs besides the puzzle (sent once to each worker process)."""
 
     inline: Inline | None
@@ -362,18 +364,26 @@ class _Task:
     cards: _CardOptions = _CardOptions()
 
 
-@dataclass
 class _Report:
     """What one puzzle prints (in order; ``True`` for stderr) and what it means for the exit."""
 
-    lines: list[tuple[str, bool]]
-    bad_input: bool = False
-    mismatch: bool = False
-    unproven: bool = False
-    #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
-    expected: bool | None = None
-    #: With --svg: the picture of the move.
-    svg: str | None = None
+    __slots__ = ("bad_input", "expected", "lines", "mismatch", "svg", "unproven")
+
+    def __init__(
+        self,
+        lines: list[tuple[str, bool]],
+        bad_input: bool = False,
+        mismatch: bool = False,
+        unproven: bool = False,
+    ) -> None:
+        self.lines = lines
+        self.bad_input = bad_input
+        self.mismatch = mismatch
+        self.unproven = unproven
+        #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
+        self.expected: bool | None = None
+        #: With --svg: the picture of the move.
+        self.svg: str | None = None
 
 
 def _worker_count(jobs: int | None, count: int) -> int:
