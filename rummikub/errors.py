@@ -6,7 +6,6 @@ command line can show it as is.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -68,6 +67,8 @@ def unknown(what: str, word: object, known: Iterable[str]) -> str:
     >>> unknown("key", "speed", ["title", "rack"])
     "unknown key 'speed' (expected one of title, rack)"
     """
+    import difflib  # here: only a message needs it, and every process imports this module
+
     names = list(known)
     shown = repr(word) if len(repr(word)) <= 40 else repr(word)[:36] + "...'"
     expected = f"(expected one of {', '.join(names)})"

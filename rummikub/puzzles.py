@@ -199,6 +199,20 @@ def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -
     return loads(data, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
 
 
+def has_puzzle_suffix(name: str) -> bool:
+    """Whether ``name`` ends in a puzzle file's suffix (.toml or .json, any case)."""
+    return Path(name).suffix.lower() in SUFFIXES
+
+
+def read_document(name: str) -> Any:
+    """The TOML or JSON data of a file (JSON when its name ends in .json), read with the
+    care of puzzle files; raises :class:`PuzzleError`. ``solve`` reads each file once with
+    it, then hands the data to the tile or the card puzzle reader; for a file that reads,
+    ``from_data(read_document(name), name)`` is ``load(name)``."""
+    fmt: Format = "json" if name.lower().endswith(".json") else "toml"
+    return parse_document(read_bytes(name), name, fmt=fmt)
+
+
 def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
     """The bytes of a file of at most :data:`MAX_FILE_BYTES` (one more, read, tells that it
     is too big); raises :class:`PuzzleError`. Puzzle files and game records read alike."""

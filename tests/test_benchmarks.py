@@ -29,6 +29,12 @@ def test_quick_run_writes_a_report(tmp_path: Path) -> None:
         assert any(line.startswith(name) for line in lines), name
     assert "## One whole process" in report
     assert "## Throughput" in report
+    # The process is judged against the floors measured beside it, and the folder call is
+    # broken down; two jobs and one give the same answers.
+    assert "| floor: `python -c pass` |" in report
+    assert "Our cost above the interpreter and OR-Tools" in report
+    assert "Where one position's time goes" in report
+    assert "byte for byte the same answers" in report
     assert "## Where the time goes" in report and "| building the model |" in report
     assert "python -m benchmarks --quick --no-peer --out" in report
     # Every quick position is proven well inside the default time limit.

@@ -3,6 +3,7 @@ one process within 0.15 s; the figure itself is in benchmarks/RESULTS.md)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,50 @@ except SystemExit:
 loaded = sorted(m for m in sys.modules if m.startswith(("rummikub.game", "rummikub.cli.")))
 print(" ".join(loaded), file=sys.stderr)
 """
+
+#: Loaded by a solve only when asked for (--explain, --svg, colors on a terminal, a card
+#: puzzle): each costs every ``rummikub solve`` process milliseconds of start-up.
+NOT_FOR_SOLVING = (
+    "rummikub.cards",  # the card rummies: only for a card puzzle
+    "rummikub.cli.cards",
+    "rummikub.cli.explaining",  # --explain
+    "rummikub.explain",
+    "rummikub.checker",
+    "rummikub.render.svg",  # --svg
+    "xml.sax",
+    "rich",  # colors and the progress bar on a terminal
+    "networkx",
+    "rummikub.analysis",
+    "rummikub.game",
+    "multiprocessing",  # only for several puzzles
+)
+
+SOLVING = """
+import sys
+from rummikub.cli import main
+try:
+    main(sys.argv[1:], prog_name="rummikub")
+except SystemExit as ending:
+    code = ending.code
+print(code, " ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def _modules_after(*args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", SOLVING, *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    code, *loaded = done.stderr.split()
+    assert code in ("0", "None"), done.stderr
+    return loaded
+
+
+def _unwanted(loaded: list[str]) -> list[str]:
+    return [m for m in loaded if any(m == u or m.startswith(u + ".") for u in NOT_FOR_SOLVING)]
 
 
 def test_solving_imports_no_other_command() -> None:
@@ -47,3 +92,35 @@ def test_every_command_is_listed_and_runs_its_help() -> None:
     for name in LAZY_COMMANDS:
         assert f"  {name} " in listing.output, name
         assert CliRunner().invoke(main, [name, "--help"]).exit_code == 0, name
+
+
+def test_solving_a_tile_puzzle_imports_only_what_solving_needs() -> None:
+    # Text to a pipe (no colors) and --json: neither the card rummies (detected from the
+    # file's data, not by importing them), nor explanations, pictures, rich or networkx.
+    for args in (
+        ["solve", "puzzles/basics/two-tiles-fit.toml"],
+        ["solve", "--json", "puzzles/basics/two-tiles-fit.toml"],
+    ):
+        loaded = _modules_after(*args)
+        assert "rummikub.solver.model" in loaded  # it did solve
+        assert _unwanted(loaded) == [], args
+
+
+def test_a_folder_with_a_card_puzzle_still_solves_both_kinds(tmp_path: Path) -> None:
+    # Card detection reads each file once; a card puzzle among tile puzzles still goes to
+    # the card solver (and only then are the card rummies imported).
+    tiles = tmp_path / "a.toml"
+    tiles.write_text('rack = "R4 K7 O7"\ntable = ["R1 R2 R3", "K7 R7 B7"]\n', encoding="utf-8")
+    cards = tmp_path / "b.toml"
+    cards.write_text('game = "rummy"\nhand = "7S 8S 9S KH 2C"\ntable = ["7H 7D 7C"]\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "rummikub", "solve", "--json", "--jobs", "1", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert first["puzzle"] == str(tiles) and first["value"] == 11
+    assert second["puzzle"] == str(cards) and second["game"] == "rummy"

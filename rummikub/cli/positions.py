@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any, NamedTuple, TypeVar
 
 import click
 
@@ -15,7 +15,16 @@ from rummikub.cli.common import BadInput
 from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.melds import RawMeld
 from rummikub.notation import parse_melds, parse_position, parse_rack
-from rummikub.puzzles import MAX_FILE_BYTES, Overrides, Puzzle, decode, from_data, load, loads
+from rummikub.puzzles import (
+    MAX_FILE_BYTES,
+    Overrides,
+    Puzzle,
+    decode,
+    from_data,
+    has_puzzle_suffix,
+    load,
+    loads,
+)
 from rummikub.rules import Rules, preset, with_options
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
@@ -26,9 +35,9 @@ STDIN = "-"
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True, slots=True)
-class Inline:
-    """The position options of a command, as given."""
+class Inline(NamedTuple):
+    """The position options of a command, as given (a named tuple, not a dataclass: it is
+    made at every start-up of the command line, and a dataclass costs more to make)."""
 
     rack: str | None = None
     table: tuple[str, ...] = ()
@@ -83,16 +92,27 @@ def check_sources(puzzles: Sequence[str], inline: bool) -> None:
 
 
 def read_puzzle(
-    source: str | PuzzleError, inline: Inline | None, stdin: str | None, choices: Overrides
+    source: str | PuzzleError,
+    inline: Inline | None,
+    stdin: str | None,
+    choices: Overrides,
+    *,
+    data: Any = None,
 ) -> Puzzle:
     """The puzzle of one source: the inline position when there is one, else stdin's text
-    (``-``), else the file (raises PuzzleError, also for a source that named no file)."""
+    (``-``), else the file (raises PuzzleError, also for a source that named no file).
+
+    ``data``: the file's document (:func:`rummikub.puzzles.read_document`) when the caller
+    has read it already, so that the file is not read and parsed twice.
+    """
     if inline is not None:
         return inline_puzzle(inline, choices)
     if source == STDIN and stdin is not None:
         return stdin_puzzle(stdin, choices)
     if isinstance(source, PuzzleError):  # an argument that stood for no puzzle file
         raise source
+    if data is not None and has_puzzle_suffix(source):
+        return from_data(data, source, overrides=choices)
     return load(source, overrides=choices)
 
 

@@ -6,14 +6,11 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import click
 
-from rummikub.cli import ending, explaining, render
-from rummikub.cli.cards import CardTask, is_card_file
-from rummikub.cli.cards import solve_one as solve_card
+from rummikub.cli import ending, render
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -35,23 +32,30 @@ from rummikub.cli.positions import (
     read_stdin,
 )
 from rummikub.errors import PuzzleError
-from rummikub.puzzles import Overrides, expand_all
+from rummikub.puzzles import Overrides, expand_all, read_document
 from rummikub.render.text import paint, use_color
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from rummikub.cli.cards import CardTask
+
 #: Below this many puzzles a second process costs more than it saves.
 PARALLEL_FROM = 16
 
 
-@dataclass
+# The classes of this module are plain classes and named tuples, not dataclasses: every
+# ``rummikub solve`` process imports this module, and making a dataclass costs 0.4-1 ms
+# (benchmarks, "One whole process").
+
+
 class _Outcome:
     """What decides the exit code, gathered over every puzzle."""
 
-    bad_input: bool = False
-    mismatch: bool = False
-    unproven: bool = False
+    def __init__(self) -> None:
+        self.bad_input = False
+        self.mismatch = False
+        self.unproven = False
 
     @property
     def exit_code(self) -> int:
@@ -261,16 +265,12 @@ def solve(
         several=len(sources) > 1,
         changed=changed,
         svg=svg is not None,
-        cards=CardTask(
+        cards=_CardOptions(
             game=game,
             hand=hand,
             table=table if hand is not None else (),
             deal=deal,
             opened=opened,
-            time_limit=time_limit,
-            as_json=as_json,
-            verify=verify,
-            explain=explain,
             all_picks=all_picks,
         ),
     )
@@ -293,15 +293,15 @@ def solve(
     ctx.exit(outcome.exit_code)
 
 
-@dataclass
 class _Tally:
     """How the puzzles of a --verify run came out, for its summary line."""
 
-    puzzles: int = 0
-    expected: int = 0
-    different: int = 0
-    unexpected: int = 0
-    unread: int = 0
+    def __init__(self) -> None:
+        self.puzzles = 0
+        self.expected = 0
+        self.different = 0
+        self.unexpected = 0
+        self.unread = 0
 
     def add(self, report: _Report) -> None:
         self.puzzles += 1
@@ -328,8 +328,24 @@ class _Tally:
         return f"{self.puzzles} {noun}: {', '.join(parts)}"
 
 
-@dataclass(frozen=True)
-class _Task:
+class _CardOptions(NamedTuple):
+    """The card options of the command line (CARDS.md): kept apart from
+    :class:`rummikub.cli.cards.CardTask` so that solving tile puzzles never imports the
+    card rummies (see :func:`_card_task`)."""
+
+    game: str | None = None
+    hand: str | None = None
+    table: tuple[str, ...] = ()
+    deal: int | None = None
+    opened: bool = False
+    all_picks: bool = False
+
+    @property
+    def inline(self) -> bool:
+        return self.hand is not None
+
+
+class _Task(NamedTuple):
     """Everything a solve needs besides the puzzle (sent once to each worker process)."""
 
     inline: Inline | None
@@ -345,21 +361,29 @@ class _Task:
     changed: bool = False
     svg: bool = False
     #: Card games (CARDS.md): the inline card position and card options.
-    cards: CardTask = field(default_factory=CardTask)
+    cards: _CardOptions = _CardOptions()
 
 
-@dataclass
 class _Report:
     """What one puzzle prints (in order; ``True`` for stderr) and what it means for the exit."""
 
-    lines: list[tuple[str, bool]]
-    bad_input: bool = False
-    mismatch: bool = False
-    unproven: bool = False
-    #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
-    expected: bool | None = None
-    #: With --svg: the picture of the move.
-    svg: str | None = None
+    __slots__ = ("bad_input", "expected", "lines", "mismatch", "svg", "unproven")
+
+    def __init__(
+        self,
+        lines: list[tuple[str, bool]],
+        bad_input: bool = False,
+        mismatch: bool = False,
+        unproven: bool = False,
+    ) -> None:
+        self.lines = lines
+        self.bad_input = bad_input
+        self.mismatch = mismatch
+        self.unproven = unproven
+        #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
+        self.expected: bool | None = None
+        #: With --svg: the picture of the move.
+        self.svg: str | None = None
 
 
 def _worker_count(jobs: int | None, count: int) -> int:
@@ -403,25 +427,76 @@ def _solve_in_worker(source: str | PuzzleError) -> _Report:
     return _solve_one(_worker_task, source)
 
 
+def _card_task(task: _Task) -> CardTask:
+    from rummikub.cli.cards import CardTask
+
+    cards = task.cards
+    return CardTask(
+        game=cards.game,
+        hand=cards.hand,
+        table=cards.table,
+        deal=cards.deal,
+        opened=cards.opened,
+        time_limit=task.time_limit,
+        as_json=task.as_json,
+        verify=task.verify,
+        explain=task.explain,
+        all_picks=cards.all_picks,
+    )
+
+
+def _solve_cards(task: _Task, source: str) -> _Report:
+    """A card puzzle (CARDS.md): the card rummies are imported only now."""
+    from rummikub.cli.cards import solve_one
+
+    card = solve_one(_card_task(task), source, several=task.several)
+    return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
+
+
+def _is_card_data(data: Any) -> bool:
+    """Whether a file's data is a card puzzle: it has a ``game`` key (CARDS.md section 4;
+    as :func:`rummikub.cards.puzzles.is_card_data`, without importing the card rummies)."""
+    return isinstance(data, dict) and "game" in data
+
+
+def _document(source: str | PuzzleError, task: _Task) -> Any:
+    """The parsed data of a puzzle file, read once: it tells a card puzzle from a tile
+    puzzle, and the tile puzzle reader then checks the same data. None when there is no
+    file to read (inline, stdin) or it does not read or parse: the tile reader then
+    reports why, with its own messages."""
+    if task.inline is not None or not isinstance(source, str):
+        return None
+    if source == STDIN and task.stdin is not None:
+        return None
+    try:
+        return read_document(source)
+    except PuzzleError:
+        return None
+
+
 def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     """Load, solve and render one puzzle."""
     # Imported here so that --help and check never load the solver (and OR-Tools).
     from rummikub.solver import solve as solve_position
 
-    if task.cards.inline or (
-        task.inline is None and isinstance(source, str) and is_card_file(source)
-    ):
-        card = solve_card(
-            task.cards, source if isinstance(source, str) else "", several=task.several
-        )
-        return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
+    if task.cards.inline:
+        return _solve_cards(task, "")
+    data = _document(source, task)
+    if _is_card_data(data):
+        assert isinstance(source, str)
+        return _solve_cards(task, source)
     try:
-        puzzle = read_puzzle(source, task.inline, task.stdin, task.choices)
+        puzzle = read_puzzle(source, task.inline, task.stdin, task.choices, data=data)
     except PuzzleError as error:
         return _Report([(f"Error: {error}", True)], bad_input=True)
     result = solve_position(puzzle.position, objective=task.objective, time_limit=task.time_limit)
     name = None if task.inline is not None else puzzle.path
-    explanation = explaining.explain_result(result) if task.explain else None
+    explanation = None
+    if task.explain:
+        # Imported only when asked: the explanations are not needed to solve.
+        from rummikub.cli import explaining
+
+        explanation = explaining.explain_result(result)
     if task.as_json and explanation is not None:
         text = explaining.result_json(result, name, explanation)
     elif task.as_json:

@@ -7,8 +7,9 @@ decides anything about the game.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rummikub.render.colors import JOKER_HEX, TILE_HEX, TILE_TERMINAL, tile_hex
-from rummikub.render.svg import explanation_svg, move_svg, position_svg, result_svg, table_svg
 
 __all__ = [
     "JOKER_HEX",
@@ -21,3 +22,27 @@ __all__ = [
     "table_svg",
     "tile_hex",
 ]
+
+if TYPE_CHECKING:
+    from rummikub.render.svg import (
+        explanation_svg,
+        move_svg,
+        position_svg,
+        result_svg,
+        table_svg,
+    )
+
+#: Loaded on first use: the pictures (and the XML escaping they import, which pulls in
+#: urllib and http) are not needed by ``--json`` or text output, and every ``rummikub``
+#: process would pay for them (benchmarks, "One whole process").
+_SVG = {"explanation_svg", "move_svg", "position_svg", "result_svg", "table_svg"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SVG:
+        raise AttributeError(f"module 'rummikub.render' has no attribute {name!r}")
+    from rummikub.render import svg
+
+    value = getattr(svg, name)
+    globals()[name] = value
+    return value

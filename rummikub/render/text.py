@@ -14,9 +14,6 @@ import os
 import re
 from typing import IO
 
-from rich.color import ColorSystem
-from rich.style import Style
-
 from rummikub.render.colors import tile_terminal
 from rummikub.tiles import Tile
 
@@ -43,6 +40,11 @@ def use_color(no_color: bool = False, stream: IO[str] | None = None) -> bool:
 
 def styled(text: str, color: str | None = None, *, bold: bool = False) -> str:
     """``text`` with terminal escape codes for a color (a standard color name) and bold."""
+    # Imported here: only colored output needs rich, and plain output (files, pipes,
+    # --json) should not pay for importing it at start-up.
+    from rich.color import ColorSystem
+    from rich.style import Style
+
     style = Style(color=color, bold=True if bold else None)
     return style.render(text, color_system=ColorSystem.STANDARD)
 

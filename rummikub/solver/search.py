@@ -49,6 +49,7 @@ def branch_and_bound(
     node_limit: int,
     iteration_limit: int,
     deadline: float | None,
+    floor: float = -math.inf,
 ) -> SearchOutcome:
     """Maximise ``solver``'s objective over integer values of the variables ``integer``.
 
@@ -56,6 +57,8 @@ def branch_and_bound(
     ``iteration_limit`` simplex iterations, whichever comes first: limits of work, so that
     the same position takes the same path whatever the machine's load. ``deadline`` (a
     ``time.perf_counter()`` value) is the caller's time limit, which alone may differ.
+    With ``floor`` (a score some solution is known to reach), only solutions scoring more
+    are sought: ``infeasible`` then means that none does.
     """
     from ortools.linear_solver import pywraplp
 
@@ -77,7 +80,7 @@ def branch_and_bound(
     reader = _Reader(solver)
     objective = solver.Objective()
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
-    best = -math.inf
+    best = floor
     incumbent: list[float] | None = None
     # The open nodes, best bound first: (-parent's LP bound, -order made, the bounds the
     # node sets). No child can do better than its parent's bound; among equal bounds the
