@@ -64,18 +64,18 @@ from rummikub.solver.template import Base, Template, lay_base, template_for
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
-#: Nodes the branch and bound may spend before the MIP back end takes over. CBC settles
-#: the positions that branch long (half-integral tie-breaks on `late`, `rack-jokers`) at
-#: its root, but its presolve and cuts take 150-350 ms there, while the best-first search
+#: Nodes the branch and bound may spend on a model of a standard size (up to
+#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over. CBC settles the
+#: positions that branch long (half-integral tie-breaks on `late`, `rack-jokers`) at its
+#: root, but its presolve and cuts take 150-350 ms there, while the best-first search
 #: needs at most ~220 nodes (~0.4 ms each) for any of them.
 NODE_LIMIT = 300
-#: The branch and bound's budget of work before the MIP back end takes over, counted so
-#: that machine load never changes which code path answers (and so, on ties, the table):
-#: nodes times the square of the model's columns (a node's LP grows with its columns and
-#: rows alike), and simplex iterations. A big model (26x8x4 boxes, ~3,000-4,500 columns)
-#: that branches long is solved sooner by CBC, so it gets fewer nodes: the budget is 300
-#: nodes of a standard model (~550 columns) and the floor of 10 of a big one.
-NODE_WORK = 90_000_000
+STANDARD_COLUMNS = 1_000
+#: The budget of a bigger model (boxes of many colors): nodes times columns, counted so
+#: that machine load never changes which code path answers (and so, on ties, the table).
+#: A big model that branches long is solved sooner by CBC, so it gets fewer nodes.
+COLUMN_NODE_LIMIT = 60_000
+#: Simplex iterations over all nodes, a budget of work as well.
 ITERATION_LIMIT = 15_000
 #: Seconds kept back from the MIP back end's time limit for reading the answer back.
 READING_MARGIN = 0.01
@@ -601,7 +601,9 @@ class MoveModel:
 
     def _node_limit(self) -> int:
         columns = max(1, int(self.solver.NumVariables()))
-        return max(10, min(NODE_LIMIT, NODE_WORK // columns**2))
+        if columns <= STANDARD_COLUMNS:
+            return NODE_LIMIT
+        return max(10, min(NODE_LIMIT, COLUMN_NODE_LIMIT // columns))
 
     def _integer_variables(self) -> list[int]:
         """The integer variables free to move: the base's that the position left free, then
