@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rummikub.melds import Kind, Meld, RawMeld
 from rummikub.position import Position
 from rummikub.rules import DEFAULT_COLOR_LETTERS, MAX_COLORS, PRESETS, Rules
+from rummikub.solver.opening_bound import takes_relaxations
 from rummikub.tiles import JOKER, Tile
 
 #: Letters a rule set may use as colors: any upper-case letter but J (the joker).
@@ -530,4 +531,49 @@ def just_laid_joker_positions(draw: st.DrawFn) -> Position:
     assume(all(counts[t] + n <= rules.copies_of(t) for t, n in Counter(rack).items()))
     position = Position(tuple(table), tuple(rack), False, rules)
     assert not position.problems(), position.problems()
+    return position
+
+
+@st.composite
+def opening_joker_positions(draw: st.DrawFn) -> Position:
+    """Not-opened positions whose rack holds 1-4 jokers and a joker-free meld besides, under
+    the joker lock, either ``joker_swap_from``: the positions the solver first solves by
+    relaxations of the initial meld (:mod:`rummikub.solver.opening_bound`)."""
+    swap = draw(st.sampled_from(["rack", "rack_or_table"]))
+    threshold = draw(st.sampled_from([0, 3, 6, 10, 15]))
+    rules = draw(
+        small_rule_sets(jokers=st.integers(1, 4)).map(
+            lambda r: r.replace(
+                joker_lock="strict",
+                open_then_play=True,
+                joker_swap_from=swap,
+                initial_meld=threshold,
+            )
+        )
+    )
+    table = draw(tables(rules, max_melds=2, max_tiles=7, max_run=4))
+    left = box(rules) - Counter(t for m in table for t in m.tiles)
+    rack: list[Tile] = [JOKER] * draw(st.integers(min(1, left[JOKER]), min(4, left[JOKER])))
+    left.subtract(rack)
+    # A joker-free meld of three, so that the rack could open without its jokers.
+    meld = draw(melds(rules, max_jokers=0, max_run=3))
+    if not Counter(meld.tiles) - left:
+        rack += meld.tiles
+        left.subtract(meld.tiles)
+    for tile in helpful_tiles(rules, table):
+        if len(rack) < 7 and left[tile] > 0 and draw(st.booleans()):
+            rack.append(tile)
+            left.subtract([tile])
+    del left[JOKER]
+    pool = sorted(+left, key=rules.sort_key)  # each tile type left once: no overdraw
+    room = max(0, min(2, 7 - len(rack)))
+    rack += draw(
+        st.lists(
+            st.sampled_from(pool), min_size=min(room, 0 if rack else 1), max_size=room, unique=True
+        )
+    )
+    position = Position(table, tuple(draw(st.permutations(rack))), False, rules)
+    assert not position.problems(), position.problems()
+    # Only those the relaxations serve: the rest go straight to the exact model.
+    assume(takes_relaxations(position))
     return position

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rummikub.position import Position
 from rummikub.solver import deadline
@@ -72,6 +72,7 @@ def _solve(
     from rummikub.arguments import solvable
     from rummikub.solver import restrict
     from rummikub.solver.model import ModelOutcome, MoveModel
+    from rummikub.solver.opening_bound import solve_model
     from rummikub.solver.runs_flow import JokerOnlyRun
 
     solvable(position, objective, time_limit)
@@ -88,23 +89,24 @@ def _solve(
     # The time limit covers the whole solve, building included (see .deadline).
     with deadline.limit(time_limit):
         try:
-            try:
-                model = MoveModel(
-                    position, objective, backend, extra_rows=rows, fewest_tiles=fewest_tiles
+
+            def build(runs_as_flow: bool) -> Callable[[Position, bool], MoveModel]:
+                return lambda target, relax: MoveModel(
+                    target,
+                    objective,
+                    backend,
+                    runs_as_flow=runs_as_flow,
+                    extra_rows=rows,
+                    fewest_tiles=fewest_tiles,
+                    relax_opening=relax,
                 )
-                outcome = model.solve(deadline.remaining())
+
+            try:
+                outcome = solve_model(build(True), position)
             except JokerOnlyRun:
                 # Three or more jokers made the flow's best table need a run of jokers
                 # alone: solve again with candidate runs, which only hold valid runs.
-                model = MoveModel(
-                    position,
-                    objective,
-                    backend,
-                    runs_as_flow=False,
-                    extra_rows=rows,
-                    fewest_tiles=fewest_tiles,
-                )
-                outcome = model.solve(deadline.remaining())
+                outcome = solve_model(build(False), position)
         except deadline.OutOfTime:
             outcome = ModelOutcome("unknown", None)  # still building: no move found yet
     rules = position.rules

@@ -24,6 +24,7 @@ substituting tiles. The objective is lexicographic through exact integer weights
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -42,14 +43,23 @@ from rummikub.solver.candidates import (
     candidates,
     group_candidates,
     meld_key,
+    no_candidates,
+    run_candidates,
 )
+from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates, kept_in, substitutions
-from rummikub.solver.opening import OpeningMeld, hand_readings_with_jokers, require_opening
+from rummikub.solver.opening import (
+    OpeningMeld,
+    hand_melds,
+    hand_readings_with_jokers,
+    opens_without_jokers,
+    require_opening,
+)
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
-from rummikub.solver.search import SearchOutcome, branch_and_bound
+from rummikub.solver.search import INTEGRALITY, SearchOutcome, branch_and_bound
 from rummikub.solver.template import Base, lay_base, play_template
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
@@ -96,6 +106,11 @@ class ModelOutcome:
     solution: Solution | None
     #: Branch-and-bound nodes spent (LP solves).
     nodes: int = 0
+    #: The move's objective (its lexicographic levels as one integer), to compare moves.
+    score: int | None = None
+    #: True when the move lays an initial meld with a joker as free tiles: legal only in
+    #: the relaxed model (``relax_opening``), not under the rules.
+    relaxed: bool = False
 
     @property
     def proven(self) -> bool:
@@ -123,6 +138,8 @@ class MoveVariables:
     #: (meld, column) of every meld laid free: candidates, old melds' own columns.
     lay: list[tuple[Meld, Any]] = field(default_factory=list)
     flow: RunFlow | None = None
+    #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
+    groups: GroupCounts | None = None
     units: list[Unit] = field(default_factory=list)
     opening: list[OpeningMeld] = field(default_factory=list)
     as_was: list[AsWas] = field(default_factory=list)
@@ -160,6 +177,7 @@ class MoveModel:
         runs_as_flow: bool = True,
         extra_rows: tuple[ExtraRows, ...] = (),
         fewest_tiles: bool = False,
+        relax_opening: bool = False,
     ) -> None:
         self.position = position
         self.rules: Rules = position.rules
@@ -174,6 +192,21 @@ class MoveModel:
         #: Not opened and may play on after the initial meld.
         self.opening = not position.opened and self.rules.open_then_play
         self.rack: Counts = index.counts(position.rack)
+        #: The relaxations of :mod:`.opening_bound`. Not opened: initial melds with a joker
+        #: are laid as free tiles (no locked units), where the joker lock would lock them.
+        #: Opened: the model stands in for the position not opened, so each move must show
+        #: an initial meld without jokers among its played tiles.
+        self.relax_opening = (
+            relax_opening and self.opening and self.strict and self.rack[index.joker] > 0
+        )
+        self.stand_in = relax_opening and position.opened
+        #: The columns of the initial melds with a joker that the relaxation lays free.
+        self.relaxed: list[tuple[Any, int]] = []
+        #: Variables the branch and bound leaves fractional: in the relaxed model, the
+        #: initial melds (a move's tiles are then checked for an initial meld of their own).
+        self._loose: set[int] = set()
+        #: Per tile id, (fate variable, tiles) of the fates that substitute jokers with it.
+        self._demands: dict[int, Terms] = {}
         # Every old tile stays where it is when only opening, so only rack tiles balance.
         table = [] if self.opening_only else [t for m in position.table for t in m.tiles]
         self.table: Counts = index.counts(table)
@@ -215,12 +248,20 @@ class MoveModel:
         rules = self.rules
         template = None if self.opening_only or not runs_as_flow else play_template(rules)
         if template is not None:
-            return Rows(template.load()), template.base, group_candidates(rules)
+            base = template.base
+            cands = group_candidates(rules) if base.groups is None else no_candidates(rules)
+            return Rows(template.load()), base, cands
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
         rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
         flow = runs_as_flow and not self.opening_only
-        cands = group_candidates(rules) if flow else candidates(rules)
+        # Many colors: free groups counted by number (an initial meld alone keeps columns,
+        # whose values it counts).
+        counted = counts_groups(rules) and not self.opening_only
+        if counted:
+            cands = no_candidates(rules) if flow else run_candidates(rules)
+        else:
+            cands = group_candidates(rules) if flow else candidates(rules)
         limit = self.rack if self.opening_only else self.available
         self._fitting = cands.fitting(limit)  # _bind reads it again
         fitting = [(row, cands.needs[row]) for row, _ in self._fitting]
@@ -228,7 +269,14 @@ class MoveModel:
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
         base = lay_base(
-            rows.solver, rules, self.index, fitting, flow=flow, played=played, balanced=balanced
+            rows.solver,
+            rules,
+            self.index,
+            fitting,
+            flow=flow,
+            played=played,
+            balanced=balanced,
+            groups=counted,
         )
         return rows, base, cands
 
@@ -248,6 +296,9 @@ class MoveModel:
         if base.flow is not None:
             self.vars.flow = base.flow.bound_to(variables)
             self.active += self.vars.flow.limit(self.available, self.index, base.flow)
+        if base.groups is not None:
+            self.vars.groups = base.groups.bound_to(variables)
+            self.active += self.vars.groups.limit(self.available, self.index, base.groups)
         fitting = self._fitting
         if fitting is None:
             fitting = cands.fitting(self.rack if self.opening_only else self.available)
@@ -294,6 +345,7 @@ class MoveModel:
         from_table = rules.joker_swap_from == "rack_or_table"
         free_table = self._free_table_tiles() if from_table else None
         units.supply(self.vars.played, self.vars.opening, free_table)
+        self._demands = units.demands
         self.vars.units = units.units
 
     def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
@@ -320,16 +372,23 @@ class MoveModel:
         """Initial melds from the hand: joker-free ones are free tiles once laid; those with
         a joker stay locked for the rest of the turn (units with fates)."""
         rules = self.rules
-        cands = candidates(rules)
         limit = list(self.rack)
-        if self.strict:
+        if self.strict and not self.relax_opening:
             limit[self.index.joker] = 0
-        for row, upper in cands.fitting(limit):
-            var = self.rows.integer(upper, f"opening_{row}")
-            needs = dict(cands.needs[row])
-            meld = OpeningMeld(needs, cands.values[row], [(var, 1.0)], self.index.joker in needs)
+        for k, (tiles, value, upper) in enumerate(hand_melds(rules, limit, self.index)):
+            var = self.rows.integer(upper, f"opening_{k}")
+            needs = dict(tiles)
+            has_joker = self.index.joker in needs
+            if has_joker and self.relax_opening:
+                # Laid as free tiles, as if joker-free (so also, with rack_or_table, free
+                # to substitute): the relaxation allows every move the lock allows.
+                self.relaxed.append((var, upper))
+                has_joker = False
+            meld = OpeningMeld(needs, value, [(var, 1.0)], has_joker)
             self.vars.opening.append(meld)
-        if not self.strict or self.rack[self.index.joker] == 0:
+            if self.relax_opening:
+                self._loose.add(var.index())
+        if not self.strict or self.rack[self.index.joker] == 0 or self.relax_opening:
             return
         for core in hand_readings_with_jokers(rules, self.rack, self.index):
             deadline.check()
@@ -379,6 +438,44 @@ class MoveModel:
         tiles = [t for m in self.position.table if not (self.strict and m.jokers) for t in m.tiles]
         return self.index.counts(tiles)
 
+    def forbid_relaxation(self, forbidden: bool = True) -> None:
+        """No initial meld with a joker laid free (``forbidden``): what is left is the exact
+        model without any initial meld holding a joker; or allow them again."""
+        for var, upper in self.relaxed:
+            var.SetBounds(0.0, 0.0 if forbidden else float(upper))
+        self._loose = set() if forbidden else self._loose
+
+    def _opens_without_jokers(self, values: list[float]) -> bool:
+        """Whether the tiles a move of the relaxed model plays hold an initial meld without
+        jokers (then the move is legal: the jokers are played after opening, as free
+        tiles). Under ``joker_swap_from = "rack"`` the tiles that substitute jokers are
+        not in the initial meld (RULES.md rule 3)."""
+        spare = [0] * self.index.size
+        for t, var in self.vars.played_tiles().items():
+            spare[t] = round(values[var.index()])
+        if self.rules.joker_swap_from == "rack":
+            for t, terms in self._demands.items():
+                spare[t] -= sum(round(values[var.index()]) * round(n) for var, n in terms)
+        return opens_without_jokers(self.rules, spare, self.index)
+
+    def lp_bound(self) -> float:
+        """The LP relaxation's optimum rounded down: no integer solution scores more (the
+        objective's coefficients are integers); -inf when the LP has no solution, +inf
+        when CLP did not settle it (the time limit)."""
+        from ortools.linear_solver import pywraplp
+
+        params = pywraplp.MPSolverParameters()
+        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+        left = deadline.remaining()
+        if left is not None:
+            self.solver.SetTimeLimit(max(1, int(left * 1000)))
+        status = self.solver.Solve(params)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return -math.inf
+        if status != pywraplp.Solver.OPTIMAL:
+            return math.inf
+        return float(math.floor(self.solver.Objective().Value() + INTEGRALITY))
+
     def _set_objective(self) -> None:
         """Lexicographic objective as exact integer weights: no level can trade against
         the next, since each weight exceeds the largest possible total below it."""
@@ -410,14 +507,17 @@ class MoveModel:
         for var, coef in weights.values():
             goal.SetCoefficient(var, coef)
         goal.SetMaximization()
+        self._weights = [(var.index(), coef) for var, coef in weights.values()]
 
     # -- solving ----------------------------------------------------------------
 
-    def solve(self, time_limit: float | None) -> ModelOutcome:
+    def solve(self, time_limit: float | None, *, above: int | None = None) -> ModelOutcome:
         """Solve within ``time_limit`` seconds (None: until proven).
 
         Branch and bound over CLP first (see :mod:`.search`); what it leaves open within
         its node limit goes to the MIP back end (CBC by default), so answers stay proven.
+        With ``above`` (a score a move is known to reach), only moves scoring more are
+        sought: ``no_move`` then means that none does.
         """
         if not self.vars.played_tiles() or (
             self.position.opened is False and not self.vars.opening
@@ -435,6 +535,7 @@ class MoveModel:
             node_limit=self._node_limit(),
             iteration_limit=ITERATION_LIMIT,
             deadline=None if until is None else until - reserve,
+            floor=-math.inf if above is None else float(above),
         )
         nodes = search.nodes
         if search.status == "optimal" and search.values is not None:
@@ -445,7 +546,7 @@ class MoveModel:
         if remaining is not None and remaining <= 2 * self._mip_reserve():
             return self._unproven(search, nodes)  # too little time for CBC to start
         try:
-            mip = self._solve_mip(until)
+            mip = self._solve_mip(until, above)
         except deadline.OutOfTime:
             return self._unproven(search, nodes)
         if mip.status == "infeasible":
@@ -465,7 +566,8 @@ class MoveModel:
         """The integer variables free to move: the base's that the position left free, then
         the position's own but the continuous ranks."""
         own = range(self.base_variables, self.solver.NumVariables())
-        return sorted(self.active) + [i for i in own if i not in self.rows.continuous]
+        loose = self.rows.continuous | self._loose
+        return sorted(self.active) + [i for i in own if i not in loose]
 
     def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
         """The best move the search found before time ran out, if any."""
@@ -474,12 +576,21 @@ class MoveModel:
         return self._found("feasible", search.values, nodes)
 
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
-        return ModelOutcome(status, self._read(values), nodes)
+        # The weights are integers and so are the values: the score is exact.
+        score = round(sum(coef * round(values[i]) for i, coef in self._weights))
+        relaxed = (
+            self.stand_in
+            or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)
+            or any(abs(values[i] - round(values[i])) > INTEGRALITY for i in self._loose)
+        )
+        if relaxed and self._opens_without_jokers(values):
+            relaxed = False  # the same move opens without jokers: the rules allow it
+        return ModelOutcome(status, self._read(values), nodes, score, relaxed)
 
-    def _solve_mip(self, until: float | None) -> SearchOutcome:
+    def _solve_mip(self, until: float | None, above: int | None = None) -> SearchOutcome:
         """Solve a copy of the model with the MIP back end until ``until`` (a perf_counter
         time); status ``open`` when it found no solution in time, ``feasible`` when it found
-        one but not the proof."""
+        one but not the proof. With ``above``, only solutions scoring more (a row)."""
         from ortools.linear_solver import linear_solver_pb2, pywraplp
 
         deadline.check()
@@ -490,6 +601,13 @@ class MoveModel:
             raise RuntimeError(f"OR-Tools has no {self.backend} back end")
         mip.SetNumThreads(1)
         mip.LoadModelFromProto(proto)
+        for i in self._loose:
+            mip.variables()[i].SetInteger(False)  # as in the branch and bound
+        if above is not None:
+            better = mip.Constraint(float(above + 1), mip.infinity())
+            columns = mip.variables()
+            for i, coef in self._weights:
+                better.SetCoefficient(columns[i], coef)
         if until is not None:
             # What is left of the whole solve's limit, less a margin for reading back and
             # one for CBC's root (presolve, first LP), which its time limit does not cut.
@@ -541,6 +659,8 @@ class MoveModel:
             new.extend([meld] * (count(var) - taken[var.index()]))
         if self.vars.flow is not None:
             new.extend(self.vars.flow.runs(count))
+        if self.vars.groups is not None:
+            new.extend(self.vars.groups.groups(count))
         for unit in self.vars.units:
             for fate, n in unit.chosen(count):
                 if fate.meld is None:

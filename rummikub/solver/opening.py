@@ -8,6 +8,8 @@ them that holds a joker is a locked unit for the rest of the turn.
 from __future__ import annotations
 
 import itertools
+import math
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,8 +17,10 @@ from typing import Any
 
 from rummikub.melds import Meld
 from rummikub.rules import Rules
+from rummikub.solver import deadline
 from rummikub.solver.candidates import (
     Counts,
+    Needs,
     TileIndex,
     group_readings,
     max_run_length,
@@ -63,6 +67,50 @@ def require_opening(
             rows.row(-INF, 0.0, terms + ([] if tiles is None else [(tiles, -1.0)]))
 
 
+def hand_melds(rules: Rules, limit: Counts, index: TileIndex) -> list[tuple[Needs, int, int]]:
+    """(tiles, value, copies that fit) of every candidate meld within ``limit`` (a rack):
+    what ``candidates(rules).fitting(limit)`` gives, enumerated from the rack alone, since
+    the box's whole candidate table (~32,000 melds for 26x8x4+4J) costs more to build than
+    a solve, and a hand lays few of them. Melds with the same tiles are one, at the value
+    of its best reading (as in :mod:`.candidates`); sorted by tiles."""
+    numbers, colors = rules.numbers, rules.colors
+    jokers = min(rules.jokers, limit[index.joker])
+    best: dict[Needs, int] = {}
+
+    def keep(numbered: list[int], k: int, value: int) -> None:
+        key = tuple(sorted([(t, 1) for t in numbered] + ([(index.joker, k)] if k else [])))
+        if best.get(key, -1) < value:
+            best[key] = value
+
+    for c in range(len(colors)):
+        have = [bool(limit[c * numbers + n]) for n in range(numbers)]
+        for length in range(3, max_run_length(rules) + 1):
+            for start in range(numbers - length + 1):
+                window = range(start, start + length)
+                missing = [i for i in window if not have[i]]
+                if len(missing) > jokers:
+                    continue
+                value = sum(n + 1 for n in window)
+                present = [i for i in window if have[i]]
+                most = min(jokers, length - 1)
+                for k in range(len(missing), most + 1):
+                    # Jokers in every missing place, and in k - len(missing) of the others.
+                    for swapped in itertools.combinations(present, k - len(missing)):
+                        numbered = [c * numbers + i for i in present if i not in swapped]
+                        keep(numbered, k, value)
+    for n in range(numbers):
+        held = [c * numbers + n for c in range(len(colors)) if limit[c * numbers + n]]
+        for size in range(3, min(5, rules.max_group) + 1):
+            for k in range(min(jokers, size - 1) + 1):
+                for chosen in itertools.combinations(held, size - k):
+                    keep(list(chosen), k, (n + 1) * size)
+    found = []
+    for key in sorted(best):
+        upper = min(limit[t] // count for t, count in key)
+        found.append((key, best[key], upper))
+    return found
+
+
 def hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> list[Meld]:
     """Every meld with a joker that the hand alone can lay (each joker reading apart,
     since the lock keeps the reading)."""
@@ -80,3 +128,61 @@ def hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> l
         if all(n <= rack[t] for t, n in need.items()):
             found.append(meld)
     return found
+
+
+def opens_without_jokers(rules: Rules, spare: Counts, index: TileIndex) -> bool:
+    """Whether joker-free melds from the tiles ``spare`` (counts by tile id) are worth
+    ``initial_meld`` together, at least one of them: an initial meld without jokers.
+
+    The best melds greedily first (nearly always enough: one group of tens reaches 30),
+    then, only if that falls short, a small integer program settles it exactly.
+    """
+    limit = list(spare)
+    limit[index.joker] = 0
+    melds = sorted(hand_melds(rules, limit, index), key=lambda m: -m[1])
+    if not melds:
+        return False
+    left, total = list(limit), 0
+    for tiles, value, _ in melds:
+        while all(left[t] >= n for t, n in tiles):
+            for t, n in tiles:
+                left[t] -= n
+            total += value
+    if total >= rules.initial_meld:
+        return True
+    return _best_opening(melds, limit) >= rules.initial_meld
+
+
+def _best_opening(melds: list[tuple[Needs, int, int]], limit: Counts) -> float:
+    """The most the melds (tiles, value, copies that fit) are worth together within
+    ``limit``, by branch and bound over CLP (a proven optimum; -inf if left open)."""
+    from ortools.linear_solver import pywraplp
+
+    from rummikub.solver.search import branch_and_bound
+
+    solver = pywraplp.Solver.CreateSolver("CLP")
+    rows = Rows(solver)
+    columns = [rows.integer(upper, f"meld_{k}") for k, (_, _, upper) in enumerate(melds)]
+    uses: dict[int, Terms] = {}
+    for var, (tiles, _, _) in zip(columns, melds, strict=True):
+        for t, n in tiles:
+            uses.setdefault(t, []).append((var, float(n)))
+    for t, terms in uses.items():
+        rows.row(-INF, float(limit[t]), terms)
+    goal = solver.Objective()
+    for var, (_, value, _) in zip(columns, melds, strict=True):
+        goal.SetCoefficient(var, float(value))
+    goal.SetMaximization()
+    left = deadline.remaining()
+    found = branch_and_bound(
+        solver,
+        [v.index() for v in columns],
+        node_limit=10_000,
+        iteration_limit=1_000_000,
+        deadline=None if left is None else time.perf_counter() + left,
+    )
+    if found.status != "optimal" or found.values is None:
+        return -math.inf
+    values = found.values
+    counts = [round(values[v.index()]) for v in columns]
+    return float(sum(n * value for n, (_, value, _) in zip(counts, melds, strict=True)))

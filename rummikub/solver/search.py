@@ -48,6 +48,7 @@ def branch_and_bound(
     node_limit: int,
     iteration_limit: int,
     deadline: float | None,
+    floor: float = -math.inf,
 ) -> SearchOutcome:
     """Maximise ``solver``'s objective over integer values of the variables ``integer``.
 
@@ -55,6 +56,8 @@ def branch_and_bound(
     ``iteration_limit`` simplex iterations, whichever comes first: limits of work, so that
     the same position takes the same path whatever the machine's load. ``deadline`` (a
     ``time.perf_counter()`` value) is the caller's time limit, which alone may differ.
+    With ``floor`` (a score some solution is known to reach), only solutions scoring more
+    are sought: ``infeasible`` then means that none does.
     """
     from ortools.linear_solver import pywraplp
 
@@ -67,7 +70,7 @@ def branch_and_bound(
     reader = _Reader(solver)
     objective = solver.Objective()
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
-    best = -math.inf
+    best = floor
     incumbent: list[float] | None = None
     # Each node: the bounds it sets, and its parent's LP bound (no child can do better).
     stack: list[tuple[dict[int, tuple[float, float]], float]] = [({}, math.inf)]

@@ -20,6 +20,7 @@ from typing import Any
 from rummikub.rules import Rules
 from rummikub.solver import deadline
 from rummikub.solver.candidates import Needs, TileIndex, group_candidates
+from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.runs_flow import RunFlow
 
 #: Above this many candidate groups (8-color boxes have ~12,000) a copy of every group
@@ -41,6 +42,9 @@ class Base:
     columns: tuple[tuple[int, int], ...]
     #: Variables in the base: a position's own parts come after them.
     variables: int
+    #: The free groups counted by number (boxes of many colors), or None when free
+    #: groups are candidate columns.
+    groups: GroupCounts | None = None
 
 
 def lay_base(
@@ -52,6 +56,7 @@ def lay_base(
     flow: bool,
     played: Sequence[int],
     balanced: Sequence[int],
+    groups: bool = False,
 ) -> Base:
     """Build the base into ``solver``, every variable fixed at 0 and every balance at 0.
 
@@ -73,6 +78,7 @@ def lay_base(
     for t in balanced:
         balance(t)
     runs = RunFlow.build(solver, rules, index, balance) if flow else None
+    counted = GroupCounts.build(solver, rules, index, balance) if groups else None
     deadline.check()
     laid = []
     for k, (row, needs) in enumerate(columns):
@@ -88,6 +94,7 @@ def lay_base(
         flow=runs,
         columns=tuple(laid),
         variables=solver.NumVariables(),
+        groups=counted,
     )
 
 
@@ -109,18 +116,23 @@ class Template:
 
 @lru_cache(maxsize=8)
 def play_template(rules: Rules) -> Template | None:
-    """The template of ``rules`` (runs as a flow, every candidate group), or None when it
-    would be too big to copy per position."""
-    cands = group_candidates(rules)
-    if len(cands.melds) > MOST_GROUPS:
-        return None
+    """The template of ``rules`` (runs as a flow, every candidate group or the groups
+    counted by number), or None when it would be too big to copy per position."""
+    counted = counts_groups(rules)
+    columns: list[tuple[int, Needs]] = []
+    if not counted:
+        cands = group_candidates(rules)
+        if len(cands.melds) > MOST_GROUPS:
+            return None
+        columns = list(enumerate(cands.needs))
     from ortools.linear_solver import linear_solver_pb2, pywraplp
 
     solver = pywraplp.Solver.CreateSolver("CLP")
     index = TileIndex(rules)
     every = range(index.size)
-    columns = list(enumerate(cands.needs))
-    base = lay_base(solver, rules, index, columns, flow=True, played=every, balanced=every)
+    base = lay_base(
+        solver, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
+    )
     proto = linear_solver_pb2.MPModelProto()
     solver.ExportModelToProto(proto)
     return Template(proto=proto, base=base)
