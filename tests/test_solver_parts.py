@@ -243,3 +243,20 @@ def test_time_running_out_with_no_move_yet_is_unknown(monkeypatch: pytest.Monkey
     monkeypatch.setattr(move_model, "time", Clock([0.0, 5.0]))
     outcome = MoveModel(OPEN_AFTER_TWO_NODES, "value").solve(time_limit=1.0)
     assert (outcome.status, outcome.solution, outcome.nodes) == ("unknown", None, 1)
+
+
+def test_fast_fitting_agrees_with_the_candidates_own() -> None:
+    """The template's fitting (tile counts read by itemgetter) chooses exactly what
+    Candidates.fitting chooses, jokers and copies included."""
+    import random
+
+    from rummikub.solver.candidates import candidates, group_candidates
+    from rummikub.solver.template import fitting
+
+    rng = random.Random(7)
+    for rules in (STANDARD, Rules(jokers=4), Rules(numbers=9, colors="KRBOG", copies=3)):
+        for cands in (group_candidates(rules), candidates(rules)):
+            size = len(cands.index.tiles)
+            for _ in range(30):
+                limit = [rng.choice((0, 0, 1, 2, 3)) for _ in range(size)]
+                assert fitting(cands, limit) == cands.fitting(limit)

@@ -60,7 +60,7 @@ from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import INTEGRALITY, SearchOutcome, branch_and_bound
-from rummikub.solver.template import Base, Template, lay_base, template_for
+from rummikub.solver.template import Base, Template, fitting, lay_base, template_for
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
@@ -277,8 +277,8 @@ class MoveModel:
         else:
             cands = group_candidates(rules) if flow else candidates(rules)
         limit = self.rack if self.opening_only else self.available
-        self._fitting = cands.fitting(limit)  # _bind reads it again
-        fitting = [(row, cands.needs[row]) for row, _ in self._fitting]
+        self._fitting = fitting(cands, limit)  # _bind reads it again
+        columns = [(row, cands.needs[row]) for row, _ in self._fitting]
         # A played variable for each tile type in the rack, a balance for each in play.
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
@@ -286,7 +286,7 @@ class MoveModel:
             solver,
             rules,
             self.index,
-            fitting,
+            columns,
             flow=flow,
             played=played,
             balanced=balanced,
@@ -311,11 +311,11 @@ class MoveModel:
         if base.flow is not None:
             flow, flow_uppers = base.flow.limit(self.available, self.index)
             uppers.update(flow_uppers)
-        fitting = self._fitting
-        if fitting is None:
-            fitting = cands.fitting(self.rack if self.opening_only else self.available)
+        fits = self._fitting
+        if fits is None:
+            fits = fitting(cands, self.rack if self.opening_only else self.available)
         columns: dict[int, int] = {}
-        for k, (row, upper) in enumerate(sorted(fitting)):
+        for k, (row, upper) in enumerate(sorted(fits)):
             if k % 256 == 0:
                 deadline.check()
             where = base.column_of.get(row)

@@ -167,13 +167,13 @@ class _Reader:
 
 
 def _most_fractional(integer: list[int], values: list[float]) -> tuple[int, float] | None:
-    """The integer variable farthest from an integer, with its value, or None."""
+    """The integer variable farthest from an integer, with its value, or None (the first
+    of the farthest, in the order of ``integer``)."""
     pick: tuple[int, float] | None = None
     spread = INTEGRALITY
-    floor = math.floor
     for i in integer:
         value = values[i]
-        distance = value - floor(value)
+        distance = value % 1.0  # in [0, 1), also for a value a hair below 0
         if distance > 0.5:
             distance = 1.0 - distance
         if distance > spread:

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rummikub.rules import Rules
 from rummikub.solver import deadline
-from rummikub.solver.candidates import Needs, TileIndex, group_candidates
+from rummikub.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.runs_flow import RunFlow
 
@@ -47,6 +48,49 @@ class Base:
     #: The free groups counted by number (boxes of many colors), or None when free
     #: groups are candidate columns.
     groups: GroupCounts | None = None
+
+
+#: Per candidate table (by id: the tables are cached for the process), each bucket of
+#: :attr:`Candidates.by_first` as (first tile, [(row, getter of its tile counts, copies
+#: each tile needs, or None when one each)]).
+_GETTERS: dict[int, tuple[Candidates, list[tuple[int, list[tuple[int, Any, Any]]]]]] = {}
+
+
+def fitting(cands: Candidates, limit: Counts) -> list[tuple[int, int]]:
+    """``cands.fitting(limit)``, the same list, faster: each candidate's tile counts are read
+    by one ``itemgetter`` call (C) instead of a generator, which on a 60-tile table is most
+    of the time spent choosing its candidate groups."""
+    found = _GETTERS.get(id(cands))
+    if found is None or found[0] is not cands:
+        buckets = []
+        for first, rows in cands.by_first.items():
+            readers = []
+            for row in rows:
+                needs = cands.needs[row]
+                ids = [t for t, _ in needs]
+                copies = None if all(n == 1 for _, n in needs) else [n for _, n in needs]
+                getter: Any = itemgetter(*ids) if len(ids) > 1 else _one(ids[0])
+                readers.append((row, getter, copies))
+            buckets.append((first, readers))
+        found = _GETTERS[id(cands)] = (cands, buckets)
+    chosen = []
+    for first, readers in found[1]:
+        if not limit[first]:
+            continue
+        deadline.check()  # an 8-color box has ~12,000 candidate groups
+        for row, getter, copies in readers:
+            if copies is None:
+                upper = min(getter(limit))
+            else:
+                upper = min(c // n for c, n in zip(getter(limit), copies, strict=True))
+            if upper:
+                chosen.append((row, upper))
+    return chosen
+
+
+def _one(t: int) -> Any:
+    """A getter of one tile's count, as a 1-tuple (``itemgetter`` of one returns the item)."""
+    return lambda counts: (counts[t],)
 
 
 def lay_base(
