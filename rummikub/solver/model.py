@@ -542,8 +542,9 @@ class MoveModel:
         weights: dict[int, tuple[Any, float]] = {}
         for terms, weight in ((first, w1), (second, w2), (as_was, 1)):
             for var, coef in terms:
-                _, before = weights.get(var.index(), (var, 0.0))
-                weights[var.index()] = (var, before + weight * coef)
+                i = var.index()
+                _, before = weights.get(i, (var, 0.0))
+                weights[i] = (var, before + weight * coef)
         goal = self.solver.Objective()
         for var, coef in weights.values():
             goal.SetCoefficient(var, coef)
