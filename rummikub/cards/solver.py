@@ -6,14 +6,21 @@ by points or by contract, a pile pick). What it shares with the tile model is th
 run as an interval of positions: each run laid is one interval per suit, and a lay-off on a
 table run is an interval grown at either end.
 
-Variables, for one draw choice (the hand after the draw):
+Variables (one program for every draw choice: built for the hand after the deepest pick,
+each draw setting the card counts as row bounds):
 
-* ``run[s][k][p]``: position ``p`` (1 low ace ... 14 high ace) is in the k-th new run of suit
-  ``s``; ``rnat`` the natural card there (else a wild card fills it).
-* ``setnat[r][k][s]``: natural cards of rank ``r``, suit ``s`` in the k-th new set of rank
-  ``r``; ``setwild`` its wild cards; ``wildsets``/``wildset_cards``: sets of wild cards only.
-* ``ext``/``extnat``: positions added to a table run; ``addnat``/``addwild`` to a table set.
-* ``asw[t]``: copies of the wild-capable card ``t`` used as a wild card; ``disc[t]``: the discard.
+* ``run``: a candidate interval of positions (1 low ace ... 14 high ace) of a suit laid as a
+  new run; ``rnat`` the natural card at a position (else a wild card fills it).
+* ``set_patterns``: sets of distinct suits, one integer per choice of suits and number of
+  wild cards, counting the sets laid so; where suits may repeat, ``sets`` are instances of a
+  rank with a 0-1 variable per copy of a card; ``wildset_*``: sets of wild cards only.
+* ``ext``/``extnat``: positions added to a table run; ``addnat``/``addwild`` to a table set;
+  ``swaps``: a table run's wild card replaced by the natural card (``wild_swap``).
+* ``as_wild[t]``: copies of the wild-capable card ``t`` used as a wild card; ``disc[t]``: the
+  discard; ``left[t]``: what stays in the hand.
+
+The opening (by points or by contract) splits the program into cases (``_Linear.cases``),
+each solved with a tight relaxation, instead of big-M rows.
 
 OR-Tools is imported only when a solve runs.
 """
