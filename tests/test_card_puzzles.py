@@ -188,3 +188,26 @@ def test_bad_card_input_is_exit_2_without_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "--after '7S 8Q': invalid card '8Q'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_wild_swap_at_the_command_line() -> None:
+    path = str(CARDS / "romme-wild-swap.toml")
+    result = run("solve", path, "--json", "--explain")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["swaps"] == [{"meld": 0, "card": "6S", "wild": "*"}]
+    assert data["layoffs"] == [{"meld": 0, "cards": ["6S"]}]
+    # The joker goes back to the hand, from where the new meld takes it.
+    assert data["steps"] == [
+        {"cards": ["6S"], "from": "hand", "to": 0},
+        {"cards": ["*"], "from": 0, "to": "hand"},
+        {"cards": ["9H", "10H", "*"], "from": "hand", "to": "new"},
+    ]
+    text = run("solve", path, "--explain").stdout.splitlines()
+    assert "  * 5S 6S 7S   6S takes the wild card * back" in text
+    assert "Swap: 6S takes the wild card * from meld 0" in text
+    result = run("check", path, "--after", "5S 6S 7S", "--json")
+    assert result.exit_code == 1
+    verdict = json.loads(result.stdout)
+    assert verdict["swaps"] == [{"meld": 0, "card": "6S", "wild": "*"}]
+    assert [v["rule"] for v in verdict["violations"]] == ["freed-wild-unused"]

@@ -49,6 +49,8 @@ class CardTurn:
     points: int
     penalty: int
     touched: int
+    #: Wild swaps: (old table meld, the natural card laid, the wild card it took back).
+    swaps: tuple[tuple[int, Card, Card], ...] = ()
 
     @property
     def proven(self) -> bool:
@@ -149,7 +151,9 @@ def _weights(position: CardPosition) -> Weights:
     most_penalty = sum(rules.penalty(c) * n for c, n in cards.items())
     joker = rules.joker_value if isinstance(rules.joker_value, int) else max(rules.values)
     top = max(*rules.values, rules.ace_low, rules.wild_card_value, joker)
-    most_points = top * sum(cards.values())
+    # Wild cards taken from the table by swaps are laid too.
+    swappable = sum(m.wilds for m in position.table) if rules.wild_swap else 0
+    most_points = top * (sum(cards.values()) + swappable)
     touches = len(position.table) + 1
     if rules.objective == "points":
         return ((most_penalty + 1) * touches, touches, 1)
@@ -232,8 +236,15 @@ class _Model:
         self.new_value: list[tuple[int, int]] = []
         self.any_new: list[int] = []
         self.any_layoff: list[int] = []
-        self.wildcards = sorted((c for c in self.hand if self.rules.is_wild(c)), key=sort_key)
-        self.wild_total = sum(self.hand[c] for c in self.wildcards)
+        # Wild cards a swap may take from the table (``wild_swap``), by kind: an upper bound,
+        # for the places wild cards may fill; ``freed`` holds the swaps that free each kind.
+        self.freeable = _freeable(position, self.hand)
+        self.freed: dict[Card, list[int]] = {}
+        self.swaps: dict[int, dict[int, int]] = {}
+        kinds = {c for c in self.hand if self.rules.is_wild(c)} | set(self.freeable)
+        self.wildcards = sorted(kinds, key=sort_key)
+        self.wild_total = sum(self.hand[c] + self.freeable[c] for c in self.wildcards)
+        self.cards_total = sum(self.hand.values()) + sum(self.freeable.values())
         self._runs()
         self._sets()
         self._layoffs()
@@ -402,8 +413,9 @@ class _Model:
 
     def _run_layoff(self, index: int, meld: CardMeld) -> None:
         lin, suit = self.lin, meld.suit
+        swaps = self._swaps(index, meld)
         positions = [p for p in self._positions() if not meld.start <= p <= meld.end]
-        if not positions:
+        if not positions and not swaps:
             return
         ext = {p: lin.var() for p in positions}
         nat: dict[int, int] = {}
@@ -428,20 +440,40 @@ class _Model:
         natural_count = _ones(list(nat.values()))
         wilds = added + [(v, -c) for v, c in natural_count]
         self.wild_slots += wilds
-        self._wild_limit(wilds, natural_count, meld.naturals - meld.wilds)
+        # A swap turns one of the meld's wild cards into a natural one.
+        self._wild_limit(
+            wilds, natural_count + _ones(list(swaps.values()), 2), meld.naturals - meld.wilds
+        )
         for p in positions:
             card = card_at(suit, p)
             wild_value = self._wild_value(card, p)
             self.points.append((ext[p], wild_value))
             if p in nat:
                 self.points.append((nat[p], self._natural_value(card, p) - wild_value))
-        self._touch(list(ext.values()))
+        self._touch([*ext.values(), *swaps.values()])
         self.extensions.append((index, ext, nat))
+
+    def _swaps(self, index: int, meld: CardMeld) -> dict[int, int]:
+        """One variable per wild card of a table run that a hand card may replace (the
+        natural card it stands for is laid; the wild card joins ``freed``)."""
+        swaps: dict[int, int] = {}
+        if not self.freeable:
+            return swaps
+        for i, (card, wild) in enumerate(zip(meld.cards, meld.wild, strict=True)):
+            stands = card_at(meld.suit, meld.start + i)
+            if not wild or not self.hand[stands]:
+                continue
+            swaps[i] = var = self.lin.var()
+            self.use[stands].append(var)
+            self.points.append((var, self._natural_value(stands, meld.start + i)))
+            self.freed.setdefault(card, []).append(var)
+        self.swaps[index] = swaps
+        return swaps
 
     def _set_layoff(self, index: int, meld: CardMeld) -> None:
         rules, lin = self.rules, self.lin
         room = len(self.hand) if not rules.set_max else rules.set_max - len(meld.cards)
-        room = min(max(room, 0), sum(self.hand.values()))
+        room = min(max(room, 0), self.cards_total)
         if room == 0:
             return
         nat: dict[str, int] = {}
@@ -481,18 +513,22 @@ class _Model:
     def _cards_and_discard(self) -> None:
         rules, lin, position = self.rules, self.lin, self.position
         original = Counter(position.hand)
-        self.as_wild = {c: lin.var(self.hand[c]) for c in self.wildcards}
+        self.as_wild = {c: lin.var(self.hand[c] + self.freeable[c]) for c in self.wildcards}
         lin.equal(self.wild_slots + [(v, -1) for v in self.as_wild.values()], 0)
         self.left: dict[Card, int] = {}
         self.discard: dict[Card, int] = {}
-        for card in sorted(self.hand, key=sort_key):
+        for card in sorted(set(self.hand) | set(self.freeable), key=sort_key):
             used = _ones(self.use.get(card, []))
             if card in self.as_wild:
                 used.append((self.as_wild[card], 1))
             # A card taken from the pile is not discarded again.
             self.discard[card] = disc = lin.var(1 if original[card] else 0)
             self.left[card] = left = lin.var(self.hand[card])
-            lin.equal([(left, 1), *used, (disc, 1)], self.hand[card])
+            freed = _ones(self.freed.get(card, []), -1)
+            lin.equal([(left, 1), *used, (disc, 1), *freed], self.hand[card])
+            if freed:
+                # A wild card taken from the table is laid again as a wild card.
+                lin.at_least([(self.as_wild[card], 1), *freed], 0)
         deepest = position.deepest(self.draw)
         if deepest is not None:
             uses = _ones(self.use.get(deepest, []))
@@ -502,7 +538,7 @@ class _Model:
         discards = _ones(list(self.discard.values()))
         total_left = _ones(list(self.left.values()))
         self.total_left = total_left
-        cards = sum(self.hand.values())
+        cards = self.cards_total
         if not rules.discard_at_end:
             lin.equal(discards, 0)
         elif rules.out_without_discard:
@@ -536,7 +572,7 @@ class _Model:
             for var in self.any_layoff:
                 lin.at_most([(var, 1), (opens, -1)], 0)
             # Out at once: every card but the discard laid, in new melds only.
-            cards = sum(self.hand.values())
+            cards = self.cards_total
             lin.at_most([*self.total_left, (out, cards)], cards)
             return
         if position.opened:
@@ -584,21 +620,36 @@ class _Model:
         pool = iter(wild_pool)
         table = list(position.table)
         layoffs: dict[int, tuple[Card, ...]] = {}
+        # The indices of each grown table meld that hold cards laid this turn.
+        laid_at: dict[int, list[int]] = {}
+        freed = Counter[Card]()
+        swaps: list[tuple[int, Card, Card]] = []
         for index, ext, nat in self.extensions:
             meld = position.table[index]
             left = [p for p in sorted(ext) if p < meld.start and value(ext[p])]
             right = [p for p in sorted(ext) if p > meld.end and value(ext[p])]
-            if not left and not right:
+            swapped = sorted(i for i, var in self.swaps.get(index, {}).items() if value(var))
+            if not left and not right and not swapped:
                 continue
+            middle, middle_wild = list(meld.cards), list(meld.wild)
+            for i in swapped:
+                freed[middle[i]] += 1
+                swaps.append((index, card_at(meld.suit, meld.start + i), middle[i]))
+                middle[i], middle_wild[i] = card_at(meld.suit, meld.start + i), False
             cards_left = [_run_card(meld.suit, p, nat, value, pool) for p in left]
             cards_right = [_run_card(meld.suit, p, nat, value, pool) for p in right]
-            table[index] = replace(
+            grown = replace(
                 meld,
-                cards=(*[c for c, _ in cards_left], *meld.cards, *[c for c, _ in cards_right]),
-                wild=(*[w for _, w in cards_left], *meld.wild, *[w for _, w in cards_right]),
+                cards=(*[c for c, _ in cards_left], *middle, *[c for c, _ in cards_right]),
+                wild=(*[w for _, w in cards_left], *middle_wild, *[w for _, w in cards_right]),
                 start=meld.start - len(left),
             )
-            layoffs[index] = tuple(c for c, _ in cards_left + cards_right)
+            table[index] = grown
+            inside = range(len(left), len(left) + len(meld.cards))
+            laid_at[index] = [
+                i for i in range(len(grown.cards)) if i not in inside or i - len(left) in swapped
+            ]
+            layoffs[index] = tuple(grown.cards[i] for i in laid_at[index])
         for index, snat, wild in self.additions:
             meld = position.table[index]
             cards = [Card(meld.rank, s) for s, v in snat.items() for _ in range(value(v))]
@@ -610,6 +661,7 @@ class _Model:
                 cards=(*meld.cards, *cards, *wilds),
                 wild=(*meld.wild, *[False] * len(cards), *[True] * len(wilds)),
             )
+            laid_at[index] = list(range(len(meld.cards), len(table[index].cards)))
             layoffs[index] = (*cards, *wilds)
         new_melds: list[CardMeld] = []
         for suit, first, run, rnat in self.runs:
@@ -649,13 +701,14 @@ class _Model:
         left_cards = tuple(
             sorted((c for c, v in self.left.items() for _ in range(value(v))), key=sort_key)
         )
-        played = Counter(self.hand) - Counter(left_cards)
+        # Wild cards taken from the table pass through the hand: laid again, they are played.
+        played = Counter(self.hand) + freed - Counter(left_cards)
         if discard is not None:
             played[discard] -= 1
         played_cards = tuple(sorted((+played).elements(), key=sort_key))
         full = tuple(table) + tuple(new_melds)
         points = sum(m.value(rules) for m in new_melds) + sum(
-            full[i].value(rules) - position.table[i].value(rules) for i in layoffs
+            sum(full[i].card_values(rules)[k] for k in laid) for i, laid in laid_at.items()
         )
         status: CardStatus = "optimal" if played_cards else "no_move"
         if not proven:
@@ -671,7 +724,23 @@ class _Model:
             points,
             sum(rules.penalty(c) for c in left_cards),
             len(layoffs),
+            tuple(swaps),
         )
+
+
+def _freeable(position: CardPosition, hand: Counter[Card]) -> Counter[Card]:
+    """The wild cards of table runs that a card of ``hand`` may replace, by kind (none
+    where the rules allow no swap)."""
+    free = Counter[Card]()
+    if not position.rules.may_swap(position.opened):
+        return free
+    for meld in position.table:
+        if meld.kind != "run":
+            continue
+        for i, (card, wild) in enumerate(zip(meld.cards, meld.wild, strict=True)):
+            if wild and hand[card_at(meld.suit, meld.start + i)]:
+                free[card] += 1
+    return free
 
 
 def _run_card(suit: str, p: int, nat: dict[int, int], value: Any, pool: Any) -> tuple[Card, bool]:

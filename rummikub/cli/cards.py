@@ -5,6 +5,7 @@ judge, and render. The solver is imported only when a solve runs."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -103,8 +104,13 @@ def _draw_data(draw: Draw, drawn: bool) -> Draw | None:
     return None if drawn else draw
 
 
+def swaps_data(swaps: Sequence[tuple[int, Card, Card]]) -> list[dict[str, Any]]:
+    """Wild swaps as JSON: the table meld, the natural card laid there, the wild card taken."""
+    return [{"meld": index, "card": str(card), "wild": str(wild)} for index, card, wild in swaps]
+
+
 def turn_data(turn: CardTurn, drawn: bool) -> dict[str, Any]:
-    return {
+    data = {
         "status": turn.status,
         "points": turn.points,
         "penalty": turn.penalty,
@@ -118,14 +124,30 @@ def turn_data(turn: CardTurn, drawn: bool) -> dict[str, Any]:
             for index, cards in sorted(turn.layoffs.items())
         ],
     }
+    if turn.swaps:
+        data["swaps"] = swaps_data(turn.swaps)
+    return data
 
 
 def steps_data(turn: CardTurn, old: int) -> list[dict[str, Any]]:
-    """Where each card went: INTERFACE.md's steps, from the hand to a meld or a new meld."""
-    steps: list[dict[str, Any]] = [
-        {"cards": [str(c) for c in cards], "from": "hand", "to": index}
-        for index, cards in sorted(turn.layoffs.items())
-    ]
+    """Where each card went: INTERFACE.md's steps, from the hand to a meld or a new meld. A
+    wild swap is two steps: the natural card from the hand to the meld, then the wild card
+    from the meld to the hand (``"to": "hand"``), from where later steps lay it again."""
+    steps: list[dict[str, Any]] = []
+    swapped = Counter[tuple[int, Card]]()
+    for index, card, wild in turn.swaps:
+        steps.append({"cards": [str(card)], "from": "hand", "to": index})
+        steps.append({"cards": [str(wild)], "from": index, "to": "hand"})
+        swapped[index, card] += 1
+    for index, cards in sorted(turn.layoffs.items()):
+        rest = []
+        for card in cards:
+            if swapped[index, card]:
+                swapped[index, card] -= 1
+            else:
+                rest.append(card)
+        if rest:
+            steps.append({"cards": [str(c) for c in rest], "from": "hand", "to": index})
     for meld in turn.table[old:]:
         steps.append({"cards": _cards(meld), "from": "hand", "to": "new"})
     return steps
@@ -189,8 +211,10 @@ def result_text(result: CardResult, name: str | None, title: str | None, task: C
                 if index >= old:
                     where = "   new meld from your hand"
                 elif index in turn.layoffs:
-                    where = f"   + {format_cards(turn.layoffs[index])} laid off"
+                    where = "   " + _layoff_text(turn, index)
             lines.append(f"  {mark} {' '.join(_cards(meld))}{where}")
+        for index, card, wild in turn.swaps:
+            lines.append(f"Swap: {card} takes the wild card {wild} from meld {index}")
         lines.append(f"Laid: {format_cards(turn.played)} ({turn.points} points)")
     lines.append(f"Discard: {turn.discard}" if turn.discard else "Discard: none (out)")
     left = format_cards(turn.hand) if turn.hand else "nothing"
@@ -213,6 +237,19 @@ def result_text(result: CardResult, name: str | None, title: str | None, task: C
     )
     lines.append(f"Time: {result.seconds:.3f} s")
     return "\n".join(lines)
+
+
+def _layoff_text(turn: CardTurn, index: int) -> str:
+    """What a turn laid on table meld ``index``: its wild swaps, then its lay-offs."""
+    cards = list(turn.layoffs[index])
+    parts = []
+    for meld, card, wild in turn.swaps:
+        if meld == index:
+            cards.remove(card)
+            parts.append(f"{card} takes the wild card {wild} back")
+    if cards:
+        parts.append(f"+ {format_cards(cards)} laid off")
+    return "; ".join(parts)
 
 
 # -- check ----------------------------------------------------------------------------------
@@ -268,6 +305,7 @@ def verdict_data(verdict: CardVerdict) -> dict[str, Any]:
             {"meld": index, "cards": [str(c) for c in cards]}
             for index, cards in sorted(verdict.layoffs.items())
         ],
+        **({"swaps": swaps_data(verdict.swaps)} if verdict.swaps else {}),
         "violations": [
             {"rule": v.rule, "meld": v.meld, "card": v.card, "text": v.text}
             for v in verdict.violations
