@@ -178,6 +178,11 @@ class _Linear:
         self.upper: list[int] = []
         self.rows: list[tuple[float, float, list[tuple[int, int]]]] = []
         self.objective: dict[int, int] = {}
+        #: Cases that split the program, each fixing some 0-1 variables (none: one case).
+        #: The optimum is the best over the cases: a disjunction whose LP relaxation is weak
+        #: (to open or not: every big-M row of the opening at a fraction) is solved as
+        #: separate programs, each with a tight relaxation.
+        self.cases: list[dict[int, int]] = []
 
     def var(self, upper: int = 1, lower: int = 0) -> int:
         self.lower.append(lower)
@@ -342,7 +347,7 @@ class _Model:
 
     def _sets(self) -> None:
         rules, lin = self.rules, self.lin
-        self.sets: list[tuple[int, dict[str, int], int]] = []
+        self.sets: list[tuple[int, list[tuple[str, int]], int]] = []
         for rank in range(1, 14):
             cards = [Card(rank, s) for s in SUITS if self.hand[Card(rank, s)]]
             naturals = sum(self.hand[c] for c in cards)
@@ -352,14 +357,25 @@ class _Model:
                 most = min(most, rules.set_max)
             previous: int | None = None
             for _ in range(count):
-                nat: dict[str, int] = {}
-                for card in cards:
-                    top = 1 if rules.set_suits == "distinct" else self.hand[card]
-                    nat[card.suit] = lin.var(top)
-                    self.use[card].append(nat[card.suit])
-                wild = lin.var(self.wild_total)
                 active = lin.var()
-                natural_count = _ones(list(nat.values()))
+                # One 0-1 variable per copy of a card (two packs: two), each at most the
+                # set's activity: a card laid in a set makes the whole set, wild cards and
+                # all, in the LP too (one variable of 0-2 copies let a set at half activity
+                # lay a lone card without its wild cards, a gap of most of a penalty).
+                nat: list[tuple[str, int]] = []
+                for card in cards:
+                    copies = 1 if rules.set_suits == "distinct" else self.hand[card]
+                    before: int | None = None
+                    for _ in range(copies):
+                        var = lin.var()
+                        lin.at_most([(var, 1), (active, -1)], 0)
+                        if before is not None:
+                            lin.at_most([(var, 1), (before, -1)], 0)  # copies in order
+                        before = var
+                        nat.append((card.suit, var))
+                        self.use[card].append(var)
+                wild = lin.var(self.wild_total)
+                natural_count = _ones([var for _, var in nat])
                 size = [*natural_count, (wild, 1)]
                 lin.at_least([*natural_count, (active, -1)], 0)
                 lin.at_least([*size, (active, -rules.set_min)], 0)
@@ -367,7 +383,7 @@ class _Model:
                 self._wild_limit([(wild, 1)], natural_count)
                 self.wild_slots.append((wild, 1))
                 wild_value = self._wild_value(Card(rank, "S"))
-                for suit, var in nat.items():
+                for suit, var in nat:
                     value = self._natural_value(Card(rank, suit))
                     self.points.append((var, value))
                     self.new_value.append((var, value))
@@ -565,6 +581,8 @@ class _Model:
             if position.opened:
                 return
             opens, out = lin.var(), lin.var()
+            # Lay nothing (a quick floor for the others); open by points; go out at once.
+            lin.cases = [{opens: 0, out: 0}, {opens: 1, out: 0}, {opens: 0, out: 1}]
             lin.at_most([(opens, 1), (out, 1)], 1)
             lin.at_least([*self.new_value, (opens, -rules.opening_points)], 0)
             for var in self.any_new:
@@ -580,6 +598,7 @@ class _Model:
                 lin.equal([(var, 1)], 0)
             return
         down = lin.var()
+        lin.cases = [{down: 0}, {down: 1}]  # stay down, or lay exactly the contract
         sets, runs = rules.contract(position.deal or 1)
         lin.equal([*_ones(self.new_sets), (down, -sets)], 0)
         lin.equal([*_ones(self.new_runs), (down, -runs)], 0)
@@ -678,8 +697,8 @@ class _Model:
                     start=first,
                 )
             )
-        for rank, snat, wild in self.sets:
-            cards = [Card(rank, s) for s, v in snat.items() for _ in range(value(v))]
+        for rank, set_nat, wild in self.sets:
+            cards = [Card(rank, s) for s, v in set_nat for _ in range(value(v))]
             if not cards:
                 continue
             wilds = [next(pool) for _ in range(value(wild))]
@@ -771,16 +790,28 @@ def _solve_clp(lin: _Linear, deadline: float | None) -> tuple[str, list[int] | N
     from rummikub.solver.search import branch_and_bound
 
     solver, variables, _ = _clp_model(lin)
-    outcome = branch_and_bound(
-        solver,
-        list(range(len(variables))),
-        node_limit=NODE_LIMIT,
-        iteration_limit=ITERATION_LIMIT,
-        deadline=deadline,
-    )
-    if outcome.values is None:
-        return outcome.status, None
-    return outcome.status, [round(v) for v in outcome.values]
+    best: list[int] | None = None
+    floor = -math.inf
+    for case in lin.cases or [{}]:
+        for var, value in case.items():
+            variables[var].SetBounds(value, value)
+        # Each case seeks only what beats the cases before it (ties: the earlier case).
+        outcome = branch_and_bound(
+            solver,
+            list(range(len(variables))),
+            node_limit=NODE_LIMIT,
+            iteration_limit=ITERATION_LIMIT,
+            deadline=deadline,
+            floor=floor,
+        )
+        for var in case:
+            variables[var].SetBounds(lin.lower[var], lin.upper[var])
+        if outcome.status == "open":
+            return "open", None
+        if outcome.values is not None:
+            best = [round(v) for v in outcome.values]
+            floor = sum(coef * best[var] for var, coef in lin.objective.items())
+    return ("optimal", best) if best is not None else ("infeasible", None)
 
 
 def _lp_bound(lin: _Linear) -> float:
