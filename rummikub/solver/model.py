@@ -46,7 +46,12 @@ from rummikub.solver.candidates import (
     no_candidates,
     run_candidates,
 )
-from rummikub.solver.group_counts import GroupCounts, counts_groups
+from rummikub.solver.group_counts import (
+    COUNTED_MIP_RESERVE_PER_COLUMN,
+    COUNTED_NODE_LIMIT,
+    GroupCounts,
+    counts_groups,
+)
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates, kept_in, substitutions
 from rummikub.solver.opening import (
@@ -574,7 +579,7 @@ class MoveModel:
         search = branch_and_bound(
             self.solver,
             self._integer_variables(),
-            node_limit=self._node_limit(),
+            node_limit=self._node_limit(time_limit),
             iteration_limit=ITERATION_LIMIT,
             deadline=None if until is None else until - reserve,
             floor=-math.inf if above is None else float(above),
@@ -598,9 +603,17 @@ class MoveModel:
         return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
 
     def _mip_reserve(self) -> float:
-        return MIP_RESERVE_PER_COLUMN * int(self.solver.NumVariables())
+        counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
+        per_column = COUNTED_MIP_RESERVE_PER_COLUMN if counted else MIP_RESERVE_PER_COLUMN
+        return per_column * int(self.solver.NumVariables())
 
-    def _node_limit(self) -> int:
+    def _node_limit(self, time_limit: float | None) -> int:
+        if self.vars.groups is not None and (
+            time_limit is None or time_limit > 4 * self._mip_reserve()
+        ):
+            # Many colors: CBC settles them sooner, where there is time for it to start
+            # and work (.group_counts); else the search goes on as for any model.
+            return COUNTED_NODE_LIMIT
         columns = max(1, int(self.solver.NumVariables()))
         if columns <= STANDARD_COLUMNS:
             return NODE_LIMIT
