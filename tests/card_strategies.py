@@ -64,7 +64,8 @@ def card_positions(
         if swap and meld.kind == "run":
             meld = draw(_with_a_wild(meld, rules, pack, swappable))
         table.append(meld)
-    opened = draw(st.booleans())
+    # A swap needs a player who had opened (in contract games: gone down) before this turn.
+    opened = True if swap and rules.opening == "contract" else draw(st.booleans())
     deal = draw(st.sampled_from([1, 2, 3])) if rules.opening == "contract" else None
     hand: list[Card] = []
     if deal is not None and not opened:

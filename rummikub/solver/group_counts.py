@@ -50,6 +50,23 @@ from rummikub.solver.candidates import Counts, TileIndex
 from rummikub.solver.rows import INF, add_row
 from rummikub.tiles import JOKER, Tile
 
+#: The branch and bound's node budget for a model with counted groups before CBC takes
+#: over. Its LP relaxation leaves a gap on the third level of the objective (old melds
+#: left as they were, 1-5 of them on most `full-box` positions) that the search rarely
+#: closes (1 `full-box` position of 10 within 54 nodes, 4 of 20 within 200), while CBC
+#: closes it at its root with Gomory cuts. Interleaved against the 54 nodes that the
+#: column budget gave: 0.72-0.81x the time on `full-box`, 0.85-0.89x on `generalised`
+#: (medians of per-position ratios), where the positions the search settles within 10
+#: nodes settle as before; 3 nodes lost those on `generalised` (1.2x).
+COUNTED_NODE_LIMIT = 10
+#: Seconds per column kept back for CBC's root on such a model, which its time limit does
+#: not cut (presolve, cut passes, heuristics: 0.05-0.7 s for the ~1,100-1,300 columns of
+#: `full-box` positions on a loaded 2-core machine, several times a standard model's per
+#: column). With less time left the search goes on instead, and under a time limit below
+#: four times this reserve it keeps the budget of any model: measured on `full-box` at load
+#: ~6, limits of 0.3-1.2 s were kept (none overshot), and every position was proven from 0.9 s.
+COUNTED_MIP_RESERVE_PER_COLUMN = 200e-6
+
 #: Boxes of more colors than this count their groups (the standard box's 4 colors keep one
 #: column per candidate group: few enough, and shared with the initial meld's candidates).
 MOST_COLORS_AS_COLUMNS = 4
