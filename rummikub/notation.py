@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rummikub.errors import MeldError, NotationError, PositionError
 from rummikub.melds import Kind, Meld, RawMeld
@@ -70,9 +69,10 @@ _PREFIX = re.compile(r"\s*(run|group)\s*:", re.IGNORECASE)
 _EMPTY = "-"
 
 
-@dataclass(frozen=True, slots=True)
-class _Span:
-    """A piece of the text given, and where it starts (0-based)."""
+class _Span(NamedTuple):
+    """A piece of the text given, and where it starts (0-based). A named tuple: one is made
+    for every word read, and it is quicker to make (and to define, at every start-up) than a
+    frozen dataclass."""
 
     text: str
     start: int
