@@ -282,6 +282,18 @@ def with_options(rules: CardRules, options: Mapping[str, Any]) -> CardRules:
     return new
 
 
+def option_from_text(text: str) -> Any:
+    """A ``--rule KEY=VALUE`` value as a puzzle file's [rules] would hold it: ``true`` and
+    ``false``, whole numbers, else the text (``wild=AH,AD``; ``joker_value=represented``)."""
+    word = text.strip()
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    try:
+        return int(word)
+    except ValueError:
+        return word
+
+
 def _option(key: str, value: Any) -> Any:
     if key not in OPTION_NAMES:
         raise RulesError(f"unknown rule option {key!r} (expected one of {', '.join(OPTION_NAMES)})")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.cards.cards import Card, format_cards
@@ -15,6 +15,7 @@ from rummikub.cards.checker import CardVerdict
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
+from rummikub.cards.rules import option_from_text
 from rummikub.errors import NotationError, PuzzleError
 
 if TYPE_CHECKING:
@@ -37,10 +38,24 @@ class CardTask:
     verify: bool = False
     explain: bool = False
     all_picks: bool = False
+    #: ``--rule KEY=VALUE``: card rule options over the puzzle's [rules].
+    rule_options: tuple[tuple[str, str], ...] = ()
+    #: ``--rules PRESET``, a tile rule set: refused for a card puzzle (``--game`` is its like).
+    tile_preset: str | None = None
 
     @property
     def inline(self) -> bool:
         return self.hand is not None
+
+    def overrides(self) -> CardOverrides:
+        """What the command line sets over a card puzzle file: ``--game`` plays it as that
+        game (its [rules] still apply, as ``--rules`` does for tiles), ``--rule`` options
+        win over its [rules], ``--opened`` says the player has opened."""
+        return CardOverrides(
+            game=self.game,
+            options={key: option_from_text(text) for key, text in self.rule_options},
+            opened=True if self.opened else None,
+        )
 
 
 @dataclass
@@ -56,7 +71,15 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
     from rummikub.cards.solver import solve
 
     try:
-        puzzle = _inline(task) if task.inline else load(source)
+        if task.tile_preset is not None:
+            raise PuzzleError(
+                source or "command line",
+                [
+                    f"--rules {task.tile_preset} is a tile rule set; a card puzzle is played "
+                    "as another game with --game"
+                ],
+            )
+        puzzle = _inline(task) if task.inline else load(source, overrides=task.overrides())
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
     result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.all_picks)
@@ -89,7 +112,8 @@ def _inline(task: CardTask) -> CardPuzzle:
     }
     if task.deal is not None:
         data["deal"] = task.deal
-    return from_data(data, "command line", overrides=CardOverrides())
+    overrides = task.overrides()
+    return from_data(data, "command line", overrides=replace(overrides, game=None))
 
 
 # -- rendering ----------------------------------------------------------------------------
@@ -261,13 +285,22 @@ class CheckRequest:
     after: tuple[str, ...]
     as_json: bool
     explain: bool
+    #: ``--rule KEY=VALUE`` card options, and ``--rules`` (refused: a tile rule set).
+    rule_options: tuple[tuple[str, str], ...] = ()
+    tile_preset: str | None = None
 
 
 def check_one(request: CheckRequest) -> tuple[str, bool]:
     """The verdict's text and whether the turn is legal (raises PuzzleError, BadAfter)."""
     from rummikub.cards.checker import check
 
-    puzzle = load(request.path)
+    if request.tile_preset is not None:
+        raise PuzzleError(
+            request.path,
+            [f"--rules {request.tile_preset} is a tile rule set, not a card game's rules"],
+        )
+    options = {key: option_from_text(text) for key, text in request.rule_options}
+    puzzle = load(request.path, overrides=CardOverrides(options=options))
     if request.after:
         proposed: list[RawCardMeld] = []
         for text in request.after:
