@@ -103,7 +103,8 @@ def make_case(rng: random.Random, game: str, index: int) -> CardCase:
     discard: tuple[Card, ...] = ()
     drawn = True
     if rules.discard_pick == "any" and rng.random() < 0.5:
-        discard = tuple(pack.pop() for _ in range(rng.randint(2, 8)))
+        # A two-pack deal can leave the pack short: the pile takes what is left.
+        discard = tuple(pack.pop() for _ in range(min(rng.randint(2, 8), len(pack))))
         drawn = False
     position = CardPosition(rules, tuple(hand), tuple(table), opened, deal, discard, drawn)
     return CardCase(f"{game}-{index}", position)
@@ -161,7 +162,8 @@ def markdown(timings: Sequence[CardTiming], seed: int) -> str:
         "",
         f"{count} positions (seed {seed}): hands of 7-15 cards against tables of 0-12 melds, "
         "every preset, half of the 500 Rum ones with a discard pile to pick from (every pick "
-        "solved). Time of one `rummikub.cards.solve` call; every answer judged by the checker.",
+        "weighed: solved, or cut by its LP bound when that cannot beat the best turn so far). "
+        "Time of one `rummikub.cards.solve` call; every answer judged by the checker.",
         "",
         "| preset | positions | median | max | proven | legal by the checker |",
         "|---|---|---|---|---|---|",

@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rummikub.errors import MeldError, NotationError, PositionError
 from rummikub.melds import Kind, Meld, RawMeld
@@ -70,9 +69,10 @@ _PREFIX = re.compile(r"\s*(run|group)\s*:", re.IGNORECASE)
 _EMPTY = "-"
 
 
-@dataclass(frozen=True, slots=True)
-class _Span:
-    """A piece of the text given, and where it starts (0-based)."""
+class _Span(NamedTuple):
+    """A piece of the text given, and where it starts (0-based). A named tuple: one is made
+    for every word read, and it is quicker to make (and to define, at every start-up) than a
+    frozen dataclass."""
 
     text: str
     start: int
@@ -93,6 +93,13 @@ def _alias(tile: Tile, rules: Rules) -> Tile:
 # -- words -----------------------------------------------------------------------------
 
 
+#: The answers of :func:`expand_word` so far, by word and the rule set's colors (all that
+#: an answer depends on): puzzle files repeat the same few hundred words, and reading them
+#: is a good part of a folder solve's time per file. Only words that read are kept.
+_EXPANDED: dict[tuple[str, str], tuple[Tile, ...]] = {}
+_EXPANDED_MAX = 4096
+
+
 def expand_word(word: str, rules: Rules = STANDARD) -> tuple[Tile, ...]:
     """The tiles one word stands for: a tile, a range or a group shorthand.
 
@@ -104,6 +111,17 @@ def expand_word(word: str, rules: Rules = STANDARD) -> tuple[Tile, ...]:
     >>> [str(t) for t in expand_word("KRBY7")]
     ['K7', 'R7', 'B7', 'O7']
     """
+    key = (word, rules.colors)
+    tiles = _EXPANDED.get(key)
+    if tiles is None:
+        tiles = _expand_word(word, rules)
+        if len(_EXPANDED) >= _EXPANDED_MAX:
+            _EXPANDED.clear()
+        _EXPANDED[key] = tiles
+    return tiles
+
+
+def _expand_word(word: str, rules: Rules) -> tuple[Tile, ...]:
     found = _RANGE.fullmatch(word)
     if found is not None:
         letter, low, again, high = found.groups()

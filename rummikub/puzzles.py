@@ -30,7 +30,7 @@ from typing import Any, Literal
 from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
 from rummikub.melds import KINDS, Kind, Meld, RawMeld
 from rummikub.notation import expand_word, parse_meld, parse_melds
-from rummikub.position import Position, too_often
+from rummikub.position import Position, too_often, vouch_sound
 from rummikub.rules import (
     MAX_COLORS,
     MAX_COPIES,
@@ -357,6 +357,8 @@ class _Reader:
             raise PuzzleError(self.path, self.problems)
         melds = tuple(m for m in table if isinstance(m, Meld))
         position = Position(melds, rack, opened, rules)
+        # Every tile and meld was checked above: the solver need not check them again.
+        vouch_sound(position)
         return Puzzle(self.path, position, title, description, after, expect)
 
     # -- keys -------------------------------------------------------------------------

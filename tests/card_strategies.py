@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from rummikub.cards.cards import DECK, JOKER, Card
-from rummikub.cards.melds import CardMeld, natural_meld
+from rummikub.cards.melds import CardMeld, RawCardMeld, Slot, card_at, natural_meld
 from rummikub.cards.position import CardPosition
-from rummikub.cards.rules import CONTRACTS, GAMES, CardRules, preset
+from rummikub.cards.rules import CONTRACTS, GAMES, CardRules, preset, with_options
 from rummikub.errors import MeldError
 
 
@@ -37,19 +37,35 @@ def card_melds(
 
 @st.composite
 def card_positions(
-    draw: st.DrawFn, game: str | None = None, max_hand: int = 6, max_table: int = 2
+    draw: st.DrawFn,
+    game: str | None = None,
+    max_hand: int = 6,
+    max_table: int = 2,
+    swap: bool = False,
 ) -> CardPosition:
-    rules = preset(game or draw(st.sampled_from(GAMES)))
+    """A position; with ``swap``, under ``wild_swap = true`` with wild cards in the table's
+    runs, often standing for a card the hand holds."""
+    # Rummy has no wild card to swap.
+    games = [g for g in GAMES if preset(g).jokers] if swap else list(GAMES)
+    rules = preset(game or draw(st.sampled_from(games)))
+    if swap:
+        rules = with_options(rules, {"wild_swap": True})
     pack = _pack(rules)
     table: list[CardMeld] = []
-    for _ in range(draw(st.integers(0, max_table))):
-        cards = draw(card_melds(rules, pack))
+    swappable: list[Card] = []
+    for _ in range(draw(st.integers(int(swap), max_table))):
+        cards = draw(card_melds(rules, pack, "run" if swap and not table else None))
         kind = "run" if len({c.suit for c in cards}) == 1 else "set"
         try:
-            table.append(natural_meld(tuple(cards), kind, rules))
+            meld = natural_meld(tuple(cards), kind, rules)
         except MeldError:
             pack.extend(cards)  # not a meld after all: back in the pack
-    opened = draw(st.booleans())
+            continue
+        if swap and meld.kind == "run":
+            meld = draw(_with_a_wild(meld, rules, pack, swappable))
+        table.append(meld)
+    # A swap needs a player who had opened (in contract games: gone down) before this turn.
+    opened = True if swap and rules.opening == "contract" else draw(st.booleans())
     deal = draw(st.sampled_from([1, 2, 3])) if rules.opening == "contract" else None
     hand: list[Card] = []
     if deal is not None and not opened:
@@ -73,6 +89,10 @@ def card_positions(
             card = wilds.pop(draw(st.integers(0, len(wilds) - 1)))
             pack.remove(card)
             hand.append(card)
+    for card in swappable:
+        # The card a table wild stands for, most often in the hand: a swap to weigh.
+        if draw(st.integers(0, 3)) and len(hand) < max_hand:
+            hand.append(card)
     if not hand:
         hand.append(pack.pop())
     discard: tuple[Card, ...] = ()
@@ -89,3 +109,26 @@ def card_positions(
         if pile:
             discard, drawn = tuple(pile), False
     return CardPosition(rules, tuple(hand[:max_hand]), tuple(table), opened, deal, discard, drawn)
+
+
+@st.composite
+def _with_a_wild(
+    draw: st.DrawFn, meld: CardMeld, rules: CardRules, pack: list[Card], swappable: list[Card]
+) -> CardMeld:
+    """``meld`` (a run) with one card replaced by a wild card from ``pack``, when the pack
+    has one and the rules allow it; the card replaced goes to ``swappable``."""
+    wilds = sorted({c for c in pack if rules.is_wild(c)}, key=str)
+    if not wilds or not draw(st.integers(0, 3)):
+        return meld
+    wild = draw(st.sampled_from(wilds))
+    place = draw(st.integers(0, len(meld.cards) - 1))
+    stands = card_at(meld.suit, meld.start + place)
+    slots = [Slot(c) for c in meld.cards]
+    slots[place] = Slot(wild) if wild.is_joker else Slot(wild, stands)
+    try:
+        swapped = RawCardMeld(tuple(slots), "run").read(rules)
+    except MeldError:
+        return meld  # too many wild cards for the rules
+    pack.remove(wild)
+    swappable.append(stands)
+    return swapped

@@ -188,3 +188,61 @@ def test_bad_card_input_is_exit_2_without_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "--after '7S 8Q': invalid card '8Q'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_wild_swap_at_the_command_line() -> None:
+    path = str(CARDS / "romme-wild-swap.toml")
+    result = run("solve", path, "--json", "--explain")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["swaps"] == [{"meld": 0, "card": "6S", "wild": "*"}]
+    assert data["layoffs"] == [{"meld": 0, "cards": ["6S"]}]
+    # The joker goes back to the hand, from where the new meld takes it.
+    assert data["steps"] == [
+        {"cards": ["6S"], "from": "hand", "to": 0},
+        {"cards": ["*"], "from": 0, "to": "hand"},
+        {"cards": ["9H", "10H", "*"], "from": "hand", "to": "new"},
+    ]
+    text = run("solve", path, "--explain").stdout.splitlines()
+    assert "  * 5S 6S 7S   6S takes the wild card * back" in text
+    assert "Swap: 6S takes the wild card * from meld 0" in text
+    result = run("check", path, "--after", "5S 6S 7S", "--json")
+    assert result.exit_code == 1
+    verdict = json.loads(result.stdout)
+    assert verdict["swaps"] == [{"meld": 0, "card": "6S", "wild": "*"}]
+    assert [v["rule"] for v in verdict["violations"]] == ["freed-wild-unused"]
+
+
+def test_game_and_rule_options_over_a_card_puzzle_file(tmp_path: Path) -> None:
+    swap = str(CARDS / "romme-wild-swap.toml")
+    # --rule sets a card option over the file's [rules], for solve and check alike.
+    data = json.loads(run("solve", swap, "--json", "--rule", "wild_swap=false").stdout)
+    assert (data["penalty"], "swaps" in data) == (17, False)
+    result = run("check", swap, "--json", "--rule", "wild_swap=false")
+    assert result.exit_code == 1
+    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["wild-swap"]
+    # --game plays the file as another game; its [rules] still apply.
+    data = json.loads(
+        run("solve", str(CARDS / "rummy-03.toml"), "--game", "romme", "--json").stdout
+    )
+    assert data["game"] == "romme"
+    # Inline positions take --rule too.
+    inline = ("solve", "--game", "romme", "--hand", "6S 9H 10H 2C", "--table", "5S * 7S")
+    data = json.loads(run(*inline, "--opened", "--rule", "wild_swap=true", "--json").stdout)
+    assert data["swaps"] == [{"meld": 0, "card": "6S", "wild": "*"}]
+    # Refused clearly: a bad card option (named with the file), a tile rule set for a card
+    # puzzle, --game for a tile puzzle, --game with nothing to play.
+    result = run("solve", swap, "--rule", "wild_swap=maybe")
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {swap}: rules: wild_swap='maybe' must be true or false\n"
+    result = run("solve", swap, "--rules", "boxed")
+    assert result.exit_code == 2 and "--rules boxed is a tile rule set" in result.stderr
+    tile = tmp_path / "tile.toml"
+    tile.write_text('rack = "R1 R2 R3"\n')
+    result = run("solve", str(tile), "--game", "romme")
+    assert result.exit_code == 2
+    assert "--game plays card puzzles as another game; a tile puzzle has none" in result.stderr
+    result = run("solve", "--game", "romme")
+    assert result.exit_code == 2 and "--game needs --hand" in result.output
+    result = run("solve", swap, "--rule", "no_such=1")
+    assert result.exit_code == 2 and "unknown rule option 'no_such'" in result.output

@@ -104,3 +104,20 @@ def test_same_answer_every_time() -> None:
         again = solve(puzzle.position).best
         assert [str(m) for m in again.table] == [str(m) for m in first.table]
         assert again.discard == first.discard
+
+
+# -- wild_swap = true: a natural card takes the wild card standing for it from a table run --
+
+
+@settings(max_examples=10)
+@given(card_positions(swap=True, max_hand=5))
+def test_wild_swap_optimal_and_legal(position: CardPosition) -> None:
+    _optimal_everywhere(position)
+
+
+@settings(max_examples=20)
+@given(card_positions(swap=True, max_hand=12, max_table=5))
+def test_every_answer_with_wild_swap_is_legal(position: CardPosition) -> None:
+    result = solve(position)
+    assert result.proven
+    _verdict_agrees(position, result.best)

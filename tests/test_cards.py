@@ -120,8 +120,9 @@ def test_presets_are_data_and_options_are_checked() -> None:
         with_options(preset("rummy"), {"run_min": 1})
     with pytest.raises(RulesError, match="unknown rule option 'runs'"):
         with_options(preset("rummy"), {"runs": 3})
-    with pytest.raises(RulesError, match="wild_swap=true is not supported"):
-        with_options(preset("romme"), {"wild_swap": True})
+    with pytest.raises(RulesError, match="wild_swap='yes' must be true or false"):
+        with_options(preset("romme"), {"wild_swap": "yes"})
+    assert with_options(preset("romme"), {"wild_swap": True}).wild_swap
 
 
 # -- puzzle files ---------------------------------------------------------------------------
@@ -246,6 +247,40 @@ def test_a_legal_turn_with_points_and_penalty() -> None:
                 "not-in-hand",
                 "not-in-hand",
             ],  # 9S is not taken, so not held; nor is 2D
+        ),
+        # Wild swaps: where the rules have none; out of a set; before opening; the freed
+        # wild card kept (or laid as a natural card), and a 6S that is not what * stands for.
+        (
+            'game = "romme"\nopened = true\nhand = "6S 9H 10H 2C"\ntable = ["5S * 7S"]\n'
+            'after = ["5S 6S 7S", "9H 10H *"]\nafter_discard = "2C"',
+            ["wild-swap"],
+        ),
+        (
+            'game = "romme"\nopened = true\nhand = "6S 9H 10H 2C"\ntable = ["6H 6C *"]\n'
+            'after = ["6H 6C 6S", "9H 10H *"]\nafter_discard = "2C"\n[rules]\nwild_swap = true',
+            ["wild-swap", "not-in-hand"],
+        ),
+        (
+            'game = "romme"\nhand = "6S 9H 10H 2C"\ntable = ["5S * 7S"]\n'
+            'after = ["5S 6S 7S", "9H 10H *"]\nafter_discard = "2C"\n[rules]\nwild_swap = true',
+            ["wild-swap", "opening-points", "lay-off-before-opening"],
+        ),
+        (
+            'game = "romme"\nopened = true\nhand = "6S 9H 10H 2C"\ntable = ["5S * 7S"]\n'
+            'after = ["5S 6S 7S"]\nafter_discard = "2C"\n[rules]\nwild_swap = true',
+            ["freed-wild-unused"],
+        ),
+        (
+            'game = "continental"\ndeal = 1\nopened = true\nhand = "7H 2C"\n'
+            'table = ["5H 6H AD=7H 8H", "AS 2S 3S 4S"]\n'
+            'after = ["5H 6H 7H 8H", "AD AS 2S 3S 4S"]\nafter_discard = "2C"\n'
+            "[rules]\nwild_swap = true",
+            ["invalid-meld", "freed-wild-unused"],
+        ),
+        (
+            'game = "romme"\nopened = true\nhand = "8S 9H 10H 2C"\ntable = ["5S * 7S"]\n'
+            'after = ["5S 8S 7S", "9H 10H *"]\nafter_discard = "2C"\n[rules]\nwild_swap = true',
+            ["invalid-meld", "not-in-hand"],
         ),
         # A lay-off before going down in a contract game.
         (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import itertools
 import json
+import pickle
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.corpora import CORPORA
+from benchmarks.corpora import CORPORA, GENERALISED, random_position, stream
 from rummikub.position import Position
 from rummikub.puzzles import Puzzle, dump
 from rummikub.rules import STANDARD
@@ -26,14 +27,15 @@ from rummikub.solver import SolveResult, solve
 from rummikub.solver import model as model_module
 from rummikub.solver.candidates import group_candidates
 from rummikub.solver.search import SearchOutcome
+from rummikub.solver.template import play_template
 
 REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = gc.get_threshold()
 
 
 def positions() -> list[Position]:
-    """Positions whose search branches: many nodes, or more than the budget (rack-jokers-026
-    goes on to CBC), where a time budget would have changed the path."""
+    """Positions whose search branches: many nodes (rack-jokers-026 goes on to CBC under a
+    budget of 30 nodes), where a time budget would have changed the path."""
     hard = CORPORA["hard"].cases(1, size=11)
     rack_jokers = CORPORA["rack-jokers"].cases(1, size=27)
     return [hard[4].position, hard[10].position, rack_jokers[26].position]
@@ -68,6 +70,8 @@ def test_a_slow_clock_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine so loaded that every clock reading is a second later than the last: the
     search takes the same path (same nodes) and gives the same table."""
     cases = positions()
+    # A small node budget, so that one position goes on to the MIP back end.
+    monkeypatch.setattr(model_module, "NODE_LIMIT", 30)
     seen = searches(monkeypatch)
     normal = [answer(solve(position)) for position in cases]
     normal_searches = list(seen)
@@ -145,13 +149,14 @@ def test_no_garbage_collection_runs_inside_a_solve() -> None:
 
 @pytest.mark.parametrize(("limit", "warm"), [(0.05, False), (0.3, False), (0.3, True)])
 def test_a_time_limit_covers_the_whole_solve(limit: float, warm: bool) -> None:
-    """A full-box position needs over a second to prove; under a limit the solve answers
-    within the limit plus 50 ms, unproven, with a legal move if it found one. The limit
-    counts building the model: cold, the rule set's candidate groups (built once per rule
-    set) are cut short; warm, the model is built and searched."""
+    """A position of the largest box with twice a full-box corpus position's tiles (table
+    ~300, rack 60) needs seconds to prove; under a limit the solve answers within the limit
+    plus 50 ms, unproven, with a legal move if it found one. The limit counts building the
+    model: cold, the rule set's template and candidates (built once per rule set) are cut
+    short; warm, the model is built and searched."""
     from rummikub.checker import check
 
-    position = CORPORA["full-box"].cases(1, quick=True)[0].position
+    position = random_position(stream(5, "time-limit"), GENERALISED, table=300, rack=60)
     # OR-Tools is imported (no limit can cut an import short), and the rule set's
     # candidate groups are built if ``warm``.
     solve(Position.parse(rack="K1", rules=position.rules if warm else STANDARD))
@@ -164,6 +169,7 @@ def test_a_time_limit_covers_the_whole_solve(limit: float, warm: bool) -> None:
     for _ in range(3):
         if not warm:
             group_candidates.cache_clear()
+            play_template.cache_clear()
         started, cpu_started = time.perf_counter(), time.process_time()
         result = solve(position, time_limit=limit)
         took = time.perf_counter() - started
@@ -174,3 +180,44 @@ def test_a_time_limit_covers_the_whole_solve(limit: float, warm: bool) -> None:
             assert check(position, result.table).legal
     assert min(excess) <= 0.05, excess
     assert max(excess) <= 0.25, excess
+
+
+def test_earlier_solves_leave_no_trace() -> None:
+    """What a process solved before (templates loaded, their bounded records cached, other
+    rule sets' models) changes no later answer: each position's table is the same solved
+    first in a fresh process, after the others, and again after others in between."""
+    small = [case.position for case in CORPORA["small"].cases(1, size=12)]
+    # Positions with 0, 1 and 2 jokers in play (each gets its own template), a branching
+    # one, and the same under free jokers and the tiles objective.
+    cases = [*small[:3], positions()[0]]
+    cases += [
+        Position(p.table, p.rack, p.opened, p.rules.replace(joker_lock="free")) for p in cases
+    ]
+    script = (
+        "import pickle, sys\n"
+        "from rummikub.solver import solve\n"
+        "p, objective = pickle.loads(sys.stdin.buffer.read())\n"
+        "r = solve(p, objective=objective)\n"
+        "print(r.status, r.value, r.tiles, ' | '.join(map(str, r.table)))\n"
+    )
+
+    def fresh(position: Position, objective: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            input=pickle.dumps((position, objective)),
+            capture_output=True,
+            cwd=REPO,
+            check=True,
+        )
+        return done.stdout.decode().strip()
+
+    def here(position: Position, objective: str) -> str:
+        r = solve(position, objective="tiles" if objective == "tiles" else "value")
+        return f"{r.status} {r.value} {r.tiles} {' | '.join(map(str, r.table))}"
+
+    jobs = [(p, objective) for p in cases for objective in ("value", "tiles")]
+    forward = [here(*job) for job in jobs]
+    backward = [here(*job) for job in reversed(jobs)][::-1]
+    assert backward == forward
+    for k in (0, len(jobs) // 2, len(jobs) - 1):
+        assert fresh(*jobs[k]) == forward[k]

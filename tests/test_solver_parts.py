@@ -28,7 +28,8 @@ STANDARD = PRESETS["standard"]
 
 
 def lay_runs(tiles: str, rules: Rules = STANDARD) -> list[str] | None:
-    """Lay exactly ``tiles`` as runs with the flow alone (a MIP), or None if it cannot."""
+    """Lay exactly ``tiles`` as runs with the flow alone (a MIP, fewest runs), or None if it
+    cannot."""
     from ortools.linear_solver import pywraplp
 
     solver = pywraplp.Solver.CreateSolver("CBC")
@@ -40,11 +41,16 @@ def lay_runs(tiles: str, rules: Rules = STANDARD) -> list[str] | None:
     for t, r in base.balance.items():
         rows[r].SetBounds(float(counts[t]), float(counts[t]))
     assert base.flow is not None
-    flow = base.flow.bound_to(solver.variables())
-    flow.limit(counts, index, base.flow)
+    flow, uppers = base.flow.limit(counts, index)
+    for i, upper in uppers.items():
+        solver.variable(i).SetBounds(0.0, upper)
+    # Fewest runs, so that the answer is one (R1 ... R7 rather than R1-R4 and R5-R7).
+    for color in flow.colors:
+        for i in color.start.values():
+            solver.Objective().SetCoefficient(solver.variable(i), 1.0)
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
-    return sorted(str(m) for m in flow.runs(lambda var: round(var.solution_value())))
+    return sorted(str(m) for m in flow.runs(lambda i: round(solver.variable(i).solution_value())))
 
 
 def test_flow_lays_one_long_run() -> None:
@@ -193,7 +199,8 @@ def test_branch_and_bound_stops_open_at_its_iteration_limit() -> None:
 #: Its root LP is fractional, and the branch and bound holds a move after 2 nodes while
 #: better ones may remain (found by running the search with growing node limits).
 OPEN_AFTER_TWO_NODES = Position.parse(
-    rack="K2 R2 J K13 R12 R4 R8 K9 K3", table=["O1 R1 J", "O3 O4 O5 O6 O7", "B13 K13 O13 R13"]
+    rack="R7 R10 B3 K2 K3 B13 J R10 K10 R1",
+    table=["B4 K4 O4 R4", "B7 K7 O7 R7", "B1 O1 R1", "K9 K10 K11"],
 )
 
 
@@ -236,3 +243,20 @@ def test_time_running_out_with_no_move_yet_is_unknown(monkeypatch: pytest.Monkey
     monkeypatch.setattr(move_model, "time", Clock([0.0, 5.0]))
     outcome = MoveModel(OPEN_AFTER_TWO_NODES, "value").solve(time_limit=1.0)
     assert (outcome.status, outcome.solution, outcome.nodes) == ("unknown", None, 1)
+
+
+def test_fast_fitting_agrees_with_the_candidates_own() -> None:
+    """The template's fitting (tile counts read by itemgetter) chooses exactly what
+    Candidates.fitting chooses, jokers and copies included."""
+    import random
+
+    from rummikub.solver.candidates import candidates, group_candidates
+    from rummikub.solver.template import fitting
+
+    rng = random.Random(7)
+    for rules in (STANDARD, Rules(jokers=4), Rules(numbers=9, colors="KRBOG", copies=3)):
+        for cands in (group_candidates(rules), candidates(rules)):
+            size = len(cands.index.tiles)
+            for _ in range(30):
+                limit = [rng.choice((0, 0, 1, 2, 3)) for _ in range(size)]
+                assert fitting(cands, limit) == cands.fitting(limit)

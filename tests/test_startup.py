@@ -8,6 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+
+from rummikub.notation import expand_word
+from rummikub.position import Position
+from rummikub.puzzles import Puzzle, dumps, expand, load, loads, read_document
+from rummikub.rules import STANDARD, with_options
+from rummikub.tiles import Tile
+from tests.strategies import examples, positions
+
 REPO = Path(__file__).resolve().parent.parent
 
 PROGRAM = """
@@ -124,3 +133,35 @@ def test_a_folder_with_a_card_puzzle_still_solves_both_kinds(tmp_path: Path) -> 
     first, second = (json.loads(line) for line in done.stdout.splitlines())
     assert first["puzzle"] == str(tiles) and first["value"] == 11
     assert second["puzzle"] == str(cards) and second["game"] == "rummy"
+
+
+# -- a folder solve's time per file: each position is checked once, words read once ------
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(positions())
+def test_every_position_the_reader_builds_passes_the_full_check(position: Position) -> None:
+    # The reader vouches for its positions, so that the solver does not check them again:
+    # that is only right if each one passes the whole check of a position built by hand.
+    for fmt in ("toml", "json"):
+        puzzle = loads(dumps(Puzzle("p", position), fmt), f"p.{fmt}", fmt=fmt)
+        puzzle.position._check_built()
+        assert puzzle.position.problems() == []
+
+
+def test_every_tile_puzzle_of_the_collection_passes_the_full_check() -> None:
+    for name in expand(str(REPO / "puzzles")):
+        if "game" in read_document(name):
+            continue  # a card puzzle
+        load(name).position._check_built()
+
+
+def test_a_word_reads_by_the_colors_of_its_rule_set_whatever_was_read_before() -> None:
+    # The answers of expand_word are remembered by word and colors: Y is orange in a box
+    # without yellow, and yellow in a box with it.
+    yellow = with_options(STANDARD, {"colors": "KRBOGY"})
+    for _ in range(2):
+        assert expand_word("Y7") == (Tile("O", 7),)
+        assert expand_word("Y7", yellow) == (Tile("Y", 7),)
+        assert expand_word("Y7-9", yellow) == (Tile("Y", 7), Tile("Y", 8), Tile("Y", 9))
+        assert expand_word("KY7") == (Tile("K", 7), Tile("O", 7))

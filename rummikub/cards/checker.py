@@ -19,6 +19,11 @@ Rule codes (``Violation.rule``, in the style of the tile checker's):
 ``lay-off-before-opening``     a lay-off before the player has opened (gone down)
 ``contract``                   going down with other melds than the deal's contract
 ``new-meld-after-going-down``  a new meld after going down in a contract game
+``wild-swap``                  a wild card taken from the table where the rules do
+                               not allow it (``wild_swap = false``, a set, or a
+                               player who had not opened before this turn)
+``freed-wild-unused``          a wild card taken from the table not laid again, as a
+                               wild card, in the same turn
 =============================  ==================================================
 """
 
@@ -30,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from rummikub.cards.cards import Card, format_cards, sort_key
-from rummikub.cards.melds import CardMeld, RawCardMeld
+from rummikub.cards.melds import CardMeld, RawCardMeld, card_at
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.errors import MeldError
@@ -52,6 +57,8 @@ CardRule = Literal[
     "lay-off-before-opening",
     "contract",
     "new-meld-after-going-down",
+    "wild-swap",
+    "freed-wild-unused",
 ]
 #: Every rule code, in the order above.
 CARD_RULES: tuple[CardRule, ...] = get_args(CardRule)
@@ -82,8 +89,10 @@ class CardVerdict:
     played: tuple[Card, ...]
     #: The hand after the turn (discard gone).
     hand: tuple[Card, ...]
-    #: Cards laid off onto each old table meld, by index.
+    #: Cards laid off onto each old table meld, by index (a card swapped for a wild included).
     layoffs: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    #: Wild swaps: (old table meld, the natural card laid, the wild card it took back).
+    swaps: tuple[tuple[int, Card, Card], ...] = ()
 
     @property
     def errors(self) -> tuple[str, ...]:
@@ -106,6 +115,9 @@ def check(
     old = position.table
     melds = _read(after, rules, found, old)
     layoffs: dict[int, tuple[Card, ...]] = {}
+    swaps: list[tuple[int, Card, Card]] = []
+    # Wild cards laid as wild cards, to be matched against those taken from the table.
+    laid_wild = Counter[Card]()
     points = 0
     for index, meld in enumerate(old):
         new = melds.get(index)
@@ -116,8 +128,18 @@ def check(
             continue
         if new is None:
             continue
-        added = _extension(meld, new)
-        if added is None:
+        change = _extension(meld, new)
+        if change is None:
+            if _set_swap(meld, new):
+                found.append(
+                    Violation(
+                        "wild-swap",
+                        f'meld {index} "{new}": a wild card is taken from the table only out '
+                        "of a run",
+                        index,
+                    )
+                )
+                continue
             found.append(
                 Violation(
                     "table-changed",
@@ -126,18 +148,26 @@ def check(
                 )
             )
             continue
-        if added:
-            if meld.is_wild_set and not all(new.wild[i] for i in added):
-                found.append(
-                    Violation(
-                        "wild-set-addition",
-                        f'meld {index} "{new}": only wild cards may join a set of wild cards',
-                        index,
-                    )
+        added, swapped = change
+        if swapped:
+            here = [(index, new.cards[i], wild) for i, wild in swapped]
+            _swap_allowed(position, index, new, here, found)
+            swaps += here
+        if added and meld.is_wild_set and not all(new.wild[i] for i in added):
+            found.append(
+                Violation(
+                    "wild-set-addition",
+                    f'meld {index} "{new}": only wild cards may join a set of wild cards',
+                    index,
                 )
+            )
+        # A natural card swapped for a wild card is laid from the hand, like a lay-off.
+        laid_here = sorted(added + [i for i, _ in swapped])
+        if laid_here:
             values = new.card_values(rules)
-            points += sum(values[i] for i in added)
-            layoffs[index] = tuple(new.cards[i] for i in added)
+            points += sum(values[i] for i in laid_here)
+            layoffs[index] = tuple(new.cards[i] for i in laid_here)
+            laid_wild.update(new.cards[i] for i in added if new.wild[i])
     new_melds = [melds[i] for i in range(len(old), len(after)) if i in melds]
     points += sum(m.value(rules) for m in new_melds)
     laid = Counter(c for i, m in enumerate(after) if i >= len(old) for c in _cards(m))
@@ -148,6 +178,23 @@ def check(
         if index < len(after) and index not in layoffs and melds.get(index) is None:
             extra = Counter(_cards(after[index])) - Counter(meld.cards)
             laid.update(extra)
+    # A wild card taken from the table is the player's for this turn, to lay again as a wild
+    # card (CARDS.md section 4: "that wild must be used again this turn").
+    freed = Counter(wild for _, _, wild in swaps)
+    hand += freed
+    for meld in new_melds:
+        laid_wild.update(c for c, w in zip(meld.cards, meld.wild, strict=True) if w)
+    for card in sorted(freed, key=sort_key):
+        if laid_wild[card] < freed[card]:
+            found.append(
+                Violation(
+                    "freed-wild-unused",
+                    f"the wild card {card} taken from the table must be laid again this turn, "
+                    "as a wild card",
+                    None,
+                    str(card),
+                )
+            )
     for card in sorted(laid - hand, key=sort_key):
         missing = (laid - hand)[card]
         times = "" if missing == 1 else f" {missing} more times than held"
@@ -179,6 +226,7 @@ def check(
         played=tuple(sorted(laid.elements(), key=sort_key)),
         hand=left_cards,
         layoffs=layoffs,
+        swaps=tuple(swaps),
     )
 
 
@@ -241,18 +289,30 @@ def _read(
     return melds
 
 
-def _extension(old: CardMeld, new: CardMeld) -> list[int] | None:
-    """The indices of ``new`` holding the cards added to ``old``, or None when ``new`` is not
-    ``old`` with cards added (at the ends of a run; anywhere in a set)."""
+def _extension(old: CardMeld, new: CardMeld) -> tuple[list[int], list[tuple[int, Card]]] | None:
+    """How ``new`` grows ``old``: the indices of ``new`` holding the cards added (at the ends
+    of a run; anywhere in a set), and the wild swaps (the index of ``new`` where a natural
+    card replaced one of the run's wild cards, and that wild card); None when ``new`` is not
+    ``old`` grown so."""
     if old.kind != new.kind:
         return None
     pairs = list(zip(old.cards, old.wild, strict=True))
     new_pairs = list(zip(new.cards, new.wild, strict=True))
     if old.kind == "run":
         left = old.start - new.start
-        if left < 0 or new_pairs[left : left + len(pairs)] != pairs:
+        if left < 0 or left + len(pairs) > len(new_pairs) or old.suit != new.suit:
             return None
-        return [i for i in range(len(new_pairs)) if not left <= i < left + len(pairs)]
+        swapped: list[tuple[int, Card]] = []
+        for offset, (was, now) in enumerate(zip(pairs, new_pairs[left:], strict=False)):
+            if was == now:
+                continue
+            stands = card_at(old.suit, old.start + offset)
+            if was[1] and not now[1] and now[0] == stands:
+                swapped.append((left + offset, was[0]))
+                continue
+            return None
+        ends = [i for i in range(len(new_pairs)) if not left <= i < left + len(pairs)]
+        return ends, swapped
     if old.rank and old.rank != new.rank:
         return None
     rest = Counter(new_pairs)
@@ -264,7 +324,34 @@ def _extension(old: CardMeld, new: CardMeld) -> list[int] | None:
         if rest[pair] > 0:
             added.append(i)
             rest[pair] -= 1
-    return added
+    return added, []
+
+
+def _set_swap(old: CardMeld, new: CardMeld) -> bool:
+    """Whether ``new`` is the set ``old`` with wild cards taken out and natural cards in."""
+    if old.kind != "set" or new.kind != "set" or not old.rank or old.rank != new.rank:
+        return False
+    missing = Counter(zip(old.cards, old.wild, strict=True))
+    missing.subtract(zip(new.cards, new.wild, strict=True))
+    return all(wild for (_, wild), n in missing.items() if n > 0)
+
+
+def _swap_allowed(
+    position: CardPosition,
+    index: int,
+    new: CardMeld,
+    swaps: list[tuple[int, Card, Card]],
+    found: list[Violation],
+) -> None:
+    rules = position.rules
+    what = ", ".join(f"{natural} replaces the wild card {wild}" for _, natural, wild in swaps)
+    if not rules.wild_swap:
+        reason = f"{rules.game} takes no wild card from the table (wild_swap = false)"
+    elif not rules.may_swap(position.opened):
+        reason = "only a player who had opened before this turn takes a wild card from the table"
+    else:
+        return
+    found.append(Violation("wild-swap", f'meld {index} "{new}": {what}, but {reason}', index))
 
 
 def _discard(

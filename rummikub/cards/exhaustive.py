@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 from rummikub.cards.cards import JOKER, Card, sort_key
 from rummikub.cards.checker import check
-from rummikub.cards.melds import CardMeld, RawCardMeld, Slot
+from rummikub.cards.melds import CardMeld, RawCardMeld, Slot, card_at
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.errors import MeldError
@@ -43,11 +43,13 @@ class Found:
 
 @dataclass(frozen=True, slots=True)
 class _Piece:
-    """A meld (wild places hold a placeholder joker), its natural cards and wild count."""
+    """A meld (wild places hold a placeholder joker), its natural cards and wild count, and
+    the wild cards it takes back from the table (``wild_swap``)."""
 
     meld: CardMeld
     naturals: Counter[Card]
     wilds: int
+    freed: Counter[Card] = field(default_factory=Counter)
 
 
 def best(position: CardPosition) -> Found:
@@ -70,18 +72,29 @@ def best_for_draw(position: CardPosition, draw: Draw) -> Found | None:
     hand = position.hand_after(draw)
     naturals = Counter({c: n for c, n in hand.items() if not c.is_joker})
     wild_cards = {c: n for c, n in hand.items() if rules.is_wild(c)}
-    most_wilds = sum(wild_cards.values())
+    variants = [_swaps(meld, naturals, position) for meld in position.table]
+    most_freed = sum(max(sum(freed.values()) for _, _, freed in v) for v in variants)
+    most_wilds = sum(wild_cards.values()) + most_freed
     new_pieces = _new_pieces(naturals, most_wilds, rules)
-    layoffs = [_layoff_pieces(meld, naturals, most_wilds, rules) for meld in position.table]
+    layoffs = [
+        [
+            piece
+            for swapped, swap_naturals, freed in variant
+            for piece in _swap_pieces(swapped, swap_naturals, freed, naturals, most_wilds, rules)
+        ]
+        for variant in variants
+    ]
     top: Found | None = None
-    for chosen, new in _combinations(layoffs, new_pieces, naturals, wild_cards):
+    for chosen, new in _combinations(layoffs, new_pieces, naturals, wild_cards, most_freed):
         used = Counter[Card]()
+        freed = Counter[Card]()
         wilds = 0
         for piece in [p for p in chosen if p is not None] + new:
             used += piece.naturals
             wilds += piece.wilds
-        for fill in _wild_fills(wilds, wild_cards, used):
-            remaining = hand - used - Counter(fill)
+            freed += piece.freed
+        for fill in _wild_fills(wilds, Counter(wild_cards) + freed, used):
+            remaining = hand + freed - used - Counter(fill)
             table = _table(position, chosen, new, fill)
             for discard in [None, *sorted(remaining, key=sort_key)]:
                 verdict = check(
@@ -115,8 +128,11 @@ def _submultisets(cards: Counter[Card]) -> Iterator[Counter[Card]]:
         yield Counter({c: k for (c, _), k in zip(items, counts, strict=True) if k})
 
 
-def _read(slots: list[Card], kind: str, rules: CardRules) -> CardMeld | None:
-    raw = RawCardMeld(tuple(Slot(c) for c in slots), "set" if kind == "set" else "run")
+def _read(slots: Sequence[Card | Slot], kind: str, rules: CardRules) -> CardMeld | None:
+    raw = RawCardMeld(
+        tuple(Slot(c) if isinstance(c, Card) else c for c in slots),
+        "set" if kind == "set" else "run",
+    )
     try:
         return raw.read(rules)
     except MeldError:
@@ -178,15 +194,16 @@ def _layoff_pieces(
     meld: CardMeld, naturals: Counter[Card], most_wilds: int, rules: CardRules
 ) -> list[_Piece]:
     pieces: dict[tuple[object, ...], _Piece] = {}
-    old = list(meld.cards)
+    # As written: a named wild card of the table meld stays wild where it stands (AH=8H).
+    old: list[Card | Slot] = list(meld.raw().slots)
     for group in _submultisets(naturals):
         cards = sorted(group.elements(), key=sort_key)
         for wilds in range(most_wilds + 1):
             if not cards and not wilds:
                 continue
-            candidates: list[tuple[list[Card], str, int]] = []
+            candidates: list[tuple[list[Card | Slot], str, int]] = []
             if meld.kind == "set":
-                candidates.append((old + cards + [JOKER] * wilds, "set", 0))
+                candidates.append(([*old, *cards, *[JOKER] * wilds], "set", 0))
             else:
                 for order in _run_orders(cards) if cards else [[]]:
                     for split in range(len(order) + 1):
@@ -194,7 +211,7 @@ def _layoff_pieces(
                         for spread in _spread(wilds, len(left) + len(right) + 2):
                             head = _with_wilds(left, spread[: len(left) + 1])
                             tail = _with_wilds(right, spread[len(left) + 1 :])
-                            candidates.append((head + old + tail, "run", len(head)))
+                            candidates.append(([*head, *old, *tail], "run", len(head)))
             for slots, kind, offset in candidates:
                 new = _read(slots, kind, rules)
                 if new is None:
@@ -208,16 +225,65 @@ def _layoff_pieces(
     return list(pieces.values())
 
 
+def _swaps(
+    meld: CardMeld, naturals: Counter[Card], position: CardPosition
+) -> list[tuple[CardMeld, Counter[Card], Counter[Card]]]:
+    """The table meld after every choice of wild swaps the hand allows (none first): the
+    meld, the natural cards laid in it and the wild cards taken back."""
+    out = [(meld, Counter[Card](), Counter[Card]())]
+    if meld.kind != "run" or not position.rules.may_swap(position.opened):
+        return out
+    places = [
+        i
+        for i, wild in enumerate(meld.wild)
+        if wild and naturals[card_at(meld.suit, meld.start + i)]
+    ]
+    for size in range(1, len(places) + 1):
+        for chosen in itertools.combinations(places, size):
+            cards, wild = list(meld.cards), list(meld.wild)
+            laid, freed = Counter[Card](), Counter[Card]()
+            for i in chosen:
+                freed[cards[i]] += 1
+                cards[i], wild[i] = card_at(meld.suit, meld.start + i), False
+                laid[cards[i]] += 1
+            out.append((replace(meld, cards=tuple(cards), wild=tuple(wild)), laid, freed))
+    return out
+
+
+def _swap_pieces(
+    meld: CardMeld,
+    laid: Counter[Card],
+    freed: Counter[Card],
+    naturals: Counter[Card],
+    most_wilds: int,
+    rules: CardRules,
+) -> list[_Piece]:
+    """The lay-offs on a table meld after its swaps (none: the plain lay-offs); with swaps,
+    also the swapped meld with nothing added."""
+    if not freed:
+        return _layoff_pieces(meld, naturals, most_wilds, rules)
+    pieces = [_Piece(meld, laid, 0, freed)]
+    for piece in _layoff_pieces(meld, naturals - laid, most_wilds, rules):
+        pieces.append(_Piece(piece.meld, piece.naturals + laid, piece.wilds, freed))
+    return pieces
+
+
 # -- combining --------------------------------------------------------------------------
 
 
 def _fits(
-    used: Counter[Card], wilds: int, naturals_left: Counter[Card], wild_cards: dict[Card, int]
+    used: Counter[Card],
+    wilds: int,
+    naturals_left: Counter[Card],
+    wild_cards: dict[Card, int],
+    more: int = 0,
 ) -> bool:
+    """Whether the natural cards ``used`` are held and ``wilds`` wild places can be filled
+    (``more``: wild cards taken from the table besides the hand's)."""
     if any(used[c] > naturals_left[c] for c in used):
         return False
     spare = sum(n - used[c] for c, n in wild_cards.items())
-    return wilds <= spare
+    return wilds <= spare + more
 
 
 def _combinations(
@@ -225,14 +291,17 @@ def _combinations(
     new_pieces: list[_Piece],
     naturals: Counter[Card],
     wild_cards: dict[Card, int],
+    most_freed: int,
 ) -> Iterator[tuple[list[_Piece | None], list[_Piece]]]:
-    def new_melds(start: int, used: Counter[Card], wilds: int) -> Iterator[list[_Piece]]:
+    def new_melds(
+        start: int, used: Counter[Card], wilds: int, freed: int
+    ) -> Iterator[list[_Piece]]:
         yield []
         for i in range(start, len(new_pieces)):
             piece = new_pieces[i]
             more = used + piece.naturals
-            if _fits(more, wilds + piece.wilds, naturals, wild_cards):
-                for rest in new_melds(i, more, wilds + piece.wilds):
+            if _fits(more, wilds + piece.wilds, naturals, wild_cards, freed):
+                for rest in new_melds(i, more, wilds + piece.wilds, freed):
                     yield [piece, *rest]
 
     def table(
@@ -245,18 +314,19 @@ def _combinations(
             yield [None, *rest], u, w
         for piece in layoffs[index]:
             more = used + piece.naturals
-            if _fits(more, wilds + piece.wilds, naturals, wild_cards):
+            # Another meld's swap may free the wild cards this one needs: counted at the end.
+            if _fits(more, wilds + piece.wilds, naturals, wild_cards, most_freed):
                 for rest, u, w in table(index + 1, more, wilds + piece.wilds):
                     yield [piece, *rest], u, w
 
     for chosen, used, wilds in table(0, Counter(), 0):
-        for new in new_melds(0, used, wilds):
-            yield chosen, new
+        freed = sum(sum(p.freed.values()) for p in chosen if p is not None)
+        if _fits(used, wilds, naturals, wild_cards, freed):
+            for new in new_melds(0, used, wilds, freed):
+                yield chosen, new
 
 
-def _wild_fills(
-    wilds: int, wild_cards: dict[Card, int], used: Counter[Card]
-) -> Iterator[list[Card]]:
+def _wild_fills(wilds: int, wild_cards: Counter[Card], used: Counter[Card]) -> Iterator[list[Card]]:
     """Every choice of which wild cards fill ``wilds`` wild places."""
     kinds = sorted(wild_cards, key=sort_key)
     spare = [wild_cards[c] - used[c] for c in kinds]

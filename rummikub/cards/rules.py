@@ -65,6 +65,8 @@ class CardRules:
     keep_wilds: bool = True
     wilds_at_most: Literal["none", "naturals"] = "none"
     wild_sets: bool = False
+    #: A natural card from the hand may take the wild card standing for it from a table run;
+    #: the freed wild card must be laid again, as a wild card, in the same turn.
     wild_swap: bool = False
 
     def is_wild(self, card: Card) -> bool:
@@ -101,6 +103,12 @@ class CardRules:
         if stands_for.rank == 1 and low_ace:
             return self.ace_low
         return self.values[stands_for.rank - 1]
+
+    def may_swap(self, opened: bool) -> bool:
+        """Whether a player who had ``opened`` before this turn may take a wild card from
+        the table: the opening is made from the hand as dealt, so where there is an opening
+        (points or a contract) only a player who had opened before may swap."""
+        return self.wild_swap and (self.opening == "none" or opened)
 
     def contract(self, deal: int) -> tuple[int, int]:
         return CONTRACTS[deal]
@@ -271,9 +279,19 @@ def with_options(rules: CardRules, options: Mapping[str, Any]) -> CardRules:
         raise RulesError(f"set_max={new.set_max} is below set_min={new.set_min} (0 = no maximum)")
     if new.set_suits == "distinct" and (new.set_max == 0 or new.set_max > 4):
         raise RulesError("set_suits='distinct' allows at most 4 cards in a set: set set_max 1-4")
-    if new.wild_swap:
-        raise RulesError("wild_swap=true is not supported yet (only false)")
     return new
+
+
+def option_from_text(text: str) -> Any:
+    """A ``--rule KEY=VALUE`` value as a puzzle file's [rules] would hold it: ``true`` and
+    ``false``, whole numbers, else the text (``wild=AH,AD``; ``joker_value=represented``)."""
+    word = text.strip()
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    try:
+        return int(word)
+    except ValueError:
+        return word
 
 
 def _option(key: str, value: Any) -> Any:

@@ -6,20 +6,28 @@ by points or by contract, a pile pick). What it shares with the tile model is th
 run as an interval of positions: each run laid is one interval per suit, and a lay-off on a
 table run is an interval grown at either end.
 
-Variables, for one draw choice (the hand after the draw):
+Variables (one program for every draw choice: built for the hand after the deepest pick,
+each draw setting the card counts as row bounds):
 
-* ``run[s][k][p]``: position ``p`` (1 low ace ... 14 high ace) is in the k-th new run of suit
-  ``s``; ``rnat`` the natural card there (else a wild card fills it).
-* ``setnat[r][k][s]``: natural cards of rank ``r``, suit ``s`` in the k-th new set of rank
-  ``r``; ``setwild`` its wild cards; ``wildsets``/``wildset_cards``: sets of wild cards only.
-* ``ext``/``extnat``: positions added to a table run; ``addnat``/``addwild`` to a table set.
-* ``asw[t]``: copies of the wild-capable card ``t`` used as a wild card; ``disc[t]``: the discard.
+* ``run``: a candidate interval of positions (1 low ace ... 14 high ace) of a suit laid as a
+  new run; ``rnat`` the natural card at a position (else a wild card fills it).
+* ``set_patterns``: sets of distinct suits, one integer per choice of suits and number of
+  wild cards, counting the sets laid so; where suits may repeat, ``sets`` are instances of a
+  rank with a 0-1 variable per copy of a card; ``wildset_*``: sets of wild cards only.
+* ``ext``/``extnat``: positions added to a table run; ``addnat``/``addwild`` to a table set;
+  ``swaps``: a table run's wild card replaced by the natural card (``wild_swap``).
+* ``as_wild[t]``: copies of the wild-capable card ``t`` used as a wild card; ``disc[t]``: the
+  discard; ``left[t]``: what stays in the hand.
+
+The opening (by points or by contract) splits the program into cases (``_Linear.cases``),
+each solved with a tight relaxation, instead of big-M rows.
 
 OR-Tools is imported only when a solve runs.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections import Counter
@@ -49,6 +57,8 @@ class CardTurn:
     points: int
     penalty: int
     touched: int
+    #: Wild swaps: (old table meld, the natural card laid, the wild card it took back).
+    swaps: tuple[tuple[int, Card, Card], ...] = ()
 
     @property
     def proven(self) -> bool:
@@ -94,27 +104,32 @@ def solve(
     start = time.perf_counter()
     rules = position.rules
     weights = _weights(position)
-    stock = _Model(position, "stock", weights).solve(time_limit)
-    if position.drawn or not position.discard:
+    depths = position.picks()
+    # One program for every draw: built for the hand after the deepest pick, each draw
+    # sets the cards held (row bounds), so the program is built and handed to CLP once.
+    model = _Model(position, ["stock", *depths], weights)
+    clp = _Clp(model.lin)
+    stock = model.solve("stock", clp, time_limit)
+    if not depths:
         return CardResult(stock, position, time.perf_counter() - start)
-    models = [_Model(position, depth, weights) for depth in position.picks()]
+    order: list[int] = list(depths)
     if not all_picks:
         # The most promising picks first, so that the others are cut by their bound.
-        bounds = {model.draw: _lp_bound(model.lin) for model in models}
-        models.sort(key=lambda model: (-bounds[model.draw], int(model.draw)))
+        bounds = {depth: clp.bound(model.settings(depth)) for depth in depths}
+        order.sort(key=lambda depth: (-bounds[depth], depth))
     picks: list[CardTurn] = []
     best_pick: CardTurn | None = None
-    for model in models:
+    for depth in order:
         if not all_picks:
-            if bounds[model.draw] == -math.inf:
+            if bounds[depth] == -math.inf:
                 continue  # not even the LP has a legal turn: nor has this pick
-            bound = math.floor(bounds[model.draw] + 1e-6)
+            bound = math.floor(bounds[depth] + 1e-6)
             # A pick must beat the hand as it is; among picks, ties go to the shallower.
             if bound <= _value(stock, weights) or (
                 best_pick is not None and bound < _value(best_pick, weights)
             ):
                 continue
-        turn = model.solve(time_limit)
+        turn = model.solve(depth, clp, time_limit)
         picks.append(turn)
         if turn.status != "infeasible" and (
             best_pick is None
@@ -134,7 +149,8 @@ def solve(
 
 def solve_draw(position: CardPosition, draw: Draw, *, time_limit: float | None = None) -> CardTurn:
     """The best turn after ``draw`` (``"stock"``: the hand as it is)."""
-    return _Model(position, draw, _weights(position)).solve(time_limit)
+    model = _Model(position, [draw], _weights(position))
+    return model.solve(draw, _Clp(model.lin), time_limit)
 
 
 #: The objective's weights: points, penalty, and table melds touched.
@@ -149,7 +165,9 @@ def _weights(position: CardPosition) -> Weights:
     most_penalty = sum(rules.penalty(c) * n for c, n in cards.items())
     joker = rules.joker_value if isinstance(rules.joker_value, int) else max(rules.values)
     top = max(*rules.values, rules.ace_low, rules.wild_card_value, joker)
-    most_points = top * sum(cards.values())
+    # Wild cards taken from the table by swaps are laid too.
+    swappable = sum(m.wilds for m in position.table) if rules.wild_swap else 0
+    most_points = top * (sum(cards.values()) + swappable)
     touches = len(position.table) + 1
     if rules.objective == "points":
         return ((most_penalty + 1) * touches, touches, 1)
@@ -174,6 +192,11 @@ class _Linear:
         self.upper: list[int] = []
         self.rows: list[tuple[float, float, list[tuple[int, int]]]] = []
         self.objective: dict[int, int] = {}
+        #: Cases that split the program, each fixing some 0-1 variables (none: one case).
+        #: The optimum is the best over the cases: a disjunction whose LP relaxation is weak
+        #: (to open or not: every big-M row of the opening at a fraction) is solved as
+        #: separate programs, each with a tight relaxation.
+        self.cases: list[dict[int, int]] = []
 
     def var(self, upper: int = 1, lower: int = 0) -> int:
         self.lower.append(lower)
@@ -214,14 +237,18 @@ def _ones(vars_: list[int], coef: int = 1) -> list[tuple[int, int]]:
 
 
 class _Model:
-    """Builds the program for one draw choice in ``__init__``; :meth:`solve` reads it back."""
+    """Builds the program for the ``draws`` in ``__init__``: for the hand after the deepest
+    of them, with each card's count a row bound that :meth:`settings` sets for one draw (a
+    candidate meld needing a card that draw does not hold is then simply not laid).
+    :meth:`solve` solves it for one draw and reads the answer back."""
 
-    def __init__(self, position: CardPosition, draw: Draw, weights: Weights) -> None:
+    def __init__(self, position: CardPosition, draws: list[Draw], weights: Weights) -> None:
         self.weights = weights
         self.position = position
         self.rules = position.rules
-        self.draw = draw
-        self.hand = position.hand_after(draw)
+        self.draws = draws
+        depths = [d for d in draws if d != "stock"]
+        self.hand = position.hand_after(max(depths) if depths else "stock")
         self.lin = _Linear()
         self.use: dict[Card, list[int]] = {c: [] for c in self.hand if not c.is_joker}
         self.wild_slots: list[tuple[int, int]] = []  # terms: wild places filled
@@ -232,8 +259,15 @@ class _Model:
         self.new_value: list[tuple[int, int]] = []
         self.any_new: list[int] = []
         self.any_layoff: list[int] = []
-        self.wildcards = sorted((c for c in self.hand if self.rules.is_wild(c)), key=sort_key)
-        self.wild_total = sum(self.hand[c] for c in self.wildcards)
+        # Wild cards a swap may take from the table (``wild_swap``), by kind: an upper bound,
+        # for the places wild cards may fill; ``freed`` holds the swaps that free each kind.
+        self.freeable = _freeable(position, self.hand)
+        self.freed: dict[Card, list[int]] = {}
+        self.swaps: dict[int, dict[int, int]] = {}
+        kinds = {c for c in self.hand if self.rules.is_wild(c)} | set(self.freeable)
+        self.wildcards = sorted(kinds, key=sort_key)
+        self.wild_total = sum(self.hand[c] + self.freeable[c] for c in self.wildcards)
+        self.cards_total = sum(self.hand.values()) + sum(self.freeable.values())
         self._runs()
         self._sets()
         self._layoffs()
@@ -331,9 +365,14 @@ class _Model:
 
     def _sets(self) -> None:
         rules, lin = self.rules, self.lin
-        self.sets: list[tuple[int, dict[str, int], int]] = []
+        self.sets: list[tuple[int, list[tuple[str, int]], int]] = []
+        #: Sets of distinct suits as patterns: (rank, suits, wild cards, how many laid).
+        self.set_patterns: list[tuple[int, tuple[str, ...], int, int]] = []
         for rank in range(1, 14):
             cards = [Card(rank, s) for s in SUITS if self.hand[Card(rank, s)]]
+            if rules.set_suits == "distinct":
+                self._set_patterns(rank, cards)
+                continue
             naturals = sum(self.hand[c] for c in cards)
             count = min(naturals, (naturals + self.wild_total) // rules.set_min)
             most = naturals + self.wild_total
@@ -341,14 +380,25 @@ class _Model:
                 most = min(most, rules.set_max)
             previous: int | None = None
             for _ in range(count):
-                nat: dict[str, int] = {}
-                for card in cards:
-                    top = 1 if rules.set_suits == "distinct" else self.hand[card]
-                    nat[card.suit] = lin.var(top)
-                    self.use[card].append(nat[card.suit])
-                wild = lin.var(self.wild_total)
                 active = lin.var()
-                natural_count = _ones(list(nat.values()))
+                # Suits may repeat here (distinct suits are patterns, above). One 0-1
+                # variable per copy of a card (two packs: two), each at most the set's
+                # activity: a card laid in a set makes the whole set, wild cards and all, in
+                # the LP too (one variable of 0-2 copies let a set at half activity lay a lone
+                # card without its wild cards, a gap of most of a penalty).
+                nat: list[tuple[str, int]] = []
+                for card in cards:
+                    before: int | None = None
+                    for _ in range(self.hand[card]):
+                        var = lin.var()
+                        lin.at_most([(var, 1), (active, -1)], 0)
+                        if before is not None:
+                            lin.at_most([(var, 1), (before, -1)], 0)  # copies in order
+                        before = var
+                        nat.append((card.suit, var))
+                        self.use[card].append(var)
+                wild = lin.var(self.wild_total)
+                natural_count = _ones([var for _, var in nat])
                 size = [*natural_count, (wild, 1)]
                 lin.at_least([*natural_count, (active, -1)], 0)
                 lin.at_least([*size, (active, -rules.set_min)], 0)
@@ -356,7 +406,7 @@ class _Model:
                 self._wild_limit([(wild, 1)], natural_count)
                 self.wild_slots.append((wild, 1))
                 wild_value = self._wild_value(Card(rank, "S"))
-                for suit, var in nat.items():
+                for suit, var in nat:
                     value = self._natural_value(Card(rank, suit))
                     self.points.append((var, value))
                     self.new_value.append((var, value))
@@ -368,6 +418,39 @@ class _Model:
                 self.new_sets.append(active)
                 self.any_new.append(active)
                 self.sets.append((rank, nat, wild))
+        self._wild_sets()
+
+    def _set_patterns(self, rank: int, cards: list[Card]) -> None:
+        """Sets of distinct suits (at most four cards) as patterns, as runs are intervals:
+        one integer variable per choice of suits and number of wild cards, counting the
+        sets laid so. Measured on the cards corpus, far tighter than numbered instances of
+        a set (whose interchangeable numbers also multiplied the branch and bound's nodes)."""
+        rules, lin = self.rules, self.lin
+        most = rules.set_max
+        for size in range(1, len(cards) + 1):
+            for chosen in itertools.combinations(cards, size):
+                copies = min(self.hand[c] for c in chosen)
+                for wilds in range(min(self.wild_total, most - size) + 1):
+                    if size + wilds < rules.set_min:
+                        continue
+                    if rules.wilds_at_most == "naturals" and wilds > size:
+                        continue
+                    laid = lin.var(copies if not wilds else min(copies, self.wild_total // wilds))
+                    for card in chosen:
+                        self.use[card].append(laid)
+                    value = sum(self._natural_value(c) for c in chosen)
+                    value += wilds * self._wild_value(Card(rank, "S"))
+                    self.points.append((laid, value))
+                    self.new_value.append((laid, value))
+                    if wilds:
+                        self.wild_slots.append((laid, wilds))
+                    self.new_sets.append(laid)
+                    self.any_new.append(laid)
+                    suits = tuple(c.suit for c in chosen)
+                    self.set_patterns.append((rank, suits, wilds, laid))
+
+    def _wild_sets(self) -> None:
+        rules, lin = self.rules, self.lin
         # Sets of wild cards only (Continental's trio of wild cards).
         self.wildset_count: int | None = None
         self.wildset_cards: int | None = None
@@ -402,8 +485,9 @@ class _Model:
 
     def _run_layoff(self, index: int, meld: CardMeld) -> None:
         lin, suit = self.lin, meld.suit
+        swaps = self._swaps(index, meld)
         positions = [p for p in self._positions() if not meld.start <= p <= meld.end]
-        if not positions:
+        if not positions and not swaps:
             return
         ext = {p: lin.var() for p in positions}
         nat: dict[int, int] = {}
@@ -428,20 +512,40 @@ class _Model:
         natural_count = _ones(list(nat.values()))
         wilds = added + [(v, -c) for v, c in natural_count]
         self.wild_slots += wilds
-        self._wild_limit(wilds, natural_count, meld.naturals - meld.wilds)
+        # A swap turns one of the meld's wild cards into a natural one.
+        self._wild_limit(
+            wilds, natural_count + _ones(list(swaps.values()), 2), meld.naturals - meld.wilds
+        )
         for p in positions:
             card = card_at(suit, p)
             wild_value = self._wild_value(card, p)
             self.points.append((ext[p], wild_value))
             if p in nat:
                 self.points.append((nat[p], self._natural_value(card, p) - wild_value))
-        self._touch(list(ext.values()))
+        self._touch([*ext.values(), *swaps.values()])
         self.extensions.append((index, ext, nat))
+
+    def _swaps(self, index: int, meld: CardMeld) -> dict[int, int]:
+        """One variable per wild card of a table run that a hand card may replace (the
+        natural card it stands for is laid; the wild card joins ``freed``)."""
+        swaps: dict[int, int] = {}
+        if not self.freeable:
+            return swaps
+        for i, (card, wild) in enumerate(zip(meld.cards, meld.wild, strict=True)):
+            stands = card_at(meld.suit, meld.start + i)
+            if not wild or not self.hand[stands]:
+                continue
+            swaps[i] = var = self.lin.var()
+            self.use[stands].append(var)
+            self.points.append((var, self._natural_value(stands, meld.start + i)))
+            self.freed.setdefault(card, []).append(var)
+        self.swaps[index] = swaps
+        return swaps
 
     def _set_layoff(self, index: int, meld: CardMeld) -> None:
         rules, lin = self.rules, self.lin
         room = len(self.hand) if not rules.set_max else rules.set_max - len(meld.cards)
-        room = min(max(room, 0), sum(self.hand.values()))
+        room = min(max(room, 0), self.cards_total)
         if room == 0:
             return
         nat: dict[str, int] = {}
@@ -481,28 +585,39 @@ class _Model:
     def _cards_and_discard(self) -> None:
         rules, lin, position = self.rules, self.lin, self.position
         original = Counter(position.hand)
-        self.as_wild = {c: lin.var(self.hand[c]) for c in self.wildcards}
+        self.as_wild = {c: lin.var(self.hand[c] + self.freeable[c]) for c in self.wildcards}
         lin.equal(self.wild_slots + [(v, -1) for v in self.as_wild.values()], 0)
         self.left: dict[Card, int] = {}
         self.discard: dict[Card, int] = {}
-        for card in sorted(self.hand, key=sort_key):
+        self.card_rows: dict[Card, int] = {}
+        for card in sorted(set(self.hand) | set(self.freeable), key=sort_key):
             used = _ones(self.use.get(card, []))
             if card in self.as_wild:
                 used.append((self.as_wild[card], 1))
             # A card taken from the pile is not discarded again.
             self.discard[card] = disc = lin.var(1 if original[card] else 0)
             self.left[card] = left = lin.var(self.hand[card])
-            lin.equal([(left, 1), *used, (disc, 1)], self.hand[card])
-        deepest = position.deepest(self.draw)
-        if deepest is not None:
+            freed = _ones(self.freed.get(card, []), -1)
+            self.card_rows[card] = len(lin.rows)
+            lin.equal([(left, 1), *used, (disc, 1), *freed], self.hand[card])
+            if freed:
+                # A wild card taken from the table is laid again as a wild card.
+                lin.at_least([(self.as_wild[card], 1), *freed], 0)
+        # The deepest card taken must be laid: a row per draw, binding for that draw only.
+        self.deepest_rows: dict[Draw, int] = {}
+        for draw in self.draws:
+            deepest = position.deepest(draw)
+            if deepest is None:
+                continue
             uses = _ones(self.use.get(deepest, []))
             if deepest in self.as_wild:
                 uses.append((self.as_wild[deepest], 1))
-            lin.at_least(uses, 1)
+            self.deepest_rows[draw] = len(lin.rows)
+            lin.at_least(uses, 0)
         discards = _ones(list(self.discard.values()))
         total_left = _ones(list(self.left.values()))
         self.total_left = total_left
-        cards = sum(self.hand.values())
+        cards = self.cards_total
         if not rules.discard_at_end:
             lin.equal(discards, 0)
         elif rules.out_without_discard:
@@ -529,6 +644,8 @@ class _Model:
             if position.opened:
                 return
             opens, out = lin.var(), lin.var()
+            # Lay nothing (a quick floor for the others); open by points; go out at once.
+            lin.cases = [{opens: 0, out: 0}, {opens: 1, out: 0}, {opens: 0, out: 1}]
             lin.at_most([(opens, 1), (out, 1)], 1)
             lin.at_least([*self.new_value, (opens, -rules.opening_points)], 0)
             for var in self.any_new:
@@ -536,7 +653,7 @@ class _Model:
             for var in self.any_layoff:
                 lin.at_most([(var, 1), (opens, -1)], 0)
             # Out at once: every card but the discard laid, in new melds only.
-            cards = sum(self.hand.values())
+            cards = self.cards_total
             lin.at_most([*self.total_left, (out, cards)], cards)
             return
         if position.opened:
@@ -544,6 +661,7 @@ class _Model:
                 lin.equal([(var, 1)], 0)
             return
         down = lin.var()
+        lin.cases = [{down: 0}, {down: 1}]  # stay down, or lay exactly the contract
         sets, runs = rules.contract(position.deal or 1)
         lin.equal([*_ones(self.new_sets), (down, -sets)], 0)
         lin.equal([*_ones(self.new_runs), (down, -runs)], 0)
@@ -559,19 +677,32 @@ class _Model:
         self.lin.maximise([(v, -rules.penalty(c) * penalty) for c, v in self.left.items()])
         self.lin.maximise([(v, -touched) for v in self.touched])
 
-    def solve(self, time_limit: float | None) -> CardTurn:
+    def settings(self, draw: Draw) -> _Settings:
+        """The row and variable bounds that make the program that of ``draw``."""
+        hand = self.position.hand_after(draw)
+        rows: dict[int, tuple[float, float]] = {
+            row: (hand[card], hand[card]) for card, row in self.card_rows.items()
+        }
+        for other, row in self.deepest_rows.items():
+            rows[row] = (1 if other == draw else 0, INF)
+        variables = {left: (0, hand[card]) for card, left in self.left.items()}
+        return rows, variables
+
+    def solve(self, draw: Draw, clp: _Clp, time_limit: float | None) -> CardTurn:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
-        outcome, values = _solve_clp(self.lin, deadline)
+        settings = self.settings(draw)
+        outcome, values = clp.search(settings, self.lin.cases, deadline)
         if outcome == "open":
             left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
-            outcome, values = _solve_cp_sat(self.lin, left)
+            outcome, values = _solve_cp_sat(self.lin, settings, left)
         if outcome == "infeasible" or values is None:
             status: CardStatus = "infeasible" if outcome == "infeasible" else "feasible"
-            return _empty_turn(self.position, self.draw, status)
-        return self._read(values, proven=outcome == "optimal")
+            return _empty_turn(self.position, draw, status)
+        return self._read(draw, values, proven=outcome == "optimal")
 
-    def _read(self, values: list[int], *, proven: bool) -> CardTurn:
+    def _read(self, draw: Draw, values: list[int], *, proven: bool) -> CardTurn:
         rules, position = self.rules, self.position
+        hand = position.hand_after(draw)
 
         def value(var: int | None) -> int:
             return 0 if var is None else values[var]
@@ -584,21 +715,36 @@ class _Model:
         pool = iter(wild_pool)
         table = list(position.table)
         layoffs: dict[int, tuple[Card, ...]] = {}
+        # The indices of each grown table meld that hold cards laid this turn.
+        laid_at: dict[int, list[int]] = {}
+        freed = Counter[Card]()
+        swaps: list[tuple[int, Card, Card]] = []
         for index, ext, nat in self.extensions:
             meld = position.table[index]
             left = [p for p in sorted(ext) if p < meld.start and value(ext[p])]
             right = [p for p in sorted(ext) if p > meld.end and value(ext[p])]
-            if not left and not right:
+            swapped = sorted(i for i, var in self.swaps.get(index, {}).items() if value(var))
+            if not left and not right and not swapped:
                 continue
+            middle, middle_wild = list(meld.cards), list(meld.wild)
+            for i in swapped:
+                freed[middle[i]] += 1
+                swaps.append((index, card_at(meld.suit, meld.start + i), middle[i]))
+                middle[i], middle_wild[i] = card_at(meld.suit, meld.start + i), False
             cards_left = [_run_card(meld.suit, p, nat, value, pool) for p in left]
             cards_right = [_run_card(meld.suit, p, nat, value, pool) for p in right]
-            table[index] = replace(
+            grown = replace(
                 meld,
-                cards=(*[c for c, _ in cards_left], *meld.cards, *[c for c, _ in cards_right]),
-                wild=(*[w for _, w in cards_left], *meld.wild, *[w for _, w in cards_right]),
+                cards=(*[c for c, _ in cards_left], *middle, *[c for c, _ in cards_right]),
+                wild=(*[w for _, w in cards_left], *middle_wild, *[w for _, w in cards_right]),
                 start=meld.start - len(left),
             )
-            layoffs[index] = tuple(c for c, _ in cards_left + cards_right)
+            table[index] = grown
+            inside = range(len(left), len(left) + len(meld.cards))
+            laid_at[index] = [
+                i for i in range(len(grown.cards)) if i not in inside or i - len(left) in swapped
+            ]
+            layoffs[index] = tuple(grown.cards[i] for i in laid_at[index])
         for index, snat, wild in self.additions:
             meld = position.table[index]
             cards = [Card(meld.rank, s) for s, v in snat.items() for _ in range(value(v))]
@@ -610,6 +756,7 @@ class _Model:
                 cards=(*meld.cards, *cards, *wilds),
                 wild=(*meld.wild, *[False] * len(cards), *[True] * len(wilds)),
             )
+            laid_at[index] = list(range(len(meld.cards), len(table[index].cards)))
             layoffs[index] = (*cards, *wilds)
         new_melds: list[CardMeld] = []
         for suit, first, run, rnat in self.runs:
@@ -626,8 +773,19 @@ class _Model:
                     start=first,
                 )
             )
-        for rank, snat, wild in self.sets:
-            cards = [Card(rank, s) for s, v in snat.items() for _ in range(value(v))]
+        for rank, suits, wilds_each, count_var in self.set_patterns:
+            for _ in range(value(count_var)):
+                wilds = [next(pool) for _ in range(wilds_each)]
+                new_melds.append(
+                    CardMeld(
+                        "set",
+                        (*[Card(rank, s) for s in suits], *wilds),
+                        (*[False] * len(suits), *[True] * len(wilds)),
+                        rank=rank,
+                    )
+                )
+        for rank, set_nat, wild in self.sets:
+            cards = [Card(rank, s) for s, v in set_nat for _ in range(value(v))]
             if not cards:
                 continue
             wilds = [next(pool) for _ in range(value(wild))]
@@ -649,20 +807,21 @@ class _Model:
         left_cards = tuple(
             sorted((c for c, v in self.left.items() for _ in range(value(v))), key=sort_key)
         )
-        played = Counter(self.hand) - Counter(left_cards)
+        # Wild cards taken from the table pass through the hand: laid again, they are played.
+        played = hand + freed - Counter(left_cards)
         if discard is not None:
             played[discard] -= 1
         played_cards = tuple(sorted((+played).elements(), key=sort_key))
         full = tuple(table) + tuple(new_melds)
         points = sum(m.value(rules) for m in new_melds) + sum(
-            full[i].value(rules) - position.table[i].value(rules) for i in layoffs
+            sum(full[i].card_values(rules)[k] for k in laid) for i, laid in laid_at.items()
         )
         status: CardStatus = "optimal" if played_cards else "no_move"
         if not proven:
             status = "feasible"
         return CardTurn(
             status,
-            self.draw,
+            draw,
             full,
             layoffs,
             discard,
@@ -671,7 +830,23 @@ class _Model:
             points,
             sum(rules.penalty(c) for c in left_cards),
             len(layoffs),
+            tuple(swaps),
         )
+
+
+def _freeable(position: CardPosition, hand: Counter[Card]) -> Counter[Card]:
+    """The wild cards of table runs that a card of ``hand`` may replace, by kind (none
+    where the rules allow no swap)."""
+    free = Counter[Card]()
+    if not position.rules.may_swap(position.opened):
+        return free
+    for meld in position.table:
+        if meld.kind != "run":
+            continue
+        for i, (card, wild) in enumerate(zip(meld.cards, meld.wild, strict=True)):
+            if wild and hand[card_at(meld.suit, meld.start + i)]:
+                free[card] += 1
+    return free
 
 
 def _run_card(suit: str, p: int, nat: dict[int, int], value: Any, pool: Any) -> tuple[Card, bool]:
@@ -680,56 +855,95 @@ def _run_card(suit: str, p: int, nat: dict[int, int], value: Any, pool: Any) -> 
     return next(pool), True
 
 
-def _clp_model(lin: _Linear) -> tuple[Any, list[Any], Any]:
-    """``lin`` as a CLP model to maximise: the solver, its variables and its objective."""
-    from ortools.linear_solver import pywraplp
-
-    from rummikub.solver.rows import add_row
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
-    variables = [solver.NumVar(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)]
-    for lower, upper, terms in lin.rows:
-        add_row(solver, lower, upper, ((variables[v], c) for v, c in terms))
-    objective = solver.Objective()
-    for var, coef in lin.objective.items():
-        objective.SetCoefficient(variables[var], coef)
-    objective.SetMaximization()
-    return solver, variables, objective
+#: Row bounds and variable bounds by index: what one draw sets in the shared program.
+_Settings = tuple[dict[int, tuple[float, float]], dict[int, tuple[int, int]]]
 
 
-def _solve_clp(lin: _Linear, deadline: float | None) -> tuple[str, list[int] | None]:
-    """The tile solver's depth-first branch and bound over CLP (a shared building block)."""
-    from rummikub.solver.search import branch_and_bound
+class _Clp:
+    """``lin`` as a CLP model to maximise, built once and re-solved for each draw's settings
+    (an LP bound, or the tile solver's depth-first branch and bound, a shared building
+    block)."""
 
-    solver, variables, _ = _clp_model(lin)
-    outcome = branch_and_bound(
-        solver,
-        list(range(len(variables))),
-        node_limit=NODE_LIMIT,
-        iteration_limit=ITERATION_LIMIT,
-        deadline=deadline,
-    )
-    if outcome.values is None:
-        return outcome.status, None
-    return outcome.status, [round(v) for v in outcome.values]
+    def __init__(self, lin: _Linear) -> None:
+        from ortools.linear_solver import pywraplp
+
+        from rummikub.solver.rows import add_row
+
+        self.lin = lin
+        solver = pywraplp.Solver.CreateSolver("CLP")
+        self.variables = [
+            solver.NumVar(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)
+        ]
+        self.rows = [
+            add_row(solver, lower, upper, ((self.variables[v], c) for v, c in terms))
+            for lower, upper, terms in lin.rows
+        ]
+        self.objective = solver.Objective()
+        for var, coef in lin.objective.items():
+            self.objective.SetCoefficient(self.variables[var], coef)
+        self.objective.SetMaximization()
+        self.solver = solver
+
+    def apply(self, settings: _Settings) -> None:
+        rows, variables = settings
+        for row, (lower, upper) in rows.items():
+            self.rows[row].SetBounds(lower, upper)
+        for var, (lower, upper) in variables.items():
+            self.variables[var].SetBounds(lower, upper)
+
+    def bound(self, settings: _Settings) -> float:
+        """The LP relaxation's optimum (minus infinity when even that is infeasible)."""
+        from ortools.linear_solver import pywraplp
+
+        self.apply(settings)
+        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+            return -math.inf
+        return float(self.objective.Value())
+
+    def search(
+        self, settings: _Settings, cases: list[dict[int, int]], deadline: float | None
+    ) -> tuple[str, list[int] | None]:
+        """The integer optimum over ``cases`` (see :attr:`_Linear.cases`), or ``open``."""
+        from rummikub.solver.search import branch_and_bound
+
+        self.apply(settings)
+        lin, variables = self.lin, self.variables
+        best: list[int] | None = None
+        floor = -math.inf
+        for case in cases or [{}]:
+            for var, value in case.items():
+                variables[var].SetBounds(value, value)
+            # Each case seeks only what beats the cases before it (ties: the earlier case).
+            outcome = branch_and_bound(
+                self.solver,
+                list(range(len(variables))),
+                node_limit=NODE_LIMIT,
+                iteration_limit=ITERATION_LIMIT,
+                deadline=deadline,
+                floor=floor,
+            )
+            for var in case:
+                variables[var].SetBounds(lin.lower[var], lin.upper[var])
+            if outcome.status == "open":
+                return "open", None
+            if outcome.values is not None:
+                best = [round(v) for v in outcome.values]
+                floor = sum(coef * best[var] for var, coef in lin.objective.items())
+        return ("optimal", best) if best is not None else ("infeasible", None)
 
 
-def _lp_bound(lin: _Linear) -> float:
-    """The LP relaxation's optimum (minus infinity when even that is infeasible)."""
-    from ortools.linear_solver import pywraplp
-
-    solver, _, objective = _clp_model(lin)
-    if solver.Solve() != pywraplp.Solver.OPTIMAL:
-        return -math.inf
-    return float(objective.Value())
-
-
-def _solve_cp_sat(lin: _Linear, time_limit: float | None) -> tuple[str, list[int] | None]:
+def _solve_cp_sat(
+    lin: _Linear, settings: _Settings, time_limit: float | None
+) -> tuple[str, list[int] | None]:
     from ortools.sat.python import cp_model
 
+    row_bounds, var_bounds = settings
     model = cp_model.CpModel()
-    variables = [model.new_int_var(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)]
-    for lower, upper, terms in lin.rows:
+    pairs = enumerate(zip(lin.lower, lin.upper, strict=True))
+    bounds = [var_bounds.get(i, pair) for i, pair in pairs]
+    variables = [model.new_int_var(lo, hi, "") for lo, hi in bounds]
+    for index, (lower, upper, terms) in enumerate(lin.rows):
+        lower, upper = row_bounds.get(index, (lower, upper))
         expr = sum(c * variables[v] for v, c in terms)
         if lower == upper:
             model.add(expr == int(lower))

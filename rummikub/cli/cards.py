@@ -5,8 +5,9 @@ judge, and render. The solver is imported only when a solve runs."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.cards.cards import Card, format_cards
@@ -14,6 +15,7 @@ from rummikub.cards.checker import CardVerdict
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
+from rummikub.cards.rules import option_from_text
 from rummikub.errors import NotationError, PuzzleError
 
 if TYPE_CHECKING:
@@ -36,10 +38,24 @@ class CardTask:
     verify: bool = False
     explain: bool = False
     all_picks: bool = False
+    #: ``--rule KEY=VALUE``: card rule options over the puzzle's [rules].
+    rule_options: tuple[tuple[str, str], ...] = ()
+    #: ``--rules PRESET``, a tile rule set: refused for a card puzzle (``--game`` is its like).
+    tile_preset: str | None = None
 
     @property
     def inline(self) -> bool:
         return self.hand is not None
+
+    def overrides(self) -> CardOverrides:
+        """What the command line sets over a card puzzle file: ``--game`` plays it as that
+        game (its [rules] still apply, as ``--rules`` does for tiles), ``--rule`` options
+        win over its [rules], ``--opened`` says the player has opened."""
+        return CardOverrides(
+            game=self.game,
+            options={key: option_from_text(text) for key, text in self.rule_options},
+            opened=True if self.opened else None,
+        )
 
 
 @dataclass
@@ -55,7 +71,15 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
     from rummikub.cards.solver import solve
 
     try:
-        puzzle = _inline(task) if task.inline else load(source)
+        if task.tile_preset is not None:
+            raise PuzzleError(
+                source or "command line",
+                [
+                    f"--rules {task.tile_preset} is a tile rule set; a card puzzle is played "
+                    "as another game with --game"
+                ],
+            )
+        puzzle = _inline(task) if task.inline else load(source, overrides=task.overrides())
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
     result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.all_picks)
@@ -88,7 +112,8 @@ def _inline(task: CardTask) -> CardPuzzle:
     }
     if task.deal is not None:
         data["deal"] = task.deal
-    return from_data(data, "command line", overrides=CardOverrides())
+    overrides = task.overrides()
+    return from_data(data, "command line", overrides=replace(overrides, game=None))
 
 
 # -- rendering ----------------------------------------------------------------------------
@@ -103,8 +128,13 @@ def _draw_data(draw: Draw, drawn: bool) -> Draw | None:
     return None if drawn else draw
 
 
+def swaps_data(swaps: Sequence[tuple[int, Card, Card]]) -> list[dict[str, Any]]:
+    """Wild swaps as JSON: the table meld, the natural card laid there, the wild card taken."""
+    return [{"meld": index, "card": str(card), "wild": str(wild)} for index, card, wild in swaps]
+
+
 def turn_data(turn: CardTurn, drawn: bool) -> dict[str, Any]:
-    return {
+    data = {
         "status": turn.status,
         "points": turn.points,
         "penalty": turn.penalty,
@@ -118,14 +148,30 @@ def turn_data(turn: CardTurn, drawn: bool) -> dict[str, Any]:
             for index, cards in sorted(turn.layoffs.items())
         ],
     }
+    if turn.swaps:
+        data["swaps"] = swaps_data(turn.swaps)
+    return data
 
 
 def steps_data(turn: CardTurn, old: int) -> list[dict[str, Any]]:
-    """Where each card went: INTERFACE.md's steps, from the hand to a meld or a new meld."""
-    steps: list[dict[str, Any]] = [
-        {"cards": [str(c) for c in cards], "from": "hand", "to": index}
-        for index, cards in sorted(turn.layoffs.items())
-    ]
+    """Where each card went: INTERFACE.md's steps, from the hand to a meld or a new meld. A
+    wild swap is two steps: the natural card from the hand to the meld, then the wild card
+    from the meld to the hand (``"to": "hand"``), from where later steps lay it again."""
+    steps: list[dict[str, Any]] = []
+    swapped = Counter[tuple[int, Card]]()
+    for index, card, wild in turn.swaps:
+        steps.append({"cards": [str(card)], "from": "hand", "to": index})
+        steps.append({"cards": [str(wild)], "from": index, "to": "hand"})
+        swapped[index, card] += 1
+    for index, cards in sorted(turn.layoffs.items()):
+        rest = []
+        for card in cards:
+            if swapped[index, card]:
+                swapped[index, card] -= 1
+            else:
+                rest.append(card)
+        if rest:
+            steps.append({"cards": [str(c) for c in rest], "from": "hand", "to": index})
     for meld in turn.table[old:]:
         steps.append({"cards": _cards(meld), "from": "hand", "to": "new"})
     return steps
@@ -189,8 +235,10 @@ def result_text(result: CardResult, name: str | None, title: str | None, task: C
                 if index >= old:
                     where = "   new meld from your hand"
                 elif index in turn.layoffs:
-                    where = f"   + {format_cards(turn.layoffs[index])} laid off"
+                    where = "   " + _layoff_text(turn, index)
             lines.append(f"  {mark} {' '.join(_cards(meld))}{where}")
+        for index, card, wild in turn.swaps:
+            lines.append(f"Swap: {card} takes the wild card {wild} from meld {index}")
         lines.append(f"Laid: {format_cards(turn.played)} ({turn.points} points)")
     lines.append(f"Discard: {turn.discard}" if turn.discard else "Discard: none (out)")
     left = format_cards(turn.hand) if turn.hand else "nothing"
@@ -215,6 +263,19 @@ def result_text(result: CardResult, name: str | None, title: str | None, task: C
     return "\n".join(lines)
 
 
+def _layoff_text(turn: CardTurn, index: int) -> str:
+    """What a turn laid on table meld ``index``: its wild swaps, then its lay-offs."""
+    cards = list(turn.layoffs[index])
+    parts = []
+    for meld, card, wild in turn.swaps:
+        if meld == index:
+            cards.remove(card)
+            parts.append(f"{card} takes the wild card {wild} back")
+    if cards:
+        parts.append(f"+ {format_cards(cards)} laid off")
+    return "; ".join(parts)
+
+
 # -- check ----------------------------------------------------------------------------------
 
 
@@ -224,13 +285,22 @@ class CheckRequest:
     after: tuple[str, ...]
     as_json: bool
     explain: bool
+    #: ``--rule KEY=VALUE`` card options, and ``--rules`` (refused: a tile rule set).
+    rule_options: tuple[tuple[str, str], ...] = ()
+    tile_preset: str | None = None
 
 
 def check_one(request: CheckRequest) -> tuple[str, bool]:
     """The verdict's text and whether the turn is legal (raises PuzzleError, BadAfter)."""
     from rummikub.cards.checker import check
 
-    puzzle = load(request.path)
+    if request.tile_preset is not None:
+        raise PuzzleError(
+            request.path,
+            [f"--rules {request.tile_preset} is a tile rule set, not a card game's rules"],
+        )
+    options = {key: option_from_text(text) for key, text in request.rule_options}
+    puzzle = load(request.path, overrides=CardOverrides(options=options))
     if request.after:
         proposed: list[RawCardMeld] = []
         for text in request.after:
@@ -268,6 +338,7 @@ def verdict_data(verdict: CardVerdict) -> dict[str, Any]:
             {"meld": index, "cards": [str(c) for c in cards]}
             for index, cards in sorted(verdict.layoffs.items())
         ],
+        **({"swaps": swaps_data(verdict.swaps)} if verdict.swaps else {}),
         "violations": [
             {"rule": v.rule, "meld": v.meld, "card": v.card, "text": v.text}
             for v in verdict.violations

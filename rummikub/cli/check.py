@@ -125,7 +125,10 @@ def check(
     if puzzle is not None and puzzle != STDIN and cards.is_card_file(puzzle):
         # A card puzzle (a file with a 'game' key): judged by the card checker.
         try:
-            text, legal = cards.check_one(cards.CheckRequest(puzzle, after, as_json, explain))
+            request = cards.CheckRequest(
+                puzzle, after, as_json, explain, tuple(rule_options.items()), rules_preset
+            )
+            text, legal = cards.check_one(request)
         except (PuzzleError, cards.BadAfter) as error:
             raise BadInput(str(error)) from None
         click.echo(text)

@@ -55,15 +55,31 @@ def _check_rules(
 ) -> dict[str, str]:
     # Checked here, once, so that a bad --rule is a usage error rather than a problem
     # repeated for every puzzle file.
+    # A card game's option (CARDS.md) is checked by the card puzzle reader, against the
+    # puzzle's game, and named there with the file.
     options: dict[str, str] = {}
+    cards_only: set[str] = set()
     try:
         for text in value:
             key, option = parse_option(text)
             options[key] = option
-        with_options(STANDARD, options)
+            try:
+                with_options(STANDARD, {key: option})
+            except RulesError:
+                if not _card_option(key):
+                    raise
+                cards_only.add(key)
+        with_options(STANDARD, {k: v for k, v in options.items() if k not in cards_only})
     except RulesError as error:
         raise click.BadParameter(str(error)) from None
     return options
+
+
+def _card_option(key: str) -> bool:
+    """Whether ``key`` is a card game's rule option (the card rummies load only then)."""
+    from rummikub.cards.rules import OPTION_NAMES
+
+    return key in OPTION_NAMES
 
 
 def rules_options(command: F) -> F:
@@ -74,8 +90,8 @@ def rules_options(command: F) -> F:
         multiple=True,
         metavar="KEY=VALUE",
         callback=_check_rules,
-        help="Set one rule option (e.g. initial_meld=0); wins over the puzzle's [rules]. "
-        "Repeatable.",
+        help="Set one rule option (e.g. initial_meld=0, or a card game's wild_swap=true); "
+        "wins over the puzzle's [rules]. Repeatable.",
     )(command)
     return click.option(
         "--rules",

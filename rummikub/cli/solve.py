@@ -171,7 +171,8 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 @click.option(
     "--game",
     type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
-    help="A card game: the inline position is --hand (and --table) in card notation.",
+    help="A card game: the inline position is --hand (and --table) in card notation; with "
+    "card PUZZLE files, play them as this game (their [rules] still apply).",
 )
 @click.option(
     "--hand", metavar="CARDS", help='The hand of an inline card position, e.g. "7S 8S 9S".'
@@ -237,8 +238,13 @@ def solve(
     Exit 0 done (also for "no move"), 1 --verify found a different answer, 2 bad input,
     3 a time limit left an answer unproven.
     """
-    if (game is None) != (hand is None):
+    if hand is not None and game is None:
         raise click.UsageError("an inline card position needs both --game and --hand")
+    if game is not None and hand is None and not puzzles:
+        raise click.UsageError(
+            "--game needs --hand (an inline card position) or card PUZZLE files to play as "
+            "that game"
+        )
     # An inline card position (--game/--hand) takes --table in card notation.
     card_inline = hand is not None
     given = Inline(rack, () if card_inline else table, position)
@@ -272,6 +278,8 @@ def solve(
             deal=deal,
             opened=opened,
             all_picks=all_picks,
+            rule_options=tuple(rule_options.items()),
+            tile_preset=rules_preset,
         ),
     )
     outcome = _Outcome()
@@ -339,6 +347,8 @@ class _CardOptions(NamedTuple):
     deal: int | None = None
     opened: bool = False
     all_picks: bool = False
+    rule_options: tuple[tuple[str, str], ...] = ()
+    tile_preset: str | None = None
 
     @property
     def inline(self) -> bool:
@@ -442,6 +452,8 @@ def _card_task(task: _Task) -> CardTask:
         verify=task.verify,
         explain=task.explain,
         all_picks=cards.all_picks,
+        rule_options=cards.rule_options,
+        tile_preset=cards.tile_preset,
     )
 
 
@@ -485,6 +497,10 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     if _is_card_data(data):
         assert isinstance(source, str)
         return _solve_cards(task, source)
+    if task.cards.game is not None:
+        where = source if isinstance(source, str) else "puzzle"
+        text = f"Error: {where}: --game plays card puzzles as another game; a tile puzzle has none"
+        return _Report([(text, True)], bad_input=True)
     try:
         puzzle = read_puzzle(source, task.inline, task.stdin, task.choices, data=data)
     except PuzzleError as error:

@@ -108,6 +108,18 @@ def group_candidates(rules: Rules) -> Candidates:
     return _collect(rules, _groups(rules))
 
 
+@lru_cache(maxsize=16)
+def run_candidates(rules: Rules) -> Candidates:
+    """The candidate runs alone, for a model that counts its free groups but cannot lay
+    runs as a flow (cached)."""
+    return _collect(rules, run_readings(rules, max_run_length(rules)))
+
+
+def no_candidates(rules: Rules) -> Candidates:
+    """No candidate melds: for a model that counts its free groups (:mod:`.group_counts`)."""
+    return _collect(rules, [])
+
+
 def _groups(rules: Rules) -> list[Meld]:
     return group_readings(rules, min(5, rules.max_group))
 

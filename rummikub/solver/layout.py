@@ -81,6 +81,8 @@ def _jokers_last(run: Meld, rules: Rules) -> Meld:
     """A free run laid as a player lays it, spare jokers at the top where there is room
     (``K5 K6 J`` rather than ``J K5 K6``; :func:`rummikub.melds.laid_run`): free jokers may
     stand anywhere."""
+    if not any(t.is_joker for t in run.tiles):
+        return run  # laid in ascending order already: nothing to move
     laid = laid_run(run.tiles, rules)
     assert laid is not None, run
     return laid

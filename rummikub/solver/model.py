@@ -43,6 +43,14 @@ from rummikub.solver.candidates import (
     candidates,
     group_candidates,
     meld_key,
+    no_candidates,
+    run_candidates,
+)
+from rummikub.solver.group_counts import (
+    COUNTED_MIP_RESERVE_PER_COLUMN,
+    COUNTED_NODE_LIMIT,
+    GroupCounts,
+    counts_groups,
 )
 from rummikub.solver.layout import lay_out, meld_order
 from rummikub.solver.locks import Fate, fates, kept_in, substitutions
@@ -57,21 +65,23 @@ from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import INTEGRALITY, SearchOutcome, branch_and_bound
-from rummikub.solver.template import Base, lay_base, play_template
+from rummikub.solver.template import Base, Template, fitting, lay_base, template_for
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
-#: Nodes the branch and bound may spend before the MIP back end takes over (on the hard
-#: corpus nearly every fractional position settles well within it).
-NODE_LIMIT = 100
-#: The branch and bound's budget of work before the MIP back end takes over, counted so
-#: that machine load never changes which code path answers (and so, on ties, the table):
-#: nodes times the model's columns (each node reads every column back), and simplex
-#: iterations. A big model (26x8x4 boxes, ~3,000-4,500 columns) that branches long is
-#: solved sooner by CBC, so it gets fewer nodes: 60,000 column-nodes is 100 nodes of a
-#: standard model (~550 columns), ~15-20 of a big one.
+#: Nodes the branch and bound may spend on a model of a standard size (up to
+#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over. CBC settles the
+#: positions that branch long (half-integral tie-breaks on `late`, `rack-jokers`) at its
+#: root, but its presolve and cuts take 150-350 ms there, while the best-first search
+#: needs at most ~220 nodes (~0.4 ms each) for any of them.
+NODE_LIMIT = 300
+STANDARD_COLUMNS = 1_000
+#: The budget of a bigger model (boxes of many colors): nodes times columns, counted so
+#: that machine load never changes which code path answers (and so, on ties, the table).
+#: A big model that branches long is solved sooner by CBC, so it gets fewer nodes.
 COLUMN_NODE_LIMIT = 60_000
-ITERATION_LIMIT = 5_000
+#: Simplex iterations over all nodes, a budget of work as well.
+ITERATION_LIMIT = 15_000
 #: Seconds kept back from the MIP back end's time limit for reading the answer back.
 READING_MARGIN = 0.01
 #: Seconds per column kept back from a time limit before the search starts a node, and
@@ -119,7 +129,8 @@ class AsWas:
     """Old joker-free melds alike (kind and tiles) that may stay as they were."""
 
     olds: tuple[int, ...]
-    #: How many of them stay as they were (tie-break 3).
+    #: How many of them stay as they were (tie-break 3): the column itself where it can
+    #: lay no more copies than there are such old melds.
     var: Any
     #: The column that lays their tiles; its copies bound ``var``.
     column: Any
@@ -132,9 +143,14 @@ class MoveVariables:
     _solver: Any
     _played: dict[int, Any] = field(default_factory=dict)
     _balance: dict[int, Any] = field(default_factory=dict)
-    #: (meld, column) of every meld laid free: candidates, old melds' own columns.
-    lay: list[tuple[Meld, Any]] = field(default_factory=list)
+    #: The base's balance rows by tile type, as row indices (proxies made when first needed:
+    #: making one for every row of a template costs more than a small position's solve).
+    _base_balance: dict[int, int] = field(default_factory=dict)
+    #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
+    lay: list[tuple[Meld, int]] = field(default_factory=list)
     flow: RunFlow | None = None
+    #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
+    groups: GroupCounts | None = None
     units: list[Unit] = field(default_factory=list)
     opening: list[OpeningMeld] = field(default_factory=list)
     as_was: list[AsWas] = field(default_factory=list)
@@ -152,7 +168,12 @@ class MoveVariables:
         (made when first needed: no tile of that type is then in play)."""
         row = self._balance.get(tile)
         if row is None:
-            row = self._balance[tile] = self._solver.Constraint(0.0, 0.0)
+            where = self._base_balance.get(tile)
+            if where is not None:
+                row = self._solver.constraint(where)
+            else:
+                row = self._solver.Constraint(0.0, 0.0)
+            self._balance[tile] = row
         return row
 
 
@@ -214,11 +235,10 @@ class MoveModel:
         # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
         # The time limit covers building too: deadline.check() raises OutOfTime past it.
         deadline.check()
-        self.rows, base, cands = self._load_base(runs_as_flow)
-        self.vars = MoveVariables(self.solver)
+        template, built, base, cands = self._load_base(runs_as_flow)
         self.base_variables = base.variables
         deadline.check()
-        columns = self._bind(base, cands)
+        columns = self._bind(template, built, base, cands)
         deadline.check()
         if self.opening_only:
             require_opening(self.rows, self.rules, self.vars.opening, None)
@@ -237,65 +257,109 @@ class MoveModel:
 
     # -- building ---------------------------------------------------------------
 
-    def _load_base(self, runs_as_flow: bool) -> tuple[Rows, Base, Candidates]:
-        """The base: a copy of the rule set's template, or built for this position alone
-        where no template fits (see :mod:`.template`)."""
+    def _load_base(self, runs_as_flow: bool) -> tuple[Template | None, Any, Base, Candidates]:
+        """The base: the rule set's template (copied by :meth:`_bind` with the position's
+        bounds), or a solver with a base built for this position alone where no template
+        fits (see :mod:`.template`)."""
         rules = self.rules
-        template = None if self.opening_only or not runs_as_flow else play_template(rules)
+        template = None
+        if not self.opening_only and runs_as_flow:
+            template = template_for(rules, self.available[self.index.joker])
         if template is not None:
-            return Rows(template.load()), template.base, group_candidates(rules)
+            base = template.base
+            box = template.rules
+            cands = group_candidates(box) if base.groups is None else no_candidates(box)
+            return template, None, base, cands
         from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
-        rows = Rows(pywraplp.Solver.CreateSolver("CLP"))
+        solver = pywraplp.Solver.CreateSolver("CLP")
         flow = runs_as_flow and not self.opening_only
-        cands = group_candidates(rules) if flow else candidates(rules)
+        # Many colors: free groups counted by number (an initial meld alone keeps columns,
+        # whose values it counts).
+        counted = counts_groups(rules) and not self.opening_only
+        if counted:
+            cands = no_candidates(rules) if flow else run_candidates(rules)
+        else:
+            cands = group_candidates(rules) if flow else candidates(rules)
         limit = self.rack if self.opening_only else self.available
-        self._fitting = cands.fitting(limit)  # _bind reads it again
-        fitting = [(row, cands.needs[row]) for row, _ in self._fitting]
+        self._fitting = fitting(cands, limit)  # _bind reads it again
+        columns = [(row, cands.needs[row]) for row, _ in self._fitting]
         # A played variable for each tile type in the rack, a balance for each in play.
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
         base = lay_base(
-            rows.solver, rules, self.index, fitting, flow=flow, played=played, balanced=balanced
+            solver,
+            rules,
+            self.index,
+            columns,
+            flow=flow,
+            played=played,
+            balanced=balanced,
+            groups=counted,
         )
-        return rows, base, cands
+        return None, solver, base, cands
 
-    def _bind(self, base: Base, cands: Candidates) -> dict[int, Any]:
-        """Bound the base to this position; returns the columns of the candidates that fit."""
-        variables = self.solver.variables()
-        constraints = self.solver.constraints()
-        for t, r in base.balance.items():
-            row = self.vars._balance[t] = constraints[r]
-            if self.table[t]:
-                row.SetBounds(float(self.table[t]), float(self.table[t]))
+    def _bind(
+        self, template: Template | None, built: Any, base: Base, cands: Candidates
+    ) -> dict[int, int]:
+        """Bound the base to this position (the template's copy is loaded with its bounds
+        in place); returns the column of each candidate that fits, by candidate row.
+
+        Only what the position's own parts use gets a Python proxy: the rest of the base
+        is read by variable index.
+        """
+        uppers: dict[int, float] = {}
         for t, v in base.played.items():
             if self.rack[t]:
-                var = self.vars._played[t] = variables[v]
-                var.SetBounds(0.0, float(self.rack[t]))
-                self.active.append(v)
+                uppers[v] = float(self.rack[t])
+        flow = None
         if base.flow is not None:
-            self.vars.flow = base.flow.bound_to(variables)
-            self.active += self.vars.flow.limit(self.available, self.index, base.flow)
-        fitting = self._fitting
-        if fitting is None:
-            fitting = cands.fitting(self.rack if self.opening_only else self.available)
-        fit = dict(fitting)
-        columns: dict[int, Any] = {}
-        for k, (row, v) in enumerate(base.columns):
+            flow, flow_uppers = base.flow.limit(self.available, self.index)
+            uppers.update(flow_uppers)
+        fits = self._fitting
+        if fits is None:
+            fits = fitting(cands, self.rack if self.opening_only else self.available)
+        columns: dict[int, int] = {}
+        for k, (row, upper) in enumerate(sorted(fits)):
             if k % 256 == 0:
                 deadline.check()
-            upper = fit.get(row)
-            if upper:
-                var = variables[v]
-                var.SetBounds(0.0, float(upper))
-                self.vars.lay.append((cands.melds[row], var))
-                self.active.append(v)
-                columns[row] = var
-                if self.opening_only:
-                    needs = dict(cands.needs[row])
-                    value = cands.values[row]
-                    meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
-                    self.vars.opening.append(meld)
+            where = base.column_of.get(row)
+            if where is not None and upper:
+                uppers[where] = float(upper)
+                columns[row] = where
+        rows = {base.balance[t]: (float(n), float(n)) for t, n in enumerate(self.table) if n}
+        if template is not None:
+            solver = template.load(uppers, rows)
+        else:
+            solver = built
+            for i, high in uppers.items():
+                solver.variable(i).SetBounds(0.0, high)
+            for r, (low, high) in rows.items():
+                solver.constraint(r).SetBounds(low, high)
+        self.rows = Rows(solver)
+        self.vars = MoveVariables(solver)
+        self.vars._base_balance = base.balance
+        self.vars.flow = flow
+        self.active = sorted(uppers)
+        if base.groups is not None:
+            # Groups counted by number (boxes of many colors) are bounded once loaded.
+            proxies: list[Any] = [None] * solver.NumVariables()
+            for number in base.groups.numbers:
+                for i in number.variables():
+                    proxies[i] = solver.variable(i)
+            self.vars.groups = base.groups.bound_to(proxies)
+            self.active += self.vars.groups.limit(self.available, self.index, base.groups)
+        for t, v in base.played.items():
+            if self.rack[t]:
+                self.vars._played[t] = solver.variable(v)
+        for row, where in columns.items():
+            self.vars.lay.append((cands.melds[row], where))
+            if self.opening_only:
+                needs = dict(cands.needs[row])
+                value = cands.values[row]
+                var = solver.variable(where)
+                meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
+                self.vars.opening.append(meld)
         return columns
 
     def column(self, needs: Needs, upper: int, name: str) -> Any:
@@ -325,7 +389,7 @@ class MoveModel:
         self._demands = units.demands
         self.vars.units = units.units
 
-    def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, Any]) -> None:
+    def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, int]) -> None:
         """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
         alike: dict[tuple[str, Needs], list[int]] = defaultdict(list)
         for i, meld in enumerate(self.position.table):
@@ -334,15 +398,20 @@ class MoveModel:
         for (kind, multiset), olds in alike.items():
             row = cands.lookup.get(multiset)
             if row is not None and cands.melds[row].kind == kind and row in columns:
-                column = columns[row]
+                column = self.solver.variable(columns[row])
+                if column.ub() <= len(olds):
+                    var = column  # every copy it may lay can be an old meld as it was
+                else:
+                    var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
+                    self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
             else:
-                # Its own column: a run longer than 5, or a kind the candidate lacks.
+                # Its own column, at most one copy per old meld, so its copies are the old
+                # melds left as they were: a run (runs are a flow), or a kind the candidate
+                # lacks.
                 meld = self.position.table[olds[0]]
                 needs = self.index.needs(meld.tiles)
-                column = self.column(needs, len(olds), f"old_{olds[0]}")
-                self.vars.lay.append((meld, column))
-            var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
-            self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
+                column = var = self.column(needs, len(olds), f"old_{olds[0]}")
+                self.vars.lay.append((meld, column.index()))
             self.vars.as_was.append(AsWas(tuple(olds), var, column))
 
     def _add_opening_melds(self, units: LockedUnits) -> None:
@@ -478,8 +547,9 @@ class MoveModel:
         weights: dict[int, tuple[Any, float]] = {}
         for terms, weight in ((first, w1), (second, w2), (as_was, 1)):
             for var, coef in terms:
-                _, before = weights.get(var.index(), (var, 0.0))
-                weights[var.index()] = (var, before + weight * coef)
+                i = var.index()
+                _, before = weights.get(i, (var, 0.0))
+                weights[i] = (var, before + weight * coef)
         goal = self.solver.Objective()
         for var, coef in weights.values():
             goal.SetCoefficient(var, coef)
@@ -509,7 +579,7 @@ class MoveModel:
         search = branch_and_bound(
             self.solver,
             self._integer_variables(),
-            node_limit=self._node_limit(),
+            node_limit=self._node_limit(time_limit),
             iteration_limit=ITERATION_LIMIT,
             deadline=None if until is None else until - reserve,
             floor=-math.inf if above is None else float(above),
@@ -533,10 +603,20 @@ class MoveModel:
         return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
 
     def _mip_reserve(self) -> float:
-        return MIP_RESERVE_PER_COLUMN * int(self.solver.NumVariables())
+        counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
+        per_column = COUNTED_MIP_RESERVE_PER_COLUMN if counted else MIP_RESERVE_PER_COLUMN
+        return per_column * int(self.solver.NumVariables())
 
-    def _node_limit(self) -> int:
+    def _node_limit(self, time_limit: float | None) -> int:
+        if self.vars.groups is not None and (
+            time_limit is None or time_limit > 4 * self._mip_reserve()
+        ):
+            # Many colors: CBC settles them sooner, where there is time for it to start
+            # and work (.group_counts); else the search goes on as for any model.
+            return COUNTED_NODE_LIMIT
         columns = max(1, int(self.solver.NumVariables()))
+        if columns <= STANDARD_COLUMNS:
+            return NODE_LIMIT
         return max(10, min(NODE_LIMIT, COLUMN_NODE_LIMIT // columns))
 
     def _integer_variables(self) -> list[int]:
@@ -612,17 +692,18 @@ class MoveModel:
         tiles = self.index.tiles
         played = [tiles[t] for t, v in self.vars.played_tiles().items() for _ in range(count(v))]
         if self.opening_only:
-            new = [m for m, var in self.vars.lay for _ in range(count(var))]
+            new = [m for m, i in self.vars.lay for _ in range(round(values[i]))]
             table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
         else:
-            table = self._lay_out(count)
+            table = self._lay_out(count, lambda i: round(values[i]))
         # A cheap guard against any slip in reading the model back: tiles are conserved.
         laid = Counter(t for m in table for t in m.tiles)
         if laid != self.position.table_tiles() + Counter(played):
             raise AssertionError("the solver's table does not conserve the tiles")
         return Solution(tuple(played), table)
 
-    def _lay_out(self, count: Callable[[Any], int]) -> tuple[Meld, ...]:
+    def _lay_out(self, count: Callable[[Any], int], at: Callable[[int], int]) -> tuple[Meld, ...]:
+        """The new table; ``count`` reads a variable's value, ``at`` a variable index's."""
         old = self.position.table
         in_place: list[Meld | None] = [None] * len(old)
         locked = [False] * len(old)
@@ -632,10 +713,14 @@ class MoveModel:
             for i in alike.olds[: count(alike.var)]:
                 in_place[i] = old[i]
                 taken[alike.column.index()] += 1
-        for meld, var in self.vars.lay:
-            new.extend([meld] * (count(var) - taken[var.index()]))
+        for meld, i in self.vars.lay:
+            copies = at(i) - taken[i]
+            if copies:
+                new.extend([meld] * copies)
         if self.vars.flow is not None:
-            new.extend(self.vars.flow.runs(count))
+            new.extend(self.vars.flow.runs(at))
+        if self.vars.groups is not None:
+            new.extend(self.vars.groups.groups(count))
         for unit in self.vars.units:
             for fate, n in unit.chosen(count):
                 if fate.meld is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rummikub.melds import Meld
@@ -33,25 +34,17 @@ from rummikub.tiles import JOKER, Tile
 
 @dataclass(slots=True)
 class ColorFlow:
-    """The flow variables of one color, by number (indices in a template, or variables)."""
+    """The flow variables of one color, by number: their indices in the model (or, in
+    tests, anything that ``count`` reads back)."""
 
     color: str
     start: dict[int, Any] = field(default_factory=dict)
     long: dict[int, Any] = field(default_factory=dict)
     jokers: dict[int, Any] = field(default_factory=dict)
 
-    def bound_to(self, variables: list[Any]) -> ColorFlow:
-        """The same flow with template indices replaced by a loaded model's variables."""
-        return ColorFlow(
-            self.color,
-            {n: variables[i] for n, i in self.start.items()},
-            {n: variables[i] for n, i in self.long.items()},
-            {n: variables[i] for n, i in self.jokers.items()},
-        )
-
 
 class RunFlow:
-    """The free runs of a position as flow variables.
+    """The free runs of a position as flow variables, by variable index.
 
     :meth:`build` lays the flow of a whole rule set into a model once (the template of
     :mod:`.template`); :meth:`limit` then fits it to one position by bounds alone.
@@ -65,17 +58,17 @@ class RunFlow:
     def build(
         cls, solver: Any, rules: Rules, index: TileIndex, balance: Callable[[int], Any]
     ) -> RunFlow:
-        """Every flow variable and row of ``rules``, as variable indices."""
+        """Every flow variable and row of ``rules``, as variable indices. Every variable is
+        fixed at 0 until :meth:`limit` frees those the position's tiles can use."""
         numbers = rules.numbers
-        most = rules.copies + rules.jokers  # runs that one number can hold at most
         colors: list[ColorFlow] = []
         for color in rules.colors:
             deadline.check()  # the time limit covers building (see .deadline)
             flow = ColorFlow(color)
             for n in range(1, numbers - 1):
-                flow.start[n] = solver.IntVar(0, most, f"start_{color}{n}")
+                flow.start[n] = solver.IntVar(0, 0, f"start_{color}{n}")
             for n in range(3, numbers + 1):
-                flow.long[n] = solver.IntVar(0, most, f"long_{color}{n}")
+                flow.long[n] = solver.IntVar(0, 0, f"long_{color}{n}")
             for n in range(1, numbers + 1):
                 _number(solver, flow, n, rules.jokers, index, balance)
             colors.append(
@@ -88,52 +81,75 @@ class RunFlow:
             )
         return cls(rules, colors)
 
-    def bound_to(self, variables: list[Any]) -> RunFlow:
-        """This flow (of variable indices) over the variables of a loaded copy."""
-        return RunFlow(self.rules, [flow.bound_to(variables) for flow in self.colors])
+    def limit(self, available: Counts, index: TileIndex) -> tuple[RunFlow, dict[int, float]]:
+        """Bound the flow to the tiles in play: the flow of the variables left free to
+        move, and their upper bounds by variable index (the others stay fixed at 0, and
+        need no reading back).
 
-    def limit(self, available: Counts, index: TileIndex, indices: RunFlow) -> list[int]:
-        """Bound the flow to the tiles in play (``indices``: the same flow as variable
-        indices); returns the indices of the variables left free to move, and forgets the
-        others (fixed at 0, they need no reading back)."""
+        A run is a window of 3 or more numbers whose missing tiles (none in play) jokers
+        fill, so a variable is freed only where such a window can hold it: ``start[n]``
+        needs the window ``n..n+2``, ``long[n]`` the window ``n-2..n``, ``jokers[n]`` any
+        window of 3 around ``n``. Each bound is exact (every table's runs respect it);
+        with a joker in play this frees a few dozen variables instead of every one.
+        """
         jokers = available[index.joker]
         numbers = self.rules.numbers
-        active: list[int] = []
-        for flow, where in zip(self.colors, indices.colors, strict=True):
+        ids = _tile_ids(self.rules)
+        active: dict[int, float] = {}
+        limited: list[ColorFlow] = []
+        for flow in self.colors:
+            kept = ColorFlow(flow.color)
+            limited.append(kept)
             real = [0] * (numbers + 3)
-            for n in range(1, numbers + 1):
-                real[n] = available[index[Tile(flow.color, n)]]
-            # How many run tiles each number can hold (its copies in play plus jokers).
-            room = [r + jokers if 1 <= n <= numbers else 0 for n, r in enumerate(real)]
+            for n, t in enumerate(ids[flow.color], start=1):
+                real[n] = available[t]
             if not any(real):
-                room = [0] * len(room)
-            uppers: dict[str, dict[int, int]] = {"start": {}, "long": {}, "jokers": {}}
-            for n in flow.start:
-                upper = min(room[n], room[n + 1], room[n + 2])
-                # The first three places of a run need numbered tiles where no joker is left.
-                covered = sum(1 for k in range(n, n + 3) if real[k])
-                uppers["start"][n] = upper if covered + jokers >= 3 else 0
-            for n in flow.long:
-                uppers["long"][n] = room[n]
-            for n in flow.jokers:
-                uppers["jokers"][n] = min(jokers, room[n])
-            for name, bounds in uppers.items():
-                variables: dict[int, Any] = getattr(flow, name)
-                places: dict[int, int] = getattr(where, name)
-                for n, upper in bounds.items():
-                    variables[n].SetBounds(0.0, float(upper))
-                    if upper:
-                        active.append(places[n])
-                    else:
-                        del variables[n]
-        return active
+                continue
+            # How many run tiles each number can hold (its copies in play plus jokers).
+            room = [r + jokers for r in real]
+            room[0] = room[numbers + 1] = room[numbers + 2] = 0
+            # fits[n]: the window n..n+2 can be laid (its gaps filled by jokers).
+            fits = [False] * (numbers + 3)
+            for n in range(1, numbers - 1):
+                fits[n] = (not real[n]) + (not real[n + 1]) + (not real[n + 2]) <= jokers
+            for n, i in flow.start.items():
+                if fits[n]:
+                    upper = min(room[n], room[n + 1], room[n + 2])
+                    _free(i, upper, kept.start, n, active)
+            for n, i in flow.long.items():
+                if fits[n - 2]:
+                    upper = min(room[n - 2], room[n - 1], room[n])
+                    _free(i, upper, kept.long, n, active)
+            if jokers:
+                for n, i in flow.jokers.items():
+                    if fits[n] or (n >= 2 and fits[n - 1]) or (n >= 3 and fits[n - 2]):
+                        _free(i, min(jokers, room[n]), kept.jokers, n, active)
+        return RunFlow(self.rules, limited), active
 
     def runs(self, count: Callable[[Any], int]) -> list[Meld]:
-        """Split the chosen flow back into runs."""
+        """Split the chosen flow back into runs (``count`` reads a variable's value)."""
         found: list[Meld] = []
         for flow in self.colors:
-            found.extend(_split(flow, self.rules.numbers, count))
+            if flow.start:
+                found.extend(_split(flow, self.rules.numbers, count))
         return found
+
+
+def _free(i: int, upper: int, kept: dict[int, Any], n: int, active: dict[int, float]) -> None:
+    """Let flow variable ``i`` (at number ``n``) move up to ``upper``."""
+    if upper > 0:
+        kept[n] = i
+        active[i] = float(upper)
+
+
+@lru_cache(maxsize=16)
+def _tile_ids(rules: Rules) -> dict[str, tuple[int, ...]]:
+    """The tile id of each color's numbers 1.., by color (cached: hashing tiles is slow)."""
+    index = TileIndex(rules)
+    return {
+        color: tuple(index[Tile(color, n)] for n in range(1, rules.numbers + 1))
+        for color in rules.colors
+    }
 
 
 def _number(
@@ -186,20 +202,26 @@ def _split(flow: ColorFlow, numbers: int, count: Callable[[Any], int]) -> list[M
     young: list[list[Tile]] = []  # runs with one or two tiles so far
     grown: list[list[Tile]] = []  # runs with three or more
     for n in range(1, numbers + 1):
+        starting = value(flow.start, n)
+        if not (starting or young or grown):
+            continue  # no run here: nothing to read (most numbers of a small position)
         tile = Tile(flow.color, n)
         second = [r for r in young if len(r) == 2]
         first = [r for r in young if len(r) == 1]
         # long[n] counts the runs reaching their third tile and the grown runs going on;
         # runs still without a numbered tile go on first, to find one.
         going_on = value(flow.long, n) - len(second)
-        grown.sort(key=numbered)
+        if len(grown) > 1:
+            grown.sort(key=numbered)
         done.extend(grown[going_on:])
         grown = grown[:going_on]
-        new: list[list[Tile]] = [[] for _ in range(value(flow.start, n))]
+        new: list[list[Tile]] = [[] for _ in range(starting)]
         covering = grown + second + first + new
-        # Numbered tiles go first to runs without one; jokers to runs that have one.
-        covering.sort(key=numbered)
-        numbered_here = len(covering) - value(flow.jokers, n)
+        jokers = value(flow.jokers, n)
+        if jokers:
+            # Numbered tiles go first to runs without one; jokers to runs that have one.
+            covering.sort(key=numbered)
+        numbered_here = len(covering) - jokers
         for i, run in enumerate(covering):
             run.append(tile if i < numbered_here else JOKER)
         grown += second

@@ -1,4 +1,4 @@
-"""Depth-first branch and bound over OR-Tools' CLP, for the integer program of a move.
+"""Best-first branch and bound over OR-Tools' CLP, for the integer program of a move.
 
 Why not hand the model to a MIP solver at once: the LP relaxation of the move model is
 nearly always tight (its optimum rounded down is the integer optimum), so the work is in
@@ -6,7 +6,7 @@ finding an integer solution, which CBC does only after presolve, cuts and heuris
 re-solves a node after a bound change warm, far faster, and a few nodes of plain branching
 on the most fractional variable settle most positions (the figures are in
 ``benchmarks/RESULTS.md``). Positions the search cannot settle within its node limit go to
-the MIP back end, so every answer stays proven.
+the MIP back end, so every answer stays proven. Nodes are taken best bound first.
 
 The objective's coefficients are integers, so a node whose LP bound rounded down is no
 better than the incumbent cannot hold a better solution: that prune is exact.
@@ -14,6 +14,7 @@ better than the incumbent cannot hold a better solution: that prune is exact.
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from dataclasses import dataclass
@@ -66,32 +67,48 @@ def branch_and_bound(
     params = pywraplp.MPSolverParameters()
     params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
     params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
-    variables = solver.variables()
+    # Proxies only for the variables branched on (one for each of a template's hundreds of
+    # columns would cost more than a small position's whole search).
+    variables: dict[int, Any] = {}
+
+    def variable(i: int) -> Any:
+        var = variables.get(i)
+        if var is None:
+            var = variables[i] = solver.variable(i)
+        return var
+
     reader = _Reader(solver)
     objective = solver.Objective()
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = floor
     incumbent: list[float] | None = None
-    # Each node: the bounds it sets, and its parent's LP bound (no child can do better).
-    stack: list[tuple[dict[int, tuple[float, float]], float]] = [({}, math.inf)]
+    # The open nodes, best bound first: (-parent's LP bound, -order made, the bounds the
+    # node sets). No child can do better than its parent's bound; among equal bounds the
+    # node made last goes first, so the search dives as depth-first would. Best bound
+    # first proves the tie-break levels (old melds left as they were, where the LP is
+    # half-integral) in about a third fewer nodes than depth first on `late` and
+    # `rack-jokers`. The order is a function of the LP values alone: deterministic.
+    heap: list[tuple[float, int, dict[int, tuple[float, float]]]] = [(-math.inf, 0, {})]
+    made = 0
     applied: dict[int, tuple[float, float]] = {}
     nodes = 0
     iterations = 0
     unsure = False  # a node the LP could not settle: no proof from this search
-    while stack:
+    while heap:
         if nodes >= node_limit or iterations >= iteration_limit:
             break
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left < 0:
             break
-        node, ceiling = stack.pop()
+        negative, _, node = heapq.heappop(heap)
+        ceiling = -negative
         if ceiling <= best:
             continue  # pruned by its parent's bound, without an LP solve
         for i in applied:
             if i not in node:
-                variables[i].SetBounds(*original[i])
+                variable(i).SetBounds(*original[i])
         for i, (low, high) in node.items():
-            variables[i].SetBounds(low, high)
+            variable(i).SetBounds(low, high)
         applied = node
         if left is not None:
             # One LP of a big model can take ~0.1 s: CLP itself stops at the deadline.
@@ -115,16 +132,18 @@ def branch_and_bound(
             continue
         index, value = branch
         if index not in original:
-            original[index] = (variables[index].lb(), variables[index].ub())
+            original[index] = (variable(index).lb(), variable(index).ub())
         low, high = node.get(index, original[index])
         down = {**node, index: (low, float(math.floor(value)))}
         up = {**node, index: (float(math.ceil(value)), high)}
         # Explore the nearer side first: it more often holds an integer solution.
         first, second = (up, down) if value - math.floor(value) >= 0.5 else (down, up)
-        stack += [(second, bound), (first, bound)]
+        heapq.heappush(heap, (-bound, made - 2, first))
+        heapq.heappush(heap, (-bound, made - 1, second))
+        made -= 2
     for i in applied:
-        variables[i].SetBounds(*original[i])
-    if unsure or any(ceiling > best for _, ceiling in stack):
+        variable(i).SetBounds(*original[i])
+    if unsure or any(-negative > best for negative, _, _ in heap):
         return SearchOutcome("open", incumbent, nodes, iterations)
     if incumbent is None:
         return SearchOutcome("infeasible", None, nodes, iterations)
@@ -148,13 +167,13 @@ class _Reader:
 
 
 def _most_fractional(integer: list[int], values: list[float]) -> tuple[int, float] | None:
-    """The integer variable farthest from an integer, with its value, or None."""
+    """The integer variable farthest from an integer, with its value, or None (the first
+    of the farthest, in the order of ``integer``)."""
     pick: tuple[int, float] | None = None
     spread = INTEGRALITY
-    floor = math.floor
     for i in integer:
         value = values[i]
-        distance = value - floor(value)
+        distance = value % 1.0  # in [0, 1), also for a value a hair below 0
         if distance > 0.5:
             distance = 1.0 - distance
         if distance > spread:

@@ -13,13 +13,15 @@ were, locked melds' fates, the initial meld.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rummikub.rules import Rules
 from rummikub.solver import deadline
-from rummikub.solver.candidates import Needs, TileIndex, group_candidates
+from rummikub.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
+from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.runs_flow import RunFlow
 
 #: Above this many candidate groups (8-color boxes have ~12,000) a copy of every group
@@ -39,8 +41,56 @@ class Base:
     flow: RunFlow | None
     #: (candidate row, variable index) of each candidate column (bounds 0 until set).
     columns: tuple[tuple[int, int], ...]
+    #: ``column_of[row]``: the variable index of candidate ``row``'s column.
+    column_of: dict[int, int]
     #: Variables in the base: a position's own parts come after them.
     variables: int
+    #: The free groups counted by number (boxes of many colors), or None when free
+    #: groups are candidate columns.
+    groups: GroupCounts | None = None
+
+
+#: Per candidate table (by id: the tables are cached for the process), each bucket of
+#: :attr:`Candidates.by_first` as (first tile, [(row, getter of its tile counts, copies
+#: each tile needs, or None when one each)]).
+_GETTERS: dict[int, tuple[Candidates, list[tuple[int, list[tuple[int, Any, Any]]]]]] = {}
+
+
+def fitting(cands: Candidates, limit: Counts) -> list[tuple[int, int]]:
+    """``cands.fitting(limit)``, the same list, faster: each candidate's tile counts are read
+    by one ``itemgetter`` call (C) instead of a generator, which on a 60-tile table is most
+    of the time spent choosing its candidate groups."""
+    found = _GETTERS.get(id(cands))
+    if found is None or found[0] is not cands:
+        buckets = []
+        for first, rows in cands.by_first.items():
+            readers = []
+            for row in rows:
+                needs = cands.needs[row]
+                ids = [t for t, _ in needs]
+                copies = None if all(n == 1 for _, n in needs) else [n for _, n in needs]
+                getter: Any = itemgetter(*ids) if len(ids) > 1 else _one(ids[0])
+                readers.append((row, getter, copies))
+            buckets.append((first, readers))
+        found = _GETTERS[id(cands)] = (cands, buckets)
+    chosen = []
+    for first, readers in found[1]:
+        if not limit[first]:
+            continue
+        deadline.check()  # an 8-color box has ~12,000 candidate groups
+        for row, getter, copies in readers:
+            if copies is None:
+                upper = min(getter(limit))
+            else:
+                upper = min(c // n for c, n in zip(getter(limit), copies, strict=True))
+            if upper:
+                chosen.append((row, upper))
+    return chosen
+
+
+def _one(t: int) -> Any:
+    """A getter of one tile's count, as a 1-tuple (``itemgetter`` of one returns the item)."""
+    return lambda counts: (counts[t],)
 
 
 def lay_base(
@@ -52,6 +102,7 @@ def lay_base(
     flow: bool,
     played: Sequence[int],
     balanced: Sequence[int],
+    groups: bool = False,
 ) -> Base:
     """Build the base into ``solver``, every variable fixed at 0 and every balance at 0.
 
@@ -73,6 +124,7 @@ def lay_base(
     for t in balanced:
         balance(t)
     runs = RunFlow.build(solver, rules, index, balance) if flow else None
+    counted = GroupCounts.build(solver, rules, index, balance) if groups else None
     deadline.check()
     laid = []
     for k, (row, needs) in enumerate(columns):
@@ -87,40 +139,170 @@ def lay_base(
         balance={t: r.index() for t, r in rows.items()},
         flow=runs,
         columns=tuple(laid),
+        column_of=dict(laid),
         variables=solver.NumVariables(),
+        groups=counted,
     )
 
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A model of the base of a rule set with every candidate group, ready to copy."""
+    """A model of the base of a rule set with every candidate group, ready to copy.
+
+    A position's copy is loaded with its bounds already in place: the model's serialized
+    form is a list of records, one per variable and row, so the copy is the template's
+    records with those of the variables and rows the position bounds swapped for records
+    carrying its bounds (made once per bound and cached). Setting the bounds after loading
+    would cost a Python proxy and a call per variable, more than the rest of a small
+    position's build.
+    """
 
     proto: Any
     base: Base
+    #: The box it was built for (its candidate groups are ``group_candidates(rules)``).
+    rules: Rules
+    #: The serialized records of the template's variables, then of its rows.
+    records: list[bytes]
+    #: Records with other bounds: (variable or row position in :attr:`records`, bounds).
+    _bounded: dict[tuple[int, float, float], bytes] = field(default_factory=dict)
 
-    def load(self) -> Any:
-        """A fresh CLP model holding a copy of the template."""
+    def load(
+        self,
+        uppers: dict[int, float] | None = None,
+        rows: dict[int, tuple[float, float]] | None = None,
+    ) -> Any:
+        """A fresh CLP model holding a copy of the template, where variable ``i`` lies in
+        ``0..uppers[i]`` and row ``r`` in ``rows[r]`` (the others as in the template)."""
         from ortools.linear_solver import pywraplp
 
+        records = self.records
+        if uppers or rows:
+            records = list(records)
+            for i, upper in (uppers or {}).items():
+                records[i] = self._record(i, 0.0, upper)
+            offset = len(self.proto.variable)
+            for r, (lower, upper) in (rows or {}).items():
+                records[offset + r] = self._record(offset + r, lower, upper)
         solver = pywraplp.Solver.CreateSolver("CLP")
-        solver.LoadModelFromProto(self.proto)
+        try:
+            # pywraplp reads a proto argument through its SerializeToString(), so the
+            # records joined pass for the proto they encode.
+            solver.LoadModelFromProto(_Encoded(b"".join(records)))
+        except (TypeError, AttributeError):  # a pywraplp that insists on a real proto
+            solver = self._load_proto(uppers or {}, rows or {})
+        if solver.NumVariables() != self.base.variables:
+            raise RuntimeError("the template did not load")
+        return solver
+
+    def _record(self, k: int, lower: float, upper: float) -> bytes:
+        key = (k, lower, upper)
+        found = self._bounded.get(key)
+        if found is None:
+            variables = len(self.proto.variable)
+            if k < variables:
+                part: Any = type(self.proto.variable[k])()
+                part.CopyFrom(self.proto.variable[k])
+                tag = _VARIABLE
+            else:
+                part = type(self.proto.constraint[k - variables])()
+                part.CopyFrom(self.proto.constraint[k - variables])
+                tag = _CONSTRAINT
+            part.lower_bound, part.upper_bound = lower, upper
+            found = self._bounded[key] = _field(tag, part.SerializeToString())
+        return found
+
+    def _load_proto(self, uppers: dict[int, float], rows: dict[int, tuple[float, float]]) -> Any:
+        from ortools.linear_solver import linear_solver_pb2, pywraplp
+
+        proto = linear_solver_pb2.MPModelProto()
+        proto.CopyFrom(self.proto)
+        for i, upper in uppers.items():
+            proto.variable[i].upper_bound = upper
+        for r, (lower, upper) in rows.items():
+            proto.constraint[r].lower_bound, proto.constraint[r].upper_bound = lower, upper
+        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver.LoadModelFromProto(proto)
         return solver
 
 
-@lru_cache(maxsize=8)
+#: Protobuf tags of MPModelProto's ``variable`` (field 3) and ``constraint`` (field 4),
+#: both length-delimited (wire type 2).
+_VARIABLE = 3 << 3 | 2
+_CONSTRAINT = 4 << 3 | 2
+
+
+def _field(tag: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field: tag, length as a varint, payload."""
+    length = len(payload)
+    varint = bytearray()
+    while True:
+        byte = length & 0x7F
+        length >>= 7
+        if length:
+            varint.append(byte | 0x80)
+        else:
+            varint.append(byte)
+            return bytes([tag]) + bytes(varint) + payload
+
+
+@dataclass(frozen=True, slots=True)
+class _Encoded:
+    """Bytes that pass for their proto where pywraplp serializes one."""
+
+    data: bytes
+
+    def SerializeToString(self) -> bytes:  # protobuf's name
+        return self.data
+
+
+def template_for(rules: Rules, jokers: int) -> Template | None:
+    """The template for a position of ``rules`` with ``jokers`` jokers in play.
+
+    Candidate groups with more jokers than are in play, and with none in play the flow's
+    jokers, can never be laid, so the template of the box with that many jokers leaves
+    them out: a smaller model to copy and to solve (a third of the columns without
+    jokers). The template depends on the box alone, not on the other rules.
+    """
+    return _box_template(
+        rules.numbers, rules.colors, rules.copies, min(rules.jokers, max(0, jokers))
+    )
+
+
+@lru_cache(maxsize=16)
+def _box_template(numbers: int, colors: str, copies: int, jokers: int) -> Template | None:
+    return play_template(Rules(numbers=numbers, colors=colors, copies=copies, jokers=jokers))
+
+
+@lru_cache(maxsize=16)
 def play_template(rules: Rules) -> Template | None:
-    """The template of ``rules`` (runs as a flow, every candidate group), or None when it
-    would be too big to copy per position."""
-    cands = group_candidates(rules)
-    if len(cands.melds) > MOST_GROUPS:
-        return None
+    """The template of ``rules`` (runs as a flow, every candidate group or the groups
+    counted by number), or None when it would be too big to copy per position."""
+    counted = counts_groups(rules)
+    columns: list[tuple[int, Needs]] = []
+    if not counted:
+        cands = group_candidates(rules)
+        if len(cands.melds) > MOST_GROUPS:
+            return None
+        columns = list(enumerate(cands.needs))
     from ortools.linear_solver import linear_solver_pb2, pywraplp
 
     solver = pywraplp.Solver.CreateSolver("CLP")
     index = TileIndex(rules)
     every = range(index.size)
-    columns = list(enumerate(cands.needs))
-    base = lay_base(solver, rules, index, columns, flow=True, played=every, balanced=every)
+    base = lay_base(
+        solver, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
+    )
     proto = linear_solver_pb2.MPModelProto()
     solver.ExportModelToProto(proto)
-    return Template(proto=proto, base=base)
+    # A copy is its variables and rows alone (the objective is set per position), without
+    # names: they would only lengthen every copy.
+    proto.ClearField("name")
+    proto.ClearField("maximize")
+    proto.ClearField("objective_offset")
+    for part in (*proto.variable, *proto.constraint):
+        part.ClearField("name")
+    records = [_field(_VARIABLE, v.SerializeToString()) for v in proto.variable]
+    records += [_field(_CONSTRAINT, c.SerializeToString()) for c in proto.constraint]
+    if b"".join(records) != proto.SerializeToString():
+        raise RuntimeError("the template's records do not make up its proto")
+    return Template(proto=proto, base=base, rules=rules, records=records)
