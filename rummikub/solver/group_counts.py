@@ -52,12 +52,14 @@ from rummikub.tiles import JOKER, Tile
 
 #: The branch and bound's node budget for a model with counted groups before CBC takes
 #: over. Its LP relaxation leaves a gap on the third level of the objective (old melds
-#: left as they were, 1-5 of them on most `full-box` positions) that the search rarely
-#: closes (1 `full-box` position of 10 within 54 nodes, 4 of 20 within 200), while CBC
-#: closes it at its root with Gomory cuts. Interleaved against the 54 nodes that the
-#: column budget gave: 0.72-0.81x the time on `full-box`, 0.85-0.89x on `generalised`
-#: (medians of per-position ratios), where the positions the search settles within 10
-#: nodes settle as before; 3 nodes lost those on `generalised` (1.2x).
+#: left as they were, 1-5 of them on most `full-box` positions) that the search often
+#: cannot close (13 of the 32 `full-box` and `generalised` solves, both objectives, still
+#: open after 100 nodes of the best-first search), while CBC closes it at its root with
+#: Gomory cuts. Interleaved, medians of per-position ratios: 10 nodes took 0.72-0.81x the
+#: time of the 54 the column budget gave on `full-box`, 0.85-0.89x on `generalised`
+#: (depth-first search); against 10 with the best-first search, 20 nodes took 1.03-1.10x
+#: and 40 nodes 1.04-1.21x on `full-box` (its max grew 0.40 -> 0.49 s) though 0.67x on
+#: `generalised` with the value objective.
 COUNTED_NODE_LIMIT = 10
 #: Seconds per column kept back for CBC's root on such a model, which its time limit does
 #: not cut (presolve, cut passes, heuristics: 0.05-0.7 s for the ~1,100-1,300 columns of
