@@ -268,6 +268,8 @@ class _Model:
         self.wildcards = sorted(kinds, key=sort_key)
         self.wild_total = sum(self.hand[c] + self.freeable[c] for c in self.wildcards)
         self.cards_total = sum(self.hand.values()) + sum(self.freeable.values())
+        # After going down in a contract game a player only lays off: no new meld to build.
+        self.new_melds = not (self.rules.opening == "contract" and position.opened)
         self._runs()
         self._sets()
         self._layoffs()
@@ -306,7 +308,7 @@ class _Model:
         self.runs: list[tuple[str, int, int, dict[int, int]]] = []
         self.run_lengths: dict[int, int] = {}
         positions = list(self._positions())
-        for suit in SUITS:
+        for suit in SUITS if self.new_melds else ():
             have = {p: self.hand[card_at(suit, p)] for p in positions}
             for first in positions:
                 forced = 0
@@ -368,7 +370,7 @@ class _Model:
         self.sets: list[tuple[int, list[tuple[str, int]], int]] = []
         #: Sets of distinct suits as patterns: (rank, suits, wild cards, how many laid).
         self.set_patterns: list[tuple[int, tuple[str, ...], int, int]] = []
-        for rank in range(1, 14):
+        for rank in range(1, 14) if self.new_melds else ():
             cards = [Card(rank, s) for s in SUITS if self.hand[Card(rank, s)]]
             if rules.set_suits == "distinct":
                 self._set_patterns(rank, cards)
@@ -454,7 +456,7 @@ class _Model:
         # Sets of wild cards only (Continental's trio of wild cards).
         self.wildset_count: int | None = None
         self.wildset_cards: int | None = None
-        if rules.wild_sets and self.wild_total >= rules.set_min:
+        if rules.wild_sets and self.wild_total >= rules.set_min and self.new_melds:
             most_sets = self.wild_total // rules.set_min
             count_var = lin.var(most_sets)
             cards_var = lin.var(self.wild_total)
@@ -644,7 +646,8 @@ class _Model:
             if position.opened:
                 return
             opens, out = lin.var(), lin.var()
-            # Lay nothing (a quick floor for the others); open by points; go out at once.
+            # Lay nothing (a quick floor for the others: a node no better is cut); open by
+            # points; go out at once.
             lin.cases = [{opens: 0, out: 0}, {opens: 1, out: 0}, {opens: 0, out: 1}]
             lin.at_most([(opens, 1), (out, 1)], 1)
             lin.at_least([*self.new_value, (opens, -rules.opening_points)], 0)
@@ -661,7 +664,7 @@ class _Model:
                 lin.equal([(var, 1)], 0)
             return
         down = lin.var()
-        lin.cases = [{down: 0}, {down: 1}]  # stay down, or lay exactly the contract
+        lin.cases = [{down: 1}, {down: 0}]  # lay exactly the contract, or stay down
         sets, runs = rules.contract(position.deal or 1)
         lin.equal([*_ones(self.new_sets), (down, -sets)], 0)
         lin.equal([*_ones(self.new_runs), (down, -runs)], 0)
