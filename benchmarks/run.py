@@ -420,8 +420,9 @@ def peer_line(report: CorpusReport) -> str:
 PHASES = (
     ("the whole `solve` call", "solve", "rummikub/solver/__init__.py"),
     ("building the model", "__init__", "rummikub/solver/model.py"),
-    ("- the base: the rule set's template copied", "_load_base", "rummikub/solver/model.py"),
+    ("- the base: the template of the jokers in play", "_load_base", "rummikub/solver/model.py"),
     ("- bounding the base to the position", "_bind", "rummikub/solver/model.py"),
+    ("-- its copy, loaded with the bounds in place", "load", "rummikub/solver/template.py"),
     ("- old melds left as they were", "_add_as_was", "rummikub/solver/model.py"),
     ("- locked melds (fates)", "add", "rummikub/solver/units.py"),
     ("- the initial meld", "_add_opening_melds", "rummikub/solver/model.py"),
