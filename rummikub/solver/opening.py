@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,11 +21,10 @@ from rummikub.solver.candidates import (
     Counts,
     Needs,
     TileIndex,
-    group_readings,
     max_run_length,
-    run_readings,
 )
 from rummikub.solver.rows import INF, Rows, Terms
+from rummikub.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,20 +111,34 @@ def hand_melds(rules: Rules, limit: Counts, index: TileIndex) -> list[tuple[Need
 
 def hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> list[Meld]:
     """Every meld with a joker that the hand alone can lay (each joker reading apart,
-    since the lock keeps the reading)."""
-    jokers = int(rack[index.joker])
-    limited = rules.replace(jokers=min(rules.jokers, jokers))
-    found = []
-    readings = itertools.chain(
-        run_readings(limited, max_run_length(rules)),
-        group_readings(limited, min(5, rules.max_group)),
-    )
-    for meld in readings:
-        if meld.jokers == 0:
-            continue
-        need = Counter(index[t] for t in meld.tiles)
-        if all(n <= rack[t] for t, n in need.items()):
-            found.append(meld)
+    since the lock keeps the reading), in the order of :func:`run_readings` then
+    :func:`group_readings`; enumerated from the rack, not from the box's every reading
+    (~100,000 for 26x8x4+4J, half a second to walk per position)."""
+    jokers = min(rules.jokers, rack[index.joker])
+    numbers, colors = rules.numbers, rules.colors
+    found: list[Meld] = []
+    if not jokers:
+        return found
+    for c, color in enumerate(colors):
+        have = [bool(rack[c * numbers + n]) for n in range(numbers)]
+        for length in range(3, max_run_length(rules) + 1):
+            for start in range(numbers - length + 1):
+                missing = {i for i in range(length) if not have[start + i]}
+                if len(missing) > jokers:
+                    continue
+                tiles = [Tile(color, start + i + 1) for i in range(length)]
+                for k in range(max(1, len(missing)), min(jokers, length - 1) + 1):
+                    for places in itertools.combinations(range(length), k):
+                        if missing.issubset(places):
+                            laid = [JOKER if i in places else t for i, t in enumerate(tiles)]
+                            found.append(Meld("run", tuple(laid)))
+    for n in range(numbers):
+        for size in range(3, min(5, rules.max_group) + 1):
+            for k in range(1, min(jokers, size - 1) + 1):
+                for chosen in itertools.combinations(range(len(colors)), size - k):
+                    if all(rack[c * numbers + n] for c in chosen):
+                        numbered = tuple(Tile(colors[c], n + 1) for c in chosen)
+                        found.append(Meld("group", numbered + (JOKER,) * k))
     return found
 
 
