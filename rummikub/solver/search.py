@@ -1,4 +1,4 @@
-"""Best-first branch and bound over OR-Tools' CLP, for the integer program of a move.
+"""Branch and bound over OR-Tools' CLP, for the integer program of a move.
 
 Why not hand the model to a MIP solver at once: the LP relaxation of the move model is
 nearly always tight (its optimum rounded down is the integer optimum), so the work is in
@@ -6,7 +6,8 @@ finding an integer solution, which CBC does only after presolve, cuts and heuris
 re-solves a node after a bound change warm, far faster, and a few nodes of plain branching
 on the most fractional variable settle most positions (the figures are in
 ``benchmarks/RESULTS.md``). Positions the search cannot settle within its node limit go to
-the MIP back end, so every answer stays proven. Nodes are taken best bound first.
+the MIP back end, so every answer stays proven. Nodes are taken depth first until a first
+integer solution, then best bound first.
 
 The objective's coefficients are integers, so a node whose LP bound rounded down is no
 better than the incumbent cannot hold a better solution: that prune is exact.
@@ -22,6 +23,9 @@ from typing import Any, Literal
 
 #: Within this of an integer, a value counts as that integer (CLP's own tolerance is 1e-7).
 INTEGRALITY = 1e-6
+#: Depth first until the first integer solution, then best bound first (else best bound
+#: first from the root).
+DIVE_FIRST = True
 
 
 #: ``optimal``: the best integer solution, proven; ``infeasible``: proven that none exists;
@@ -82,13 +86,15 @@ def branch_and_bound(
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = floor
     incumbent: list[float] | None = None
-    # The open nodes, best bound first: (-parent's LP bound, -order made, the bounds the
-    # node sets). No child can do better than its parent's bound; among equal bounds the
-    # node made last goes first, so the search dives as depth-first would. Best bound
-    # first proves the tie-break levels (old melds left as they were, where the LP is
-    # half-integral) in about a third fewer nodes than depth first on `late` and
-    # `rack-jokers`. The order is a function of the LP values alone: deterministic.
-    heap: list[tuple[float, int, dict[int, tuple[float, float]]]] = [(-math.inf, 0, {})]
+    # The open nodes: (key, -order made, parent's LP bound, the bounds the node sets). No
+    # child can do better than its parent's bound. Until a first integer solution is found
+    # the key is 0 for all, so the newest node goes first (depth first: a dive to an
+    # incumbent); from then on the key is minus the bound (best bound first; among equal
+    # bounds the newest node first). Best bound first proves the tie-break levels (old
+    # melds left as they were, where the LP is half-integral) in about a third fewer nodes
+    # than depth first on `late` and `rack-jokers`; diving first finds the incumbent that
+    # prunes sooner. The order is a function of the LP values alone: deterministic.
+    heap: list[tuple[float, int, float, dict[int, tuple[float, float]]]] = [(0.0, 0, math.inf, {})]
     made = 0
     applied: dict[int, tuple[float, float]] = {}
     nodes = 0
@@ -100,8 +106,7 @@ def branch_and_bound(
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left < 0:
             break
-        negative, _, node = heapq.heappop(heap)
-        ceiling = -negative
+        _, _, ceiling, node = heapq.heappop(heap)
         if ceiling <= best:
             continue  # pruned by its parent's bound, without an LP solve
         for i in applied:
@@ -127,6 +132,10 @@ def branch_and_bound(
         values = reader.values()
         branch = _most_fractional(integer, values)
         if branch is None:
+            if incumbent is None and DIVE_FIRST:
+                # The first incumbent: best bound first from now on.
+                heap = [(-c, order, c, open_node) for _, order, c, open_node in heap]
+                heapq.heapify(heap)
             best = bound
             incumbent = values
             continue
@@ -138,12 +147,13 @@ def branch_and_bound(
         up = {**node, index: (float(math.ceil(value)), high)}
         # Explore the nearer side first: it more often holds an integer solution.
         first, second = (up, down) if value - math.floor(value) >= 0.5 else (down, up)
-        heapq.heappush(heap, (-bound, made - 2, first))
-        heapq.heappush(heap, (-bound, made - 1, second))
+        key = -bound if incumbent is not None or not DIVE_FIRST else 0.0
+        heapq.heappush(heap, (key, made - 2, bound, first))
+        heapq.heappush(heap, (key, made - 1, bound, second))
         made -= 2
     for i in applied:
         variable(i).SetBounds(*original[i])
-    if unsure or any(-negative > best for negative, _, _ in heap):
+    if unsure or any(ceiling > best for _, _, ceiling, _ in heap):
         return SearchOutcome("open", incumbent, nodes, iterations)
     if incumbent is None:
         return SearchOutcome("infeasible", None, nodes, iterations)
