@@ -3,6 +3,8 @@ program) on small hands of every preset, and every answer legal by the checker."
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 
 from rummikub.cards import exhaustive
@@ -121,3 +123,38 @@ def test_every_answer_with_wild_swap_is_legal(position: CardPosition) -> None:
     result = solve(position)
     assert result.proven
     _verdict_agrees(position, result.best)
+
+
+def test_the_cp_sat_hand_over_gives_the_same_proven_answers(monkeypatch: Any) -> None:
+    """With a branch and bound of no node every program goes to CP-SAT, with each draw's
+    settings (card counts, the deepest card's row) and no cases: the same answers."""
+    from rummikub.cards import solver
+
+    texts = [
+        'game = "500-rum"\nhand = "7S 8S 4C QH"\ndiscard = ["KH", "9S", "2D", "QS", "QD"]\n'
+        "drawn = false",
+        'game = "romme"\nhand = "8S 9S 10S 4H 4D 4C 2C QH * JH"\ntable = ["JD QD KD"]',
+        'game = "continental"\ndeal = 2\nhand = "7S 7H 7D 8S 9S 10S JS QD KD 2C * AH"',
+        'game = "romme"\nopened = true\nhand = "6S 9H 10H 2C"\ntable = ["5S * 7S"]\n'
+        "[rules]\nwild_swap = true",
+    ]
+    positions = [loads(text, "p.toml").position for text in texts]
+    expected = [solve(p, all_picks=True) for p in positions]
+    calls: list[int] = []
+    real = solver._solve_cp_sat
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(solver, "NODE_LIMIT", 0)
+    monkeypatch.setattr(solver, "_solve_cp_sat", counted)
+    for position, before in zip(positions, expected, strict=True):
+        after = solve(position, all_picks=True)
+        assert after.proven
+        rules = position.rules
+        assert score(after.best, rules) == score(before.best, rules)
+        assert after.best.draw == before.best.draw
+        assert [score(t, rules) for t in after.picks] == [score(t, rules) for t in before.picks]
+        _verdict_agrees(position, after.best)
+    assert calls
