@@ -43,7 +43,7 @@ def test_opening_with_jokers_is_optimal(position: Position, objective: str) -> N
 def test_opening_with_jokers_is_optimal_when_no_relaxed_move_checks(
     position: Position, objective: str
 ) -> None:
-    with mock.patch.object(MoveModel, "_opens_without_jokers", return_value=False):
+    with mock.patch.object(MoveModel, "_opens", return_value=False):
         assert_optimal(position, objective)  # type: ignore[arg-type]
 
 

@@ -505,18 +505,42 @@ class MoveModel:
             var.SetBounds(0.0, 0.0 if forbidden else float(upper))
         self._loose = set() if forbidden else self._loose
 
-    def _opens_without_jokers(self, values: list[float]) -> bool:
-        """Whether the tiles a move of the relaxed model plays hold an initial meld without
-        jokers (then the move is legal: the jokers are played after opening, as free
-        tiles). Under ``joker_swap_from = "rack"`` the tiles that substitute jokers are
-        not in the initial meld (RULES.md rule 3)."""
+    def _opens(self, values: list[float], table: tuple[Meld, ...]) -> bool:
+        """Whether a move of a relaxation (``table``, the tiles ``values`` plays) shows an
+        initial meld the rules allow, which makes it a legal move:
+
+        - melds without jokers from the tiles played (the jokers are then played after
+          opening, as free tiles); under ``joker_swap_from = "rack"`` less the tiles that
+          substitute jokers (RULES.md rule 3);
+        - or, besides those, melds with a joker of the new table itself, laid from the
+          hand and left as they are (locked, they stay kept): new melds only (none alike
+          an old one, which keeps tie-break 3 as it is), from the tiles played less every
+          substitute (as if each came from the rack, which both readings allow).
+        """
         spare = [0] * self.index.size
         for t, var in self.vars.played_tiles().items():
             spare[t] = round(values[var.index()])
+        locked = list(spare)
+        for t, terms in self._demands.items():
+            locked[t] -= sum(round(values[var.index()]) * round(n) for var, n in terms)
         if self.rules.joker_swap_from == "rack":
-            for t, terms in self._demands.items():
-                spare[t] -= sum(round(values[var.index()]) * round(n) for var, n in terms)
-        return opens_without_jokers(self.rules, spare, self.index)
+            spare = locked
+        if opens_without_jokers(self.rules, spare, self.index):
+            return True
+        if not self.strict:
+            return False
+        old = {meld_key(meld, self.index) for meld in self.position.table}
+        laid = 0
+        for meld in sorted((m for m in table if m.jokers), key=lambda m: -m.value):
+            needs = self.index.needs(meld.tiles)
+            if meld_key(meld, self.index) in old or any(locked[t] < n for t, n in needs):
+                continue
+            for t, n in needs:
+                locked[t] -= n
+            laid += meld.value
+            if laid >= self.rules.initial_meld:
+                return True
+        return laid > 0 and opens_without_jokers(self.rules, locked, self.index, reached=laid)
 
     def lp_bound(self) -> float:
         """The LP relaxation's optimum rounded down: no integer solution scores more (the
@@ -654,9 +678,10 @@ class MoveModel:
             or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)
             or any(abs(values[i] - round(values[i])) > INTEGRALITY for i in self._loose)
         )
-        if relaxed and self._opens_without_jokers(values):
-            relaxed = False  # the same move opens without jokers: the rules allow it
-        return ModelOutcome(status, self._read(values), nodes, score, relaxed)
+        solution = self._read(values)
+        if relaxed and self._opens(values, solution.table):
+            relaxed = False  # the same move shows an initial meld: the rules allow it
+        return ModelOutcome(status, solution, nodes, score, relaxed)
 
     def _solve_mip(self, until: float | None, above: int | None = None) -> SearchOutcome:
         """Solve a copy of the model with the MIP back end until ``until`` (a perf_counter

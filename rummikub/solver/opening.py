@@ -142,9 +142,10 @@ def hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> l
     return found
 
 
-def opens_without_jokers(rules: Rules, spare: Counts, index: TileIndex) -> bool:
+def opens_without_jokers(rules: Rules, spare: Counts, index: TileIndex, reached: int = 0) -> bool:
     """Whether joker-free melds from the tiles ``spare`` (counts by tile id) are worth
-    ``initial_meld`` together, at least one of them: an initial meld without jokers.
+    ``initial_meld`` together, at least one of them: an initial meld without jokers; with
+    ``reached`` (the value of initial melds laid besides, at least one), worth the rest.
 
     The best melds greedily first (nearly always enough: one group of tens reaches 30),
     then, only if that falls short, a small integer program settles it exactly.
@@ -153,8 +154,8 @@ def opens_without_jokers(rules: Rules, spare: Counts, index: TileIndex) -> bool:
     limit[index.joker] = 0
     melds = sorted(hand_melds(rules, limit, index), key=lambda m: -m[1])
     if not melds:
-        return False
-    left, total = list(limit), 0
+        return reached > 0 and reached >= rules.initial_meld
+    left, total = list(limit), reached
     for tiles, value, _ in melds:
         while all(left[t] >= n for t, n in tiles):
             for t, n in tiles:
@@ -162,7 +163,7 @@ def opens_without_jokers(rules: Rules, spare: Counts, index: TileIndex) -> bool:
             total += value
     if total >= rules.initial_meld:
         return True
-    return _best_opening(melds, limit) >= rules.initial_meld
+    return reached + _best_opening(melds, limit) >= rules.initial_meld
 
 
 def _best_opening(melds: list[tuple[Needs, int, int]], limit: Counts) -> float:

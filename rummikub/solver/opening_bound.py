@@ -15,12 +15,14 @@ the rules allow, so their optimum bounds the exact one from above:
 
 A move of either is legal when the tiles it plays hold an initial meld *without jokers*
 (less the tiles that substitute jokers under ``joker_swap_from = "rack"``): the player lays
-that meld, then plays on; the jokers are played as free tiles. A big rack nearly always
-holds one, so:
+that meld, then plays on; the jokers are played as free tiles. Or when melds with a joker
+of its new table, new and made of tiles played (less every substitute), reach the initial
+meld together with such joker-free melds: the player lays them from the hand and leaves
+them as they are. A big rack nearly always shows one, so:
 
-1. a rack that cannot open without jokers goes to the exact model at once;
-2. the position as if opened: its move, if it holds such an initial meld, is optimal;
-3. else the relaxed model likewise;
+1. the position as if opened: its move, if it shows such an initial meld, is optimal;
+2. else a rack that cannot open without its jokers goes to the exact model;
+3. else the relaxed model, its move likewise;
 4. else the exact model without initial melds holding a joker, asked for a move scoring
    as much as the relaxed one: if it finds one, that move is optimal;
 5. else the exact model decides (jokers are needed to open at the best score).
@@ -38,6 +40,7 @@ from rummikub.solver import deadline
 from rummikub.solver.candidates import TileIndex
 from rummikub.solver.model import ModelOutcome, MoveModel
 from rummikub.solver.opening import opens_without_jokers
+from rummikub.tiles import JOKER
 
 #: ``build(position, relax)``: the model of ``position``; ``relax``: the relaxed model, or
 #: for a position as if opened, the stand-in whose moves must open without jokers.
@@ -46,14 +49,17 @@ Build = Callable[[Position, bool], MoveModel]
 
 def takes_relaxations(position: Position) -> bool:
     """Whether ``position`` is one the relaxations serve: not opened, playing on after the
-    initial meld, jokers locked, jokers in the rack, and a rack that could open without
-    them."""
+    initial meld, jokers locked, jokers in the rack."""
     rules = position.rules
     if position.opened or not rules.open_then_play or rules.joker_lock != "strict":
         return False
-    index = TileIndex(rules)
-    rack = index.counts(position.rack)
-    return rack[index.joker] > 0 and opens_without_jokers(rules, rack, index)
+    return JOKER in position.rack
+
+
+def opens_without_its_jokers(position: Position) -> bool:
+    """Whether the rack could lay an initial meld without its jokers."""
+    index = TileIndex(position.rules)
+    return opens_without_jokers(position.rules, index.counts(position.rack), index)
 
 
 def solve_model(build: Build, position: Position) -> ModelOutcome:
@@ -65,6 +71,8 @@ def solve_model(build: Build, position: Position) -> ModelOutcome:
     bound = build(opened, True).solve(deadline.remaining())
     if bound.solution is None or not bound.relaxed:
         return bound  # no move even opened (proven or not), or a legal move
+    if not opens_without_its_jokers(position):
+        return build(position, False).solve(deadline.remaining())
     model = build(position, True)
     bound = model.solve(deadline.remaining())
     if bound.solution is None or not bound.relaxed or bound.score is None:
