@@ -367,12 +367,8 @@ def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     locked = _old_locked(turn)
     best_joint = -1  # stays -1 while no choice satisfies the joker lock
     best_alone = 0  # the best initial total when the joker lock is ignored
-    choices = [
-        (opening, released)
-        for opening in _openings(turn)
-        for released in _released_openings(turn, turn.pool - opening.tiles)
-    ]
-    for opening, released in sorted(choices, key=lambda c: -c[0].value - c[1].value):
+    openings = _openings(turn)
+    for opening, released in _choices(turn, openings):
         rack = turn.pool - opening.tiles - released.tiles
         rest = _numbered(rack)
         value = opening.value + released.value
@@ -403,6 +399,29 @@ def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     if best_alone < target:
         errors += _changed_errors(turn)
     return errors
+
+
+def _choices(turn: _Turn, openings: list[_Opening]) -> Iterator[tuple[_Opening, _Released]]:
+    """The choices of joker-holding initial melds to try, the likeliest first.
+
+    Released initial melds (``rack_or_table`` only) are combinations of a rack's every
+    joker-holding meld: up to four out of hundreds with four jokers in a big rack, which
+    takes minutes to list. A legal move almost never needs one, so every opening is first
+    tried without (the search stops at the first choice that satisfies the rules); only
+    then are the combinations listed. The verdict does not depend on this order: the search
+    keeps the best totals over every choice it tries and skips only those that cannot beat
+    them.
+    """
+    none = _Released((), Counter(), 0)
+    first = sorted(openings, key=lambda o: -o.value)
+    yield from ((opening, none) for opening in first)
+    rest = [
+        (opening, released)
+        for opening in first
+        for released in _released_openings(turn, turn.pool - opening.tiles)
+        if released.locks
+    ]
+    yield from sorted(rest, key=lambda c: -c[0].value - c[1].value)
 
 
 def _numbered(tiles: Counter[Tile]) -> Counter[Tile]:

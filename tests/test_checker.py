@@ -1095,3 +1095,26 @@ def test_a_rack_meld_beside_the_table(case: tuple[Position, Meld]) -> None:
         assert verdict.errors == ()
     elif rules.joker_lock == "strict" or not rules.open_then_play:
         assert verdict.errors == (f"initial meld totals {meld.value}, needs {rules.initial_meld}",)
+
+
+def test_a_legal_opening_is_judged_without_listing_released_initial_melds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Released initial melds (rack_or_table) are combinations of the rack's every
+    joker-holding meld, minutes to list for four jokers in a big rack; a move that opens
+    without them is judged legal before they are listed."""
+    import rummikub.checker as checker
+    from rummikub.rules import STANDARD
+
+    def listed(*_: object) -> list[object]:
+        raise AssertionError("released initial melds listed for a move legal without them")
+
+    monkeypatch.setattr(checker, "_released_openings", listed)
+    rules = STANDARD.replace(jokers=4, joker_swap_from="rack_or_table")
+    rack = "J J J J R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 B1 B2 B3 B4 B5 B6 B7 B8 K9 K10 K11"
+    position = Position.parse(rack=rack, table=["O1 O2 O3"], opened=False, rules=rules)
+    after = [Meld.parse(m) for m in ("O1 O2 O3", "R10 R11 R12 R13", "K9 K10 K11 J")]
+    assert check(position, after).legal
+    # A move that does not open still needs the whole search: the listing is asked for.
+    with pytest.raises(AssertionError, match="released initial melds listed"):
+        check(position, [Meld.parse(m) for m in ("O1 O2 O3", "R1 R2 J")])
