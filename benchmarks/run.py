@@ -249,9 +249,14 @@ class FullCollections:
         self.count = 0
         self.seconds = 0.0
         self._started: float | None = None
+        #: Only collections that start while a solve is timed count: one between solves
+        #: (the benchmark's own bookkeeping) is not the solve's.
+        self.timing = False
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if info.get("generation") != 2:
+            return
+        if phase == "start" and not self.timing:
             return
         if phase == "start":
             self._started = time.perf_counter()
@@ -272,13 +277,22 @@ class FullCollections:
 
 
 def timed_solve(
-    position: Position, *, objective: str, time_limit: float
+    position: Position,
+    *,
+    objective: str,
+    time_limit: float,
+    collections: FullCollections | None = None,
 ) -> tuple[SolveResult, float]:
+    if collections is not None:
+        collections.timing = True
     started = time.perf_counter()
     result = solve(
         position, objective="tiles" if objective == "tiles" else "value", time_limit=time_limit
     )
-    return result, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    if collections is not None:
+        collections.timing = False
+    return result, seconds
 
 
 def free(position: Position) -> Position:
@@ -325,7 +339,10 @@ def run_corpus(
     with FullCollections() as collections:
         for case in cases:
             result, seconds = timed_solve(
-                case.position, objective="value", time_limit=settings.time_limit
+                case.position,
+                objective="value",
+                time_limit=settings.time_limit,
+                collections=collections,
             )
             results.append(result)
             report.timings.append(
@@ -1068,50 +1085,36 @@ def targets_section(
 
 #: What stands in the way of the targets that this machine misses (see README, Performance).
 MISSED_NOTE = [
-    "What stands in the way where a target is missed (issue 10):",
+    "What stands in the way where a target is missed (issue 10), as measured on 2026-12-01:",
     "",
-    "- **Machine load.** Seven other sessions shared these 2 cores while this report was",
-    "  written (load average 8-10, see above): every absolute time is several times its",
-    "  unloaded value (the run of 2026-11-30 at load 0.7 had `small` at a 4.2 ms median,",
-    "  `hard` 7.3 ms, one process 188 ms). The peer ratios are fairer, being interleaved",
-    "  position by position, but the time targets (p99 <= 30 ms, max <= 100 ms, one process",
-    "  <= 0.15 s, 400 positions/s) cannot be judged from a run this loaded.",
-    "- **Fixed cost per position** (the peer ratios on `small`, `mid`, `game`): see *Where",
-    "  the time goes* below. Building the model is about half of a small solve, the CLP",
-    "  solves a fifth, reading back a sixth; the floor is OR-Tools' SWIG calls (copying the",
-    "  template's proto, a bound or a coefficient at ~1 us each). Not building a model per",
-    "  position (one CLP model per rule set whose bounds a position switches, restored",
-    "  after) is the lever left; it needs the position's own parts (old melds, fates) to be",
-    "  columns that can be switched off, a change to the model builder.",
-    "- **`full-box` / `generalised`** (8 colors): the free groups are counted by number",
-    "  (`solver/group_counts.py`) instead of ~12,000 candidate groups, so the model has",
-    "  ~1,100 columns (was ~4,300) and a template again, and the branch and bound gets 10",
-    "  nodes before CBC. Against the code before (interleaved in one run, load ~5, medians",
-    "  of per-position ratios new/old): `full-box` 0.19x (value) and 0.20x (tiles, free",
-    "  jokers), `generalised` 0.27x and 0.23x; peak RSS 115-122 -> 62-70 MiB. The LP",
-    "  relaxation is as tight as with candidate groups; what it leaves is a gap on the",
-    "  third level (old melds left as they were, 1-5 melds on most positions, which the",
-    "  peer does not rank): the branch and bound rarely closes it (4 of 20 within 200",
-    "  nodes), CBC closes it at its root with Gomory cuts, ~70% of the time (0.1-0.4 s,",
-    "  0.1 s even without the third level). So >= 10x the peer (its ~0.3-0.8 s) would need",
-    "  ~30-80 ms, below CBC's floor on these models. HiGHS, SCIP and CP-SAT as the MIP back",
-    "  end are slower here; an objective cutoff from the search's incumbent helps CBC",
-    "  little (depth-first incumbents are far from optimal); solving the levels in turn",
-    "  (levels 1-2, then 3 with 1-2 fixed) is slower than one objective.",
-    "- **`not-opened-jokers`**: each hand meld with a joker is a locked unit whose fates",
-    "  (the meld kept, extended by up to two tiles a side) are columns: 300-1,300 units and",
-    "  2,500-23,000 columns for racks of 30-50 with 2-4 jokers. Enumerating only kept",
-    "  melds that fit (below) cut memory and time 2-5x, but building those columns and",
-    "  CBC on the result still take seconds. A formulation by final meld (one column per",
-    "  meld the hand can lay, the core it holds as a choice inside it) would remove the",
-    "  product; the semantics of locked units belong to the model's owner (issue 16).",
-    "- **Process start-up**: the floors (*One whole process*) are most of the 0.15 s: in CPU",
-    "  time on this machine `python -c pass` ~45 ms (30 ms of it `site` running this",
-    "  environment's `.pth` files, `certifi` among them: `python -S -c pass` is 10 ms) and",
-    "  `import ortools.linear_solver.pywraplp` ~95 ms; protobuf, which the solver's template",
-    "  of a rule set needs to copy a model (`solver/template.py`), adds ~20 ms, click ~19 ms.",
-    "  Our own part is imports of what solving needs (~30 ms, half of it Python 3.11 making",
-    "  ~23 dataclasses at 0.4-1 ms each), the rule set's template (~8 ms), solving, printing.",
+    "- **Peer ratios on small positions** (`small` ~5x, `game`, `mid`, `presets`, `late` ~8-9x;",
+    '  `hard` and `rack-jokers` are over 10x): the peer"s times are fixed, so 10x on `small`',
+    '  means ~1 ms a solve. Our floor there is OR-Tools: loading the template"s copy (~0.25',
+    '  ms, already with the position"s bounds in place) and a cold CLP solve of it (~0.45 ms:',
+    "  ~36 dual iterations plus ~0.1 ms a Solve call), with ~0.7 ms of Python spread over many",
+    "  small steps. One CLP model per rule set kept alive and switched by bounds was measured",
+    "  and not adopted: pywraplp passes bound changes to CLP without re-extraction, but CLP",
+    "  keeps its basis between solves and pywraplp can neither reset nor set it, so on ties",
+    "  the table returned would depend on the positions solved before (the determinism",
+    "  contract); re-extracting to avoid that costs about what it saves.",
+    "- **The tail of `late` and `hard`** (p99 30-45 ms): the third level of the objective (old",
+    "  melds left as they were) has half-integral LP optima, which the branch and bound",
+    "  settles in up to ~155 nodes (CBC closes them at its root with cuts, but in 150-350",
+    '  ms). A stronger formulation of "left as it was", or cuts of our own, is what is left.',
+    "- **8-color boxes** (`full-box`, `generalised` ~2x the peer; their time and memory",
+    "  targets are met): free groups are counted by number (`solver/group_counts.py`), and",
+    "  the same third-level gap is what remains: CBC closes it at its root in 0.1-0.4 s,",
+    "  ~70% of the time. HiGHS, SCIP and CP-SAT as the MIP back end are slower here; an",
+    '  objective cutoff from the search"s incumbent helps CBC little; solving the levels in',
+    "  turn is slower than one objective.",
+    "- **One process** (0.15 s): the floors measured beside it (*One whole process*) are most",
+    '  of it: the interpreter with this machine"s `site` (~40 ms, 30 ms of it a sandbox',
+    "  `.pth` importing `certifi`), `import ortools.linear_solver.pywraplp` (~50 ms above it)",
+    '  and protobuf (~20 ms, the template"s serialized model) and click (~20 ms). Our own',
+    "  imports are ~35 ms, half of it Python 3.11 making dataclasses.",
+    "- **Throughput** (400 positions/s on 2 cores): a position costs ~5 ms of CPU, almost all",
+    "  of it the solve (`mid` median ~4 ms); reading and the JSON line are ~0.9 ms together.",
+    "  Two cores at ~5 ms each is the ceiling the target sits at.",
 ]
 
 #: Levers measured in this session, before and after (each A/B run alternately, position
@@ -1146,6 +1149,24 @@ LEVERS = [
     "  process (CPU, load ~5.5), reading 0.80 -> 0.62 ms and the solve's own check (~0.3 ms)",
     "  gone; the 1,000-position `--jobs 2` call, before the solver changes of this session,",
     "  7.6 s -> 7.2 s of CPU (0.94x). The rest of a position is the solver's (~5 ms).",
+    "- The standard box's per-position cost (a template per number of jokers in play, its",
+    "  copy loaded with the position's bounds already in place, a run flow freed only where a",
+    "  window of the position's tiles can hold a run, old melds counted by their own columns,",
+    "  results read back by index; depth first to a first answer, then best bound first, 200",
+    "  nodes): old code, new code and the peer in worker processes taking turns position by",
+    "  position (load 1.3-1.8), new/old medians of per-position ratios: `small` 0.70x (3.72 ->",
+    "  2.59 ms), `game` 0.74x, `late` 0.75x (p99 110 -> 46 ms), `rack-jokers` 0.81x (max 139",
+    "  -> 36 ms); branch-and-bound nodes over `late` + `rack-jokers` 3,276 and 3 hand-overs to",
+    "  CBC -> 2,613 and none.",
+    "- Groups counted by number in boxes of more than four colors (`solver/group_counts.py`,",
+    "  ~1,100 columns instead of ~4,300, a template again): old and new alternately (load",
+    "  4-4.5): `full-box` 0.19x (median 1.15 s -> 0.26 s, max 2.04 -> 0.47 s), `generalised`",
+    "  0.24x; peak RSS 115-122 -> 64-70 MiB.",
+    "- Not opened with jokers, solved by relaxations first (the position as if opened, proven",
+    "  by an initial meld among the tiles it plays; then the opening's jokers as free tiles;",
+    "  the exact model last) and hand melds listed from the rack rather than the box: old and",
+    "  new alternately (load 2.3) on `not-opened-jokers`: 0.052x (median 483 -> 15.8 ms, max",
+    "  2.05 s -> 0.26 s, peak RSS 420 -> 145 MiB); `initial` 0.99x.",
 ]
 
 
