@@ -16,6 +16,7 @@ from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
 from rummikub.cards.rules import option_from_text
+from rummikub.cli.card_options import CardOptions
 from rummikub.errors import NotationError, PuzzleError
 
 if TYPE_CHECKING:
@@ -28,33 +29,20 @@ __all__ = ["CardTask", "is_card_file"]
 class CardTask:
     """What a card solve needs besides the puzzle."""
 
-    game: str | None = None
-    hand: str | None = None
-    table: tuple[str, ...] = ()
-    deal: int | None = None
-    opened: bool = False
+    options: CardOptions
     time_limit: float | None = None
     as_json: bool = False
     verify: bool = False
     explain: bool = False
-    all_picks: bool = False
-    #: ``--rule KEY=VALUE``: card rule options over the puzzle's [rules].
-    rule_options: tuple[tuple[str, str], ...] = ()
-    #: ``--rules PRESET``, a tile rule set: refused for a card puzzle (``--game`` is its like).
-    tile_preset: str | None = None
-
-    @property
-    def inline(self) -> bool:
-        return self.hand is not None
 
     def overrides(self) -> CardOverrides:
         """What the command line sets over a card puzzle file: ``--game`` plays it as that
         game (its [rules] still apply, as ``--rules`` does for tiles), ``--rule`` options
         win over its [rules], ``--opened`` says the player has opened."""
         return CardOverrides(
-            game=self.game,
-            options={key: option_from_text(text) for key, text in self.rule_options},
-            opened=True if self.opened else None,
+            game=self.options.game,
+            options={key: option_from_text(text) for key, text in self.options.rule_options},
+            opened=True if self.options.opened else None,
         )
 
 
@@ -71,19 +59,19 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
     from rummikub.cards.solver import solve
 
     try:
-        if task.tile_preset is not None:
+        if task.options.tile_preset is not None:
             raise PuzzleError(
                 source or "command line",
                 [
-                    f"--rules {task.tile_preset} is a tile rule set; a card puzzle is played "
-                    "as another game with --game"
+                    f"--rules {task.options.tile_preset} is a tile rule set; a card puzzle is "
+                    "played as another game with --game"
                 ],
             )
-        puzzle = _inline(task) if task.inline else load(source, overrides=task.overrides())
+        puzzle = _inline(task) if task.options.inline else load(source, overrides=task.overrides())
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
-    result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.all_picks)
-    name = None if task.inline else puzzle.path
+    result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.options.all_picks)
+    name = None if task.options.inline else puzzle.path
     if task.as_json:
         text = json.dumps(result_data(result, name, task), ensure_ascii=False)
     else:
@@ -105,13 +93,13 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
 
 def _inline(task: CardTask) -> CardPuzzle:
     data: dict[str, Any] = {
-        "game": task.game,
-        "hand": task.hand or "",
-        "table": list(task.table),
-        "opened": task.opened,
+        "game": task.options.game,
+        "hand": task.options.hand or "",
+        "table": list(task.options.table),
+        "opened": task.options.opened,
     }
-    if task.deal is not None:
-        data["deal"] = task.deal
+    if task.options.deal is not None:
+        data["deal"] = task.options.deal
     overrides = task.overrides()
     return from_data(data, "command line", overrides=replace(overrides, game=None))
 
@@ -183,7 +171,7 @@ def result_data(result: CardResult, puzzle: str | None, task: CardTask) -> dict[
     data |= turn_data(result.best, position.drawn)
     if result.baseline is not None:
         data["baseline"] = {"points": result.baseline.points, "penalty": result.baseline.penalty}
-    if task.all_picks and result.picks:
+    if task.options.all_picks and result.picks:
         data["picks"] = [
             {
                 "draw": t.draw,
@@ -243,7 +231,7 @@ def result_text(result: CardResult, name: str | None, title: str | None, task: C
     lines.append(f"Discard: {turn.discard}" if turn.discard else "Discard: none (out)")
     left = format_cards(turn.hand) if turn.hand else "nothing"
     lines.append(f"Hand left: {left} (penalty {turn.penalty})")
-    if task.all_picks:
+    if task.options.all_picks:
         for pick in result.picks:
             lines.append(
                 f"  pick depth {pick.draw}: "

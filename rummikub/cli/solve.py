@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import click
 
 from rummikub.cli import ending, render
+from rummikub.cli.card_options import CardOptions
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -271,7 +272,7 @@ def solve(
         several=len(sources) > 1,
         changed=changed,
         svg=svg is not None,
-        cards=_CardOptions(
+        cards=CardOptions(
             game=game,
             hand=hand,
             table=table if hand is not None else (),
@@ -336,25 +337,6 @@ class _Tally:
         return f"{self.puzzles} {noun}: {', '.join(parts)}"
 
 
-class _CardOptions(NamedTuple):
-    """The card options of the command line (CARDS.md): kept apart from
-    :class:`rummikub.cli.cards.CardTask` so that solving tile puzzles never imports the
-    card rummies (see :func:`_card_task`)."""
-
-    game: str | None = None
-    hand: str | None = None
-    table: tuple[str, ...] = ()
-    deal: int | None = None
-    opened: bool = False
-    all_picks: bool = False
-    rule_options: tuple[tuple[str, str], ...] = ()
-    tile_preset: str | None = None
-
-    @property
-    def inline(self) -> bool:
-        return self.hand is not None
-
-
 class _Task(NamedTuple):
     """Everything a solve needs besides the puzzle (sent once to each worker process)."""
 
@@ -371,7 +353,7 @@ class _Task(NamedTuple):
     changed: bool = False
     svg: bool = False
     #: Card games (CARDS.md): the inline card position and card options.
-    cards: _CardOptions = _CardOptions()
+    cards: CardOptions = CardOptions()
 
 
 class _Report:
@@ -440,20 +422,12 @@ def _solve_in_worker(source: str | PuzzleError) -> _Report:
 def _card_task(task: _Task) -> CardTask:
     from rummikub.cli.cards import CardTask
 
-    cards = task.cards
     return CardTask(
-        game=cards.game,
-        hand=cards.hand,
-        table=cards.table,
-        deal=cards.deal,
-        opened=cards.opened,
+        options=task.cards,
         time_limit=task.time_limit,
         as_json=task.as_json,
         verify=task.verify,
         explain=task.explain,
-        all_picks=cards.all_picks,
-        rule_options=cards.rule_options,
-        tile_preset=cards.tile_preset,
     )
 
 
