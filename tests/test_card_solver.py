@@ -173,8 +173,7 @@ def test_every_card_of_the_hand_goes_onto_a_set_without_maximum() -> None:
     """The property test's find: laying AS AH * * on AS AH AD goes out with 140 points; the
     solver had laid three cards (the hand's three kinds) and discarded AH, for 120."""
     puzzle = loads(
-        'game = "california"\nopened = true\ndeal = 1\nhand = "AS AH * *"\n'
-        'table = ["AS AH AD"]',
+        'game = "california"\nopened = true\ndeal = 1\nhand = "AS AH * *"\ntable = ["AS AH AD"]',
         "p.toml",
     )
     result = solve(puzzle.position, all_picks=True)
