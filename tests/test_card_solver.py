@@ -18,6 +18,7 @@ from rummikub.cards.puzzles import loads
 from rummikub.cards.rules import GAMES, preset
 from rummikub.cards.solver import CardTurn, score, solve, solve_draw
 from tests.card_strategies import card_positions
+from tests.strategies import examples
 
 
 def _verdict_agrees(position: CardPosition, turn: CardTurn) -> None:
@@ -55,37 +56,37 @@ def _optimal_everywhere(position: CardPosition) -> None:
             assert score(pick, rules) == reference.score(rules)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="rummy"))
 def test_rummy_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="500-rum"))
 def test_500_rum_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="romme"))
 def test_romme_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="continental"))
 def test_continental_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="california"))
 def test_california_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(card_positions(max_hand=12, max_table=5))
 def test_every_answer_on_larger_hands_is_legal(position: CardPosition) -> None:
     result = solve(position)
@@ -116,13 +117,13 @@ def test_same_answer_every_time() -> None:
 # -- wild_swap = true: a natural card takes the wild card standing for it from a table run --
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(card_positions(swap=True, max_hand=5))
 def test_wild_swap_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(card_positions(swap=True, max_hand=12, max_table=5))
 def test_every_answer_with_wild_swap_is_legal(position: CardPosition) -> None:
     result = solve(position)
