@@ -3,16 +3,22 @@ program) on small hands of every preset, and every answer legal by the checker."
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 
 from rummikub.cards import exhaustive
+from rummikub.cards.cards import JOKER, Card, parse_cards
 from rummikub.cards.checker import check
 from rummikub.cards.position import CardPosition
 from rummikub.cards.puzzles import loads
+from rummikub.cards.rules import GAMES, preset
 from rummikub.cards.solver import CardTurn, score, solve, solve_draw
 from tests.card_strategies import card_positions
+from tests.strategies import examples
 
 
 def _verdict_agrees(position: CardPosition, turn: CardTurn) -> None:
@@ -50,37 +56,37 @@ def _optimal_everywhere(position: CardPosition) -> None:
             assert score(pick, rules) == reference.score(rules)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="rummy"))
 def test_rummy_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="500-rum"))
 def test_500_rum_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="romme"))
 def test_romme_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="continental"))
 def test_continental_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(card_positions(game="california"))
 def test_california_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(card_positions(max_hand=12, max_table=5))
 def test_every_answer_on_larger_hands_is_legal(position: CardPosition) -> None:
     result = solve(position)
@@ -111,13 +117,13 @@ def test_same_answer_every_time() -> None:
 # -- wild_swap = true: a natural card takes the wild card standing for it from a table run --
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(card_positions(swap=True, max_hand=5))
 def test_wild_swap_optimal_and_legal(position: CardPosition) -> None:
     _optimal_everywhere(position)
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(card_positions(swap=True, max_hand=12, max_table=5))
 def test_every_answer_with_wild_swap_is_legal(position: CardPosition) -> None:
     result = solve(position)
@@ -158,3 +164,60 @@ def test_the_cp_sat_hand_over_gives_the_same_proven_answers(monkeypatch: Any) ->
         assert [score(t, rules) for t in after.picks] == [score(t, rules) for t in before.picks]
         _verdict_agrees(position, after.best)
     assert calls
+
+
+# -- wild cards laid off onto a table set (issue 15: a set with no maximum took no more
+# -- cards than the hand had *kinds* of card, so AS AH * * went out over a discard) --
+
+
+def test_every_card_of_the_hand_goes_onto_a_set_without_maximum() -> None:
+    """The property test's find: laying AS AH * * on AS AH AD goes out with 140 points; the
+    solver had laid three cards (the hand's three kinds) and discarded AH, for 120."""
+    puzzle = loads(
+        'game = "california"\nopened = true\ndeal = 1\nhand = "AS AH * *"\ntable = ["AS AH AD"]',
+        "p.toml",
+    )
+    result = solve(puzzle.position, all_picks=True)
+    assert (result.best.points, result.best.penalty, result.best.discard) == (140, 0, None)
+    assert result.best.layoffs == {0: tuple(parse_cards("AS AH * *"))}
+    _optimal_everywhere(puzzle.position)
+
+
+def _set_layoff_positions() -> list[str]:
+    """Small positions of every preset with wild cards: a table set, a hand of that set's
+    rank (none to two cards, as the pack allows) with one to three wild cards, alone, with a
+    card that fits nowhere, or with a wild card to take from the pile."""
+    texts: list[str] = []
+    for game in GAMES:
+        rules = preset(game)
+        if not rules.jokers:
+            continue  # no wild card to lay off
+        opening = "opened = true\n" + ("deal = 1\n" if rules.opening == "contract" else "")
+        tables = ["7S 7H 7D", "AS AH AD"] + (["set: * * *"] if rules.wild_sets else [])
+        for table in tables:
+            on_table = Counter(parse_cards(table.removeprefix("set: ")))
+            rank = next((c.rank for c in on_table if not c.is_joker), 7)
+            spare = [
+                c
+                for c in (Card(rank, s) for s in "SHDC")
+                for _ in range(rules.copies(c) - on_table[c])
+            ]
+            jokers = rules.jokers - on_table[JOKER]
+            for naturals, wilds, extra in itertools.product(
+                range(3), range(1, min(jokers, 3) + 1), ("", "KC", "pile")
+            ):
+                if naturals > len(spare) or wilds + (extra == "pile") > jokers:
+                    continue
+                hand = [*map(str, spare[:naturals]), *["*"] * wilds]
+                text = f'game = "{game}"\n{opening}table = ["{table}"]\n'
+                if extra == "pile":
+                    text += f'hand = "{" ".join(hand)}"\ndiscard = ["KC", "*"]\ndrawn = false\n'
+                else:
+                    text += f'hand = "{" ".join([*hand, extra]).strip()}"\n'
+                texts.append(text)
+    return texts
+
+
+@pytest.mark.parametrize("text", _set_layoff_positions())
+def test_wild_cards_laid_off_onto_a_table_set(text: str) -> None:
+    _optimal_everywhere(loads(text, "p.toml").position)

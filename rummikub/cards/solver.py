@@ -546,8 +546,12 @@ class _Model:
 
     def _set_layoff(self, index: int, meld: CardMeld) -> None:
         rules, lin = self.rules, self.lin
-        room = len(self.hand) if not rules.set_max else rules.set_max - len(meld.cards)
-        room = min(max(room, 0), self.cards_total)
+        # With no maximum (0) every card the turn may lay could go on the set: the hand's
+        # cards and any wild card a swap frees (``cards_total``; not ``len(self.hand)``, a
+        # Counter's number of distinct kinds, which cut a hand of two jokers short).
+        room = self.cards_total
+        if rules.set_max:
+            room = min(max(rules.set_max - len(meld.cards), 0), room)
         if room == 0:
             return
         nat: dict[str, int] = {}
