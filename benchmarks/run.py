@@ -1087,7 +1087,7 @@ def targets_section(
 MISSED_NOTE = [
     "What stands in the way where a target is missed (issue 10), as measured on 2026-12-01:",
     "",
-    "- **Peer ratios on small positions** (`small` ~5x, `game`, `mid`, `presets`, `late` ~8-9x;",
+    "- **Peer ratios on small positions** (`small` ~5x, `game`, `mid`, `presets`, `late` ~7-9x;",
     "  `hard` and `rack-jokers` are over 10x): the peer's times are fixed, so 10x on `small`",
     "  means ~1 ms a solve. Our floor there is OR-Tools: loading the template's copy (~0.25",
     "  ms, already with the position's bounds in place) and a cold CLP solve of it (~0.45 ms:",
