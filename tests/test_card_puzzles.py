@@ -60,6 +60,14 @@ def test_solve_verify_passes_on_the_card_puzzles() -> None:
     assert all(a["status"] in ("optimal", "no_move") for a in answers)
 
 
+def test_solve_verify_counts_the_card_puzzles_as_expected() -> None:
+    """The closing tally counts every card puzzle's [expect] (it said "with no [expect]")."""
+    result = run("solve", "--verify", str(CARDS))
+    assert result.exit_code == 0, result.output
+    tally = result.output.strip().splitlines()[-1]
+    assert tally == f"{len(FILES)} puzzles: {len(FILES)} as expected"
+
+
 def test_a_wrong_card_expect_is_named(tmp_path: Path) -> None:
     folder = tmp_path / "cards"
     shutil.copytree(CARDS, folder)

@@ -52,6 +52,8 @@ class CardReport:
     bad_input: bool = False
     mismatch: bool = False
     unproven: bool = False
+    #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
+    expected: bool | None = None
 
 
 def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardReport:
@@ -79,7 +81,9 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
     report = CardReport([(text, False)], unproven=not result.proven)
     expect = puzzle.expect
     best = result.best
-    if task.verify and expect and not expect.matches(best.status, best.points, best.penalty):
+    if task.verify and expect:
+        report.expected = expect.matches(best.status, best.points, best.penalty)
+    if report.expected is False:
         got = "no lay-down" if best.status == "no_move" else f"{best.points} points"
         report.lines.append(
             (

@@ -436,7 +436,9 @@ def _solve_cards(task: _Task, source: str) -> _Report:
     from rummikub.cli.cards import solve_one
 
     card = solve_one(_card_task(task), source, several=task.several)
-    return _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
+    report = _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
+    report.expected = card.expected
+    return report
 
 
 def _is_card_data(data: Any) -> bool:
