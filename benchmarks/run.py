@@ -43,7 +43,7 @@ from rummikub.position import Position
 from rummikub.puzzles import Puzzle, dump, load
 from rummikub.rules import Rules
 from rummikub.solver import SolveResult, solve
-from rummikub.tiles import format_tiles
+from rummikub.tiles import JOKER, format_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
@@ -302,12 +302,16 @@ def free(position: Position) -> Position:
 
 
 def warm_up(rules: Rules, time_limit: float) -> float:
-    """Solve a one-tile position under ``rules``; its time is the rule set's one-time set-up
-    (the candidate table), which the timed solves then do not pay."""
+    """Solve a one-tile position under ``rules``, with each number of jokers beside it; its
+    time is the rule set's one-time set-up (the candidate table, the template of each
+    number of jokers in play), which the timed solves then do not pay."""
     tile = next(rules.tile_types())
     started = time.perf_counter()
-    for objective in ("value", "tiles"):
-        timed_solve(Position((), (tile,), True, rules), objective=objective, time_limit=time_limit)
+    for jokers in range(rules.jokers + 1):
+        rack = (tile, *[JOKER] * jokers)
+        for objective in ("value", "tiles"):
+            position = Position((), rack, True, rules)
+            timed_solve(position, objective=objective, time_limit=time_limit)
     return time.perf_counter() - started
 
 

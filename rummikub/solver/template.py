@@ -265,22 +265,21 @@ def template_for(rules: Rules, jokers: int) -> Template | None:
     Candidate groups with more jokers than are in play, and with none in play the flow's
     jokers, can never be laid, so the template of the box with that many jokers leaves
     them out: a smaller model to copy and to solve (a third of the columns without
-    jokers). The template depends on the box alone, not on the other rules. A box's
-    templates are all built on its first use, so that no later solve pays for one (a box
-    that counts its groups keeps one template: its jokers cost few columns).
+    jokers). The template depends on the box alone, not on the other rules (a box that
+    counts its groups has one template: its jokers cost few columns). Each is built on its
+    first use: a process that solves one position builds one template, not one per number
+    of jokers (4-7 ms each; a long-running caller that must not pay for one mid-way
+    solves a position with each number of jokers first, as the benchmarks' warm-up does).
     """
-    templates = _box_templates(rules.numbers, rules.colors, rules.copies, rules.jokers)
-    return templates[min(len(templates) - 1, max(0, jokers))]
+    return _template(rules.numbers, rules.colors, rules.copies, rules.jokers, max(0, jokers))
 
 
-@lru_cache(maxsize=8)
-def _box_templates(
-    numbers: int, colors: str, copies: int, jokers: int
-) -> tuple[Template | None, ...]:
+@lru_cache(maxsize=32)
+def _template(numbers: int, colors: str, copies: int, jokers: int, in_play: int) -> Template | None:
     box = Rules(numbers=numbers, colors=colors, copies=copies, jokers=jokers)
     if counts_groups(box):
-        return (play_template(box),)
-    return tuple(play_template(box.replace(jokers=k)) for k in range(jokers + 1))
+        return play_template(box)
+    return play_template(box.replace(jokers=min(jokers, in_play)))
 
 
 @lru_cache(maxsize=16)
