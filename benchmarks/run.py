@@ -571,8 +571,8 @@ def process_env(cache: str) -> dict[str, str]:
 
 #: What one process costs before our code runs, on the same machine: the interpreter alone,
 #: with and without ``site`` (the .pth files of the site-packages), and OR-Tools' linear
-#: solver module, which every solve imports (and protobuf, which the solver's template of a
-#: rule set uses).
+#: solver module, which every solve imports (and with protobuf's messages, which a solve no
+#: longer imports: it reads OR-Tools' messages as bytes, rummikub/solver/wire.py).
 _PYWRAPLP = "import ortools.linear_solver.pywraplp"
 _PROTOBUF = f"{_PYWRAPLP}, ortools.linear_solver.linear_solver_pb2"
 FLOORS = (
@@ -913,8 +913,8 @@ def markdown(
             f"Wall time of a fresh process solving `{CLI_PUZZLE}` (start-up, imports, reading, "
             f"solving, printing), median of {len(processes[0].seconds)} runs, and the floors "
             "on the same machine: the interpreter alone (`-S`: without `site`, which runs the "
-            ".pth files of the site-packages) and OR-Tools' solver module, with protobuf "
-            "(which the solver's template of a rule set uses). The commands take turns run "
+            ".pth files of the site-packages) and OR-Tools' solver module, alone and with "
+            "protobuf's messages (which a solve does not import). The commands take turns run "
             "by run, after one untimed run each; compiled modules are cached, as for an "
             "installed package.",
             "",
