@@ -43,7 +43,7 @@ from rummikub.position import Position
 from rummikub.puzzles import Puzzle, dump, load
 from rummikub.rules import Rules
 from rummikub.solver import SolveResult, solve
-from rummikub.tiles import format_tiles
+from rummikub.tiles import JOKER, format_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
@@ -302,12 +302,16 @@ def free(position: Position) -> Position:
 
 
 def warm_up(rules: Rules, time_limit: float) -> float:
-    """Solve a one-tile position under ``rules``; its time is the rule set's one-time set-up
-    (the candidate table), which the timed solves then do not pay."""
+    """Solve a one-tile position under ``rules``, with each number of jokers beside it; its
+    time is the rule set's one-time set-up (the candidate table, the template of each
+    number of jokers in play), which the timed solves then do not pay."""
     tile = next(rules.tile_types())
     started = time.perf_counter()
-    for objective in ("value", "tiles"):
-        timed_solve(Position((), (tile,), True, rules), objective=objective, time_limit=time_limit)
+    for jokers in range(rules.jokers + 1):
+        rack = (tile, *[JOKER] * jokers)
+        for objective in ("value", "tiles"):
+            position = Position((), rack, True, rules)
+            timed_solve(position, objective=objective, time_limit=time_limit)
     return time.perf_counter() - started
 
 
@@ -567,8 +571,8 @@ def process_env(cache: str) -> dict[str, str]:
 
 #: What one process costs before our code runs, on the same machine: the interpreter alone,
 #: with and without ``site`` (the .pth files of the site-packages), and OR-Tools' linear
-#: solver module, which every solve imports (and protobuf, which the solver's template of a
-#: rule set uses).
+#: solver module, which every solve imports (and with protobuf's messages, which a solve no
+#: longer imports: it reads OR-Tools' messages as bytes, rummikub/solver/wire.py).
 _PYWRAPLP = "import ortools.linear_solver.pywraplp"
 _PROTOBUF = f"{_PYWRAPLP}, ortools.linear_solver.linear_solver_pb2"
 FLOORS = (
@@ -909,8 +913,8 @@ def markdown(
             f"Wall time of a fresh process solving `{CLI_PUZZLE}` (start-up, imports, reading, "
             f"solving, printing), median of {len(processes[0].seconds)} runs, and the floors "
             "on the same machine: the interpreter alone (`-S`: without `site`, which runs the "
-            ".pth files of the site-packages) and OR-Tools' solver module, with protobuf "
-            "(which the solver's template of a rule set uses). The commands take turns run "
+            ".pth files of the site-packages) and OR-Tools' solver module, alone and with "
+            "protobuf's messages (which a solve does not import). The commands take turns run "
             "by run, after one untimed run each; compiled modules are cached, as for an "
             "installed package.",
             "",

@@ -45,6 +45,7 @@ NOT_FOR_SOLVING = (
     "rummikub.analysis",
     "rummikub.game",
     "multiprocessing",  # only for several puzzles
+    "google.protobuf",  # OR-Tools' messages are read as bytes (rummikub/solver/wire.py)
 )
 
 SOLVING = """

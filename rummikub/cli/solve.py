@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -392,17 +393,12 @@ def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Ite
         for source in sources:
             yield _solve_one(task, source)
         return
-    import multiprocessing
-
     import rummikub.solver.model  # noqa: F401  (a forked worker starts with it imported)
+    from rummikub.cli.workers import ordered_map
 
-    # The platform's default start method: fork on Linux, spawn on macOS and Windows (the
-    # task and the sources pickle; a spawned worker imports the solver itself).
-    context = multiprocessing.get_context()
-    # Leaving the block (at the end, or on an error, a closed pipe, Ctrl-C, SIGTERM)
-    # terminates the workers, which end quietly (see _start_worker).
-    with context.Pool(workers, initializer=_start_worker, initargs=(task,)) as pool:
-        yield from pool.imap(_solve_in_worker, sources, chunksize=4)
+    # Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM) terminates the workers,
+    # which end quietly (see _start_worker).
+    yield from ordered_map(_solve_in_worker, sources, workers, _start_worker, (task,))
 
 
 _worker_task: _Task | None = None
@@ -412,6 +408,10 @@ def _start_worker(task: _Task) -> None:
     global _worker_task
     ending.worker_signals()
     _worker_task = task
+    # What the worker starts with (the modules, and under fork the main process's objects)
+    # lives until it ends: frozen, no garbage collection walks it again (nor, under fork,
+    # writes to the pages it shares with the main process).
+    gc.freeze()
 
 
 def _solve_in_worker(source: str | PuzzleError) -> _Report:

@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any
 
 from rummikub.rules import Rules
-from rummikub.solver import deadline
+from rummikub.solver import deadline, wire
 from rummikub.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.runs_flow import RunFlow
@@ -150,19 +150,21 @@ class Template:
     """A model of the base of a rule set with every candidate group, ready to copy.
 
     A position's copy is loaded with its bounds already in place: the model's serialized
-    form is a list of records, one per variable and row, so the copy is the template's
-    records with those of the variables and rows the position bounds swapped for records
-    carrying its bounds (made once per bound and cached). Setting the bounds after loading
-    would cost a Python proxy and a call per variable, more than the rest of a small
-    position's build.
+    form (an ``MPModelProto``) is a list of records, one per variable and row, so the copy
+    is the template's records with those of the variables and rows the position bounds
+    swapped for records carrying its bounds (made once per bound and cached). Setting the
+    bounds after loading would cost a Python proxy and a call per variable, more than the
+    rest of a small position's build. The records are read and written as bytes
+    (:mod:`.wire`), without protobuf's Python messages.
     """
 
-    proto: Any
     base: Base
     #: The box it was built for (its candidate groups are ``group_candidates(rules)``).
     rules: Rules
     #: The serialized records of the template's variables, then of its rows.
     records: list[bytes]
+    #: How many of :attr:`records` are variables (the rows follow).
+    variables: int
     #: Records with other bounds: (variable or row position in :attr:`records`, bounds).
     _bounded: dict[tuple[int, float, float], bytes] = field(default_factory=dict)
 
@@ -180,16 +182,10 @@ class Template:
             records = list(records)
             for i, upper in (uppers or {}).items():
                 records[i] = self._record(i, 0.0, upper)
-            offset = len(self.proto.variable)
             for r, (lower, upper) in (rows or {}).items():
-                records[offset + r] = self._record(offset + r, lower, upper)
+                records[self.variables + r] = self._record(self.variables + r, lower, upper)
         solver = pywraplp.Solver.CreateSolver("CLP")
-        try:
-            # pywraplp reads a proto argument through its SerializeToString(), so the
-            # records joined pass for the proto they encode.
-            solver.LoadModelFromProto(_Encoded(b"".join(records)))
-        except (TypeError, AttributeError):  # a pywraplp that insists on a real proto
-            solver = self._load_proto(uppers or {}, rows or {})
+        wire.through(solver.LoadModelFromProto, b"".join(records))
         if solver.NumVariables() != self.base.variables:
             raise RuntimeError("the template did not load")
         return solver
@@ -198,61 +194,14 @@ class Template:
         key = (k, lower, upper)
         found = self._bounded.get(key)
         if found is None:
-            variables = len(self.proto.variable)
-            if k < variables:
-                part: Any = type(self.proto.variable[k])()
-                part.CopyFrom(self.proto.variable[k])
-                tag = _VARIABLE
+            if k < self.variables:
+                number, bounds = wire.MODEL_VARIABLE, wire.VARIABLE_BOUNDS
             else:
-                part = type(self.proto.constraint[k - variables])()
-                part.CopyFrom(self.proto.constraint[k - variables])
-                tag = _CONSTRAINT
-            part.lower_bound, part.upper_bound = lower, upper
-            found = self._bounded[key] = _field(tag, part.SerializeToString())
+                number, bounds = wire.MODEL_CONSTRAINT, wire.CONSTRAINT_BOUNDS
+            part = wire.without(wire.payload(self.records[k]), bounds)
+            part += wire.double(bounds[0], lower) + wire.double(bounds[1], upper)
+            found = self._bounded[key] = wire.length_delimited(number, part)
         return found
-
-    def _load_proto(self, uppers: dict[int, float], rows: dict[int, tuple[float, float]]) -> Any:
-        from ortools.linear_solver import linear_solver_pb2, pywraplp
-
-        proto = linear_solver_pb2.MPModelProto()
-        proto.CopyFrom(self.proto)
-        for i, upper in uppers.items():
-            proto.variable[i].upper_bound = upper
-        for r, (lower, upper) in rows.items():
-            proto.constraint[r].lower_bound, proto.constraint[r].upper_bound = lower, upper
-        solver = pywraplp.Solver.CreateSolver("CLP")
-        solver.LoadModelFromProto(proto)
-        return solver
-
-
-#: Protobuf tags of MPModelProto's ``variable`` (field 3) and ``constraint`` (field 4),
-#: both length-delimited (wire type 2).
-_VARIABLE = 3 << 3 | 2
-_CONSTRAINT = 4 << 3 | 2
-
-
-def _field(tag: int, payload: bytes) -> bytes:
-    """A length-delimited protobuf field: tag, length as a varint, payload."""
-    length = len(payload)
-    varint = bytearray()
-    while True:
-        byte = length & 0x7F
-        length >>= 7
-        if length:
-            varint.append(byte | 0x80)
-        else:
-            varint.append(byte)
-            return bytes([tag]) + bytes(varint) + payload
-
-
-@dataclass(frozen=True, slots=True)
-class _Encoded:
-    """Bytes that pass for their proto where pywraplp serializes one."""
-
-    data: bytes
-
-    def SerializeToString(self) -> bytes:  # protobuf's name
-        return self.data
 
 
 def template_for(rules: Rules, jokers: int) -> Template | None:
@@ -261,22 +210,21 @@ def template_for(rules: Rules, jokers: int) -> Template | None:
     Candidate groups with more jokers than are in play, and with none in play the flow's
     jokers, can never be laid, so the template of the box with that many jokers leaves
     them out: a smaller model to copy and to solve (a third of the columns without
-    jokers). The template depends on the box alone, not on the other rules. A box's
-    templates are all built on its first use, so that no later solve pays for one (a box
-    that counts its groups keeps one template: its jokers cost few columns).
+    jokers). The template depends on the box alone, not on the other rules (a box that
+    counts its groups has one template: its jokers cost few columns). Each is built on its
+    first use: a process that solves one position builds one template, not one per number
+    of jokers (4-7 ms each; a long-running caller that must not pay for one mid-way
+    solves a position with each number of jokers first, as the benchmarks' warm-up does).
     """
-    templates = _box_templates(rules.numbers, rules.colors, rules.copies, rules.jokers)
-    return templates[min(len(templates) - 1, max(0, jokers))]
+    return _template(rules.numbers, rules.colors, rules.copies, rules.jokers, max(0, jokers))
 
 
-@lru_cache(maxsize=8)
-def _box_templates(
-    numbers: int, colors: str, copies: int, jokers: int
-) -> tuple[Template | None, ...]:
+@lru_cache(maxsize=32)
+def _template(numbers: int, colors: str, copies: int, jokers: int, in_play: int) -> Template | None:
     box = Rules(numbers=numbers, colors=colors, copies=copies, jokers=jokers)
     if counts_groups(box):
-        return (play_template(box),)
-    return tuple(play_template(box.replace(jokers=k)) for k in range(jokers + 1))
+        return play_template(box)
+    return play_template(box.replace(jokers=min(jokers, in_play)))
 
 
 @lru_cache(maxsize=16)
@@ -290,7 +238,7 @@ def play_template(rules: Rules) -> Template | None:
         if len(cands.melds) > MOST_GROUPS:
             return None
         columns = list(enumerate(cands.needs))
-    from ortools.linear_solver import linear_solver_pb2, pywraplp
+    from ortools.linear_solver import pywraplp
 
     solver = pywraplp.Solver.CreateSolver("CLP")
     index = TileIndex(rules)
@@ -298,17 +246,20 @@ def play_template(rules: Rules) -> Template | None:
     base = lay_base(
         solver, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
     )
-    proto = linear_solver_pb2.MPModelProto()
-    solver.ExportModelToProto(proto)
     # A copy is its variables and rows alone (the objective is set per position), without
     # names: they would only lengthen every copy.
-    proto.ClearField("name")
-    proto.ClearField("maximize")
-    proto.ClearField("objective_offset")
-    for part in (*proto.variable, *proto.constraint):
-        part.ClearField("name")
-    records = [_field(_VARIABLE, v.SerializeToString()) for v in proto.variable]
-    records += [_field(_CONSTRAINT, c.SerializeToString()) for c in proto.constraint]
-    if b"".join(records) != proto.SerializeToString():
-        raise RuntimeError("the template's records do not make up its proto")
-    return Template(proto=proto, base=base, rules=rules, records=records)
+    variables: list[bytes] = []
+    rows: list[bytes] = []
+    for number, part, _ in wire.fields(wire.through(solver.ExportModelToProto)):
+        if number == wire.MODEL_VARIABLE:
+            variables.append(_record(number, part, wire.VARIABLE_NAME))
+        elif number == wire.MODEL_CONSTRAINT:
+            rows.append(_record(number, part, wire.CONSTRAINT_NAME))
+    if len(variables) != solver.NumVariables() or len(rows) != solver.NumConstraints():
+        raise RuntimeError("the template's records do not make up its model")
+    return Template(base=base, rules=rules, records=variables + rows, variables=len(variables))
+
+
+def _record(number: int, part: bytes, name: int) -> bytes:
+    """A variable's or row's record (field ``number`` of the model) without its name."""
+    return wire.length_delimited(number, wire.without(part, (name,)))

@@ -1,0 +1,151 @@
+"""OR-Tools' model and solution messages read and written as their protobuf wire bytes.
+
+pywraplp hands its messages (``MPModelProto``, ``MPSolutionResponse``) across as bytes: it
+calls a message's ``SerializeToString()`` to read one and its ``ParseFromString()`` to
+fill one. The solver needs only a few fields of them (the template's variables and rows
+with their bounds, a node's variable values), which it reads and writes here straight
+from the bytes: importing protobuf's Python messages would cost every ``rummikub solve``
+process ~11 ms, more than solving a small position (benchmarks, "One whole process").
+
+The wire format is protobuf's documented, stable encoding
+(https://protobuf.dev/programming-guides/encoding/), and the field numbers are those of
+``ortools/linear_solver/linear_solver.proto``, fixed for as long as saved models read
+back. Tests compare what is read and written here with protobuf's own messages.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from array import array
+from collections.abc import Callable, Collection, Iterator
+from typing import Any
+
+#: ``MPModelProto``: its variables and its rows (constraints), one field each.
+MODEL_VARIABLE = 3
+MODEL_CONSTRAINT = 4
+#: ``MPVariableProto``: lower and upper bound, name.
+VARIABLE_BOUNDS = (1, 2)
+VARIABLE_NAME = 5
+#: ``MPConstraintProto``: lower and upper bound, name.
+CONSTRAINT_BOUNDS = (2, 3)
+CONSTRAINT_NAME = 4
+#: ``MPSolutionResponse``: the value of each variable (packed doubles).
+RESPONSE_VALUES = 3
+
+#: Wire types: a varint, 8 bytes, a length and that many bytes, 4 bytes.
+_VARINT, _I64, _LEN, _I32 = 0, 1, 2, 5
+_DOUBLE = struct.Struct("<d")
+
+
+class Message:
+    """Stands in for a protobuf message where pywraplp takes one: its serialized bytes."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes = b"") -> None:
+        self.data = data
+
+    def SerializeToString(self) -> bytes:  # protobuf's name, which pywraplp calls
+        return self.data
+
+    def ParseFromString(self, data: bytes) -> None:  # protobuf's name, which pywraplp calls
+        self.data = bytes(data)
+
+
+def through(call: Callable[[Any], Any], data: bytes = b"", kind: str = "MPModelProto") -> bytes:
+    """The bytes of the message after ``call(message)`` (a pywraplp method that reads or
+    fills a message of type ``kind``), the message holding ``data`` before."""
+    message = Message(data)
+    try:
+        call(message)
+    except (TypeError, AttributeError, SystemError):
+        # A pywraplp that takes protobuf's own messages only: the same through one.
+        from ortools.linear_solver import linear_solver_pb2
+
+        real = getattr(linear_solver_pb2, kind).FromString(data)
+        call(real)
+        return bytes(real.SerializeToString())
+    return message.data
+
+
+def fields(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:
+    """Each field of a message, in order: (field number, value, the whole field as
+    written). The value of a length-delimited field is its payload; of any other, its
+    bytes as written."""
+    at, end = 0, len(data)
+    while at < end:
+        start = at
+        key, at = _varint(data, at)
+        kind = key & 7
+        if kind == _VARINT:
+            _, after = _varint(data, at)
+        elif kind == _I64:
+            after = at + 8
+        elif kind == _I32:
+            after = at + 4
+        elif kind == _LEN:
+            length, at = _varint(data, at)
+            after = at + length
+        else:
+            raise ValueError(f"protobuf wire type {kind} (groups) not expected here")
+        if after > end:
+            raise ValueError("a protobuf message cut short")
+        yield key >> 3, data[at:after], data[start:after]
+        at = after
+
+
+def without(data: bytes, numbers: Collection[int]) -> bytes:
+    """The message without its fields of these numbers."""
+    return b"".join(whole for number, _, whole in fields(data) if number not in numbers)
+
+
+def length_delimited(number: int, payload: bytes) -> bytes:
+    """Field ``number`` holding ``payload`` (a message, a string, packed numbers)."""
+    return _encode_varint(number << 3 | _LEN) + _encode_varint(len(payload)) + payload
+
+
+def double(number: int, value: float) -> bytes:
+    """Field ``number`` holding the double ``value``."""
+    return _encode_varint(number << 3 | _I64) + _DOUBLE.pack(value)
+
+
+def payload(field: bytes) -> bytes:
+    """The payload of one length-delimited field, as :func:`length_delimited` wrote it."""
+    for _, value, _ in fields(field):
+        return value
+    raise ValueError("an empty protobuf field")
+
+
+def doubles(data: bytes, number: int) -> list[float]:
+    """The values of the repeated double field ``number`` of a message: packed, as
+    OR-Tools writes them, or one by one (either way little-endian doubles)."""
+    found = array("d")
+    for n, value, _ in fields(data):
+        if n == number:
+            found.frombytes(value)
+    if sys.byteorder == "big":
+        found.byteswap()
+    return found.tolist()
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data):
+            raise ValueError("a protobuf message cut short")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def _encode_varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
