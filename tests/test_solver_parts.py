@@ -194,6 +194,71 @@ def test_branch_and_bound_stops_open_at_its_iteration_limit() -> None:
     assert outcome.status == "open" and outcome.nodes == 1
 
 
+def test_branching_at_the_root_takes_the_most_fractional_variable() -> None:
+    # No pseudocost yet: every side counts the same, so the product is largest at 0.5.
+    values = [1.0, 0.3, 2.5, 0.9999999, 1.7]
+    assert search._branching([0, 1, 2, 3, 4], values, {}) == (2, 2.5)
+    assert search._branching([0, 3], values, {}) is None  # integral within INTEGRALITY
+
+
+def test_branching_takes_the_variable_whose_children_drop_most() -> None:
+    costs: dict[tuple[int, bool], list[float]] = {}
+    # Variable 1 lowered from 0.5: the bound fell 3 (6 per unit); raised: it fell 1 (2).
+    search._learn(costs, search._Made(10.0, 1, False, 0.5), 7.0)
+    search._learn(costs, search._Made(10.0, 1, True, 0.5), 9.0)
+    # Variable 2 measured twice on its down side: drops of 0.125 and 0.375 per unit.
+    search._learn(costs, search._Made(10.0, 2, False, 0.5), 9.9375)
+    search._learn(costs, search._Made(10.0, 2, False, 0.5), 9.8125)
+    assert costs == {(1, False): [6.0, 1.0], (1, True): [2.0, 1.0], (2, False): [0.5, 2.0]}
+    values = [0.5, 0.2, 0.5]
+    # Scores: variable 1: (6 * 0.2) * (2 * 0.8) = 1.92; variable 2: (0.25 * 0.5) * (2 * 0.5)
+    # (its up side unmeasured: the average up cost, 2) = 0.125; variable 0 (unmeasured):
+    # the averages, (3.125 * 0.5) * (2 * 0.5) = 1.5625.
+    assert search._branching([0, 1, 2], values, costs) == (1, 0.2)
+    assert search._branching([0, 2], values, costs) == (0, 0.5)
+
+
+#: A `late` position (benchmarks/data/seed-1.json, late-317-t065-opened) whose root LP keeps
+#: a meld more than any move can: the most fractional variable with a depth-first dive
+#: took 86 nodes to prove it, branching on pseudocosts best bound first takes 12.
+LATE_317 = Position.parse(
+    rack="K6 K8 K13 R4 R7 B12 O3 O3 O9 O9 O10 O12",
+    table=[
+        "R9 R10 R11 R12 R13",
+        "B10 B11 J B13",
+        "K2 B2 O2",
+        "B3 B4 B5 B6",
+        "B6 B7 B8 B9",
+        "R1 B1 O1",
+        "R2 B2 O2",
+        "K4 K5 K6",
+        "R5 R6 R7",
+        "O4 O5 O6 O7 O8",
+        "R1 R2 R3",
+        "R4 B4 O4",
+        "K1 K2 K3 K4",
+        "K8 K9 K10",
+        "K10 K11 K12",
+        "R6 J R8",
+        "R10 R11 R12 R13",
+        "B9 B10 B11 B12 B13",
+        "O10 O11 O12",
+        "R5 B5 O5",
+        "K7 B7 O7",
+        "R8 B8 O8",
+    ],
+)
+
+
+def test_search_proves_a_kept_meld_gap_in_few_nodes() -> None:
+    outcome = MoveModel(LATE_317, "value").solve(None)
+    assert outcome.status == "optimal" and outcome.solution is not None
+    assert outcome.nodes <= 30
+    result = solve(LATE_317)
+    assert (result.value, result.tiles) == (96, 12)  # as recorded in benchmarks/data
+    assert check(LATE_317, result.table).legal
+
+
 # -- time-limited solves that end unproven ------------------------------------------------
 
 #: Its root LP is fractional, and the branch and bound holds a move after 2 nodes while

@@ -4,10 +4,26 @@ Why not hand the model to a MIP solver at once: the LP relaxation of the move mo
 nearly always tight (its optimum rounded down is the integer optimum), so the work is in
 finding an integer solution, which CBC does only after presolve, cuts and heuristics. CLP
 re-solves a node after a bound change warm, far faster, and a few nodes of plain branching
-on the most fractional variable settle most positions (the figures are in
+on a fractional variable settle most positions (the figures are in
 ``benchmarks/RESULTS.md``). Positions the search cannot settle within its node limit go to
-the MIP back end, so every answer stays proven. Nodes are taken depth first until a first
-integer solution, then best bound first.
+the MIP back end, so every answer stays proven.
+
+Where the search spends its nodes, the LP bound sits a unit or two of the objective's last
+level (old melds left as they were) above the optimum, or the bound is tight but no integer
+solution is near the LP's; a branch lowers the bound by a sixth or a third of a unit. So:
+
+- a node branches on the variable whose two children are expected to lower the bound most
+  (pseudocosts: the drop of the LP optimum per unit of a variable's fraction cut off,
+  averaged over the children solved so far; a variable without any yet counts the average
+  of the others, so the root branches on the most fractional variable);
+- nodes are taken best bound first (the bound rounded down, an integer), and among equal
+  bounds the newest first, which dives while the bound holds; of a node's children the up
+  side (a meld laid, a tile played, an old meld kept) goes first.
+
+Against the most fractional variable and a depth-first dive to a first incumbent, nodes
+over 300 `hard`, 300 `rack-jokers` and the 200 `late` positions fell from 2,516, 2,709 and
+1,844 to ~1,800, ~1,780 and ~1,540, the most for one position from 84, 83 and 155 to ~60,
+~50 and ~70 (each part measured alone and together: ``benchmarks/``, the commit's message).
 
 The objective's coefficients are integers, so a node whose LP bound rounded down is no
 better than the incumbent cannot hold a better solution: that prune is exact.
@@ -19,15 +35,12 @@ import heapq
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rummikub.solver import wire
 
 #: Within this of an integer, a value counts as that integer (CLP's own tolerance is 1e-7).
 INTEGRALITY = 1e-6
-#: Depth first until the first integer solution, then best bound first (else best bound
-#: first from the root).
-DIVE_FIRST = True
 
 
 #: ``optimal``: the best integer solution, proven; ``infeasible``: proven that none exists;
@@ -88,15 +101,16 @@ def branch_and_bound(
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = floor
     incumbent: list[float] | None = None
-    # The open nodes: (key, -order made, parent's LP bound, the bounds the node sets). No
-    # child can do better than its parent's bound. Until a first integer solution is found
-    # the key is 0 for all, so the newest node goes first (depth first: a dive to an
-    # incumbent); from then on the key is minus the bound (best bound first; among equal
-    # bounds the newest node first). Best bound first proves the tie-break levels (old
-    # melds left as they were, where the LP is half-integral) in about a third fewer nodes
-    # than depth first on `late` and `rack-jokers`; diving first finds the incumbent that
-    # prunes sooner. The order is a function of the LP values alone: deterministic.
-    heap: list[tuple[float, int, float, dict[int, tuple[float, float]]]] = [(0.0, 0, math.inf, {})]
+    # Pseudocosts: per (variable, side), the summed drop of the LP optimum per unit of the
+    # fraction cut off, and the number of children that measured it.
+    costs: dict[tuple[int, bool], list[float]] = {}
+    # The open nodes: (minus the parent's LP bound, -order made, that bound, the bounds the
+    # node sets, how it was made; None for the root). No child can do better than its
+    # parent's bound: best bound first, and among equal bounds the newest node first. The
+    # order is a function of the LP values alone: deterministic.
+    heap: list[tuple[float, int, float, dict[int, tuple[float, float]], _Made | None]] = [
+        (-math.inf, 0, math.inf, {}, None)
+    ]
     made = 0
     applied: dict[int, tuple[float, float]] = {}
     nodes = 0
@@ -108,7 +122,7 @@ def branch_and_bound(
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left < 0:
             break
-        _, _, ceiling, node = heapq.heappop(heap)
+        _, _, ceiling, node, made_by = heapq.heappop(heap)
         if ceiling <= best:
             continue  # pruned by its parent's bound, without an LP solve
         for i in applied:
@@ -128,16 +142,15 @@ def branch_and_bound(
         if status != pywraplp.Solver.OPTIMAL:
             unsure = True
             continue
-        bound = math.floor(objective.Value() + INTEGRALITY)
+        optimum = objective.Value()
+        if made_by is not None:
+            _learn(costs, made_by, optimum)
+        bound = math.floor(optimum + INTEGRALITY)
         if bound <= best:
             continue
         values = reader.values()
-        branch = _most_fractional(integer, values)
+        branch = _branching(integer, values, costs)
         if branch is None:
-            if incumbent is None and DIVE_FIRST:
-                # The first incumbent: best bound first from now on.
-                heap = [(-c, order, c, open_node) for _, order, c, open_node in heap]
-                heapq.heapify(heap)
             best = bound
             incumbent = values
             continue
@@ -147,15 +160,16 @@ def branch_and_bound(
         low, high = node.get(index, original[index])
         down = {**node, index: (low, float(math.floor(value)))}
         up = {**node, index: (float(math.ceil(value)), high)}
-        # Explore the nearer side first: it more often holds an integer solution.
-        first, second = (up, down) if value - math.floor(value) >= 0.5 else (down, up)
-        key = -bound if incumbent is not None or not DIVE_FIRST else 0.0
-        heapq.heappush(heap, (key, made - 2, bound, first))
-        heapq.heappush(heap, (key, made - 1, bound, second))
+        fraction = value - math.floor(value)
+        down_made = _Made(optimum, index, False, fraction)
+        up_made = _Made(optimum, index, True, 1.0 - fraction)
+        # The up side first (made last: the newest of equal bounds goes first).
+        heapq.heappush(heap, (-bound, made - 1, bound, down, down_made))
+        heapq.heappush(heap, (-bound, made - 2, bound, up, up_made))
         made -= 2
     for i in applied:
         variable(i).SetBounds(*original[i])
-    if unsure or any(ceiling > best for _, _, ceiling, _ in heap):
+    if unsure or any(ceiling > best for _, _, ceiling, _, _ in heap):
         return SearchOutcome("open", incumbent, nodes, iterations)
     if incumbent is None:
         return SearchOutcome("infeasible", None, nodes, iterations)
@@ -174,16 +188,71 @@ class _Reader:
         return wire.doubles(response, wire.RESPONSE_VALUES)
 
 
-def _most_fractional(integer: list[int], values: list[float]) -> tuple[int, float] | None:
-    """The integer variable farthest from an integer, with its value, or None (the first
-    of the farthest, in the order of ``integer``)."""
-    pick: tuple[int, float] | None = None
-    spread = INTEGRALITY
+class _Made(NamedTuple):
+    """How a node was made: by a bound on ``variable`` of its parent, whose LP optimum was
+    ``parent``; ``up``: the variable was raised to the next integer (else lowered), cutting
+    ``fraction`` of a unit off its value."""
+
+    parent: float
+    variable: int
+    up: bool
+    fraction: float
+
+
+def _learn(costs: dict[tuple[int, bool], list[float]], made_by: _Made, optimum: float) -> None:
+    """Count the drop from the parent's LP optimum to its child's into the pseudocosts."""
+    drop = max(0.0, made_by.parent - optimum) / made_by.fraction
+    seen = costs.get((made_by.variable, made_by.up))
+    if seen is None:
+        costs[(made_by.variable, made_by.up)] = [drop, 1.0]
+    else:
+        seen[0] += drop
+        seen[1] += 1.0
+
+
+def _branching(
+    integer: list[int], values: list[float], costs: dict[tuple[int, bool], list[float]]
+) -> tuple[int, float] | None:
+    """The fractional variable to branch on, with its value, or None when every one of
+    ``integer`` is integral: the highest product of the expected drops of its two children
+    (the first of the highest, in the order of ``integer``). Without any pseudocost yet
+    (the root) that is the most fractional variable."""
+    fractional: list[tuple[int, float, float]] = []
     for i in integer:
         value = values[i]
-        distance = value % 1.0  # in [0, 1), also for a value a hair below 0
-        if distance > 0.5:
-            distance = 1.0 - distance
-        if distance > spread:
-            pick, spread = (i, value), distance
+        fraction = value % 1.0  # in [0, 1), also for a value a hair below 0
+        if INTEGRALITY < fraction < 1.0 - INTEGRALITY:
+            fractional.append((i, value, fraction))
+    if not fractional:
+        return None
+    down_average, up_average = _averages(costs)
+    pick: tuple[int, float] | None = None
+    most = -1.0
+    for i, value, fraction in fractional:
+        down = costs.get((i, False))
+        up = costs.get((i, True))
+        down_drop = (down_average if down is None else down[0] / down[1]) * fraction
+        up_drop = (up_average if up is None else up[0] / up[1]) * (1.0 - fraction)
+        score = max(down_drop, _LEAST_DROP) * max(up_drop, _LEAST_DROP)
+        if score > most:
+            pick, most = (i, value), score
     return pick
+
+
+#: A child's expected drop counts as at least this, so that a side that never drops does
+#: not make the other side's drop count for nothing.
+_LEAST_DROP = 1e-6
+
+
+def _averages(costs: dict[tuple[int, bool], list[float]]) -> tuple[float, float]:
+    """The average pseudocost of the down and the up side, over the variables that have
+    one (1.0 for a side without any)."""
+    sums = [0.0, 0.0]
+    counts = [0, 0]
+    for (_, up), (total, seen) in costs.items():
+        sums[up] += total / seen
+        counts[up] += 1
+    return (
+        sums[0] / counts[0] if counts[0] else 1.0,
+        sums[1] / counts[1] if counts[1] else 1.0,
+    )
