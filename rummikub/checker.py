@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, get_args
@@ -340,7 +340,7 @@ def _untouched_initial_errors(turn: _Turn) -> list[Violation]:
 
 def _free_initial_errors(turn: _Turn) -> list[Violation]:
     """joker_lock = "free": any melds of played rack tiles may be the initial ones."""
-    total = _best_packing(turn.pool, turn.rules)
+    total = _best_packing(turn.pool, turn.rules, _target(turn.rules))
     if total >= _target(turn.rules):
         return []
     return [_initial_error(total, turn.rules), *_changed_errors(turn)]
@@ -355,73 +355,91 @@ class _Opening:
     value: int
 
 
+@dataclass(slots=True)
+class _Best:
+    """The best initial totals of the choices judged so far (see ``_strict_initial_errors``)."""
+
+    #: With the joker lock satisfied; -1 while no choice satisfies it.
+    joint: int = -1
+    #: With the joker lock ignored.
+    alone: int = 0
+
+
 def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     """open_then_play = true under the joker lock: search the initial melds (see docstring).
 
     For every choice of joker-holding initial melds, every way to satisfy the joker lock
     uses some rack tiles as replacements; the joker-free initial melds are then the best
-    packing of what is left.
+    packing of what is left. Every opening is judged first without released initial melds
+    (a legal move almost never needs one); only then are those searched (``rack_or_table``).
+    The verdict does not depend on this order: the search keeps the best totals over every
+    choice and skips only those that cannot change the words (``_released_search``).
     """
     rules = turn.rules
     target = _target(rules)
     locked = _old_locked(turn)
-    best_joint = -1  # stays -1 while no choice satisfies the joker lock
-    best_alone = 0  # the best initial total when the joker lock is ignored
-    openings = _openings(turn)
-    for opening, released in _choices(turn, openings):
-        rack = turn.pool - opening.tiles - released.tiles
-        rest = _numbered(rack)
-        value = opening.value + released.value
-        alone = value + _best_packing(rest, rules)
-        best_alone = max(best_alone, alone)
-        if alone <= best_joint:
-            continue  # cannot improve on what is known
-        seen: set[frozenset[tuple[Tile, int]]] = set()
-        every = [*locked, *released.locks]
-        for used in _assignments(turn, every, opening.targets, rack, turn.free_table):
-            if frozenset(used.items()) in seen:
-                continue
-            seen.add(frozenset(used.items()))
-            left = rest - used if turn.rack_only else rest
-            total = value + _best_packing(left, rules)
-            best_joint = max(best_joint, total)
-            if total >= target:
-                return []
-            if total == alone:
-                break  # no other assignment can do better for this opening
+    best = _Best()
+    openings = sorted(_openings(turn), key=lambda o: -o.value)
+    satisfiable: list[bool | None] = []
+    for opening in openings:
+        satisfiable.append(_judge(turn, locked, opening, _NO_RELEASE, best))
+        if best.joint >= target:
+            return []
+    if not turn.rack_only and _released_search(turn, locked, openings, satisfiable, best):
+        return []
     errors: list[Violation] = []
-    if best_joint < 0:
+    if best.joint < 0:
         errors += _lock_errors(turn, locked)
-    if best_joint >= 0:
-        errors.append(_initial_error(best_joint, rules, counted_twice=best_alone >= target))
-    elif best_alone < target:
-        errors.append(_initial_error(best_alone, rules))
-    if best_alone < target:
+    if best.joint >= 0:
+        errors.append(_initial_error(best.joint, rules, counted_twice=best.alone >= target))
+    elif best.alone < target:
+        errors.append(_initial_error(best.alone, rules))
+    if best.alone < target:
         errors += _changed_errors(turn)
     return errors
 
 
-def _choices(turn: _Turn, openings: list[_Opening]) -> Iterator[tuple[_Opening, _Released]]:
-    """The choices of joker-holding initial melds to try, the likeliest first.
+def _judge(
+    turn: _Turn,
+    locked: Sequence[_Locked],
+    opening: _Opening,
+    released: _Released,
+    best: _Best,
+    *,
+    try_lock: bool = True,
+) -> bool | None:
+    """Judge one choice of joker-holding initial melds, raising ``best``: whether some way
+    satisfies the joker lock, or None when the choice cannot beat ``best.joint`` (not tried;
+    nor when ``try_lock`` is false: the lock is known to fail).
 
-    Released initial melds (``rack_or_table`` only) are combinations of a rack's every
-    joker-holding meld: up to four out of hundreds with four jokers in a big rack, which
-    takes minutes to list. A legal move almost never needs one, so every opening is first
-    tried without (the search stops at the first choice that satisfies the rules); only
-    then are the combinations listed. The verdict does not depend on this order: the search
-    keeps the best totals over every choice it tries and skips only those that cannot beat
-    them.
+    Totals are exact below the initial meld's target and only known to reach it above
+    (``_best_packing``'s ``enough``): that is all the words and the verdict need.
     """
-    none = _Released((), Counter(), 0)
-    first = sorted(openings, key=lambda o: -o.value)
-    yield from ((opening, none) for opening in first)
-    rest = [
-        (opening, released)
-        for opening in first
-        for released in _released_openings(turn, turn.pool - opening.tiles)
-        if released.locks
-    ]
-    yield from sorted(rest, key=lambda c: -c[0].value - c[1].value)
+    rules = turn.rules
+    target = _target(rules)
+    rack = turn.pool - opening.tiles - released.tiles
+    rest = _numbered(rack)
+    value = opening.value + released.value
+    alone = value + _best_packing(rest, rules, target - value)
+    best.alone = max(best.alone, alone)
+    if not try_lock:
+        return False
+    if alone <= best.joint:
+        return None  # cannot improve on what is known
+    satisfied = False
+    seen: set[frozenset[tuple[Tile, int]]] = set()
+    every = [*locked, *released.locks]
+    for used in _assignments(turn, every, opening.targets, rack, turn.free_table):
+        satisfied = True
+        if frozenset(used.items()) in seen:
+            continue
+        seen.add(frozenset(used.items()))
+        left = rest - used if turn.rack_only else rest
+        total = value + _best_packing(left, rules, target - value)
+        best.joint = max(best.joint, total)
+        if total >= target or total == alone:
+            break  # legal, or no other assignment can do better for this choice
+    return satisfied
 
 
 def _numbered(tiles: Counter[Tile]) -> Counter[Tile]:
@@ -464,49 +482,163 @@ class _Released:
     value: int
 
 
-def _released_openings(turn: _Turn, rack: Counter[Tile]) -> list[_Released]:
-    """Every choice of initial melds with a joker that are released (or partly released)
-    at once, by free table tiles, from the rack tiles in ``rack``.
+_NO_RELEASE = _Released((), Counter(), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Core:
+    """A meld of played rack tiles holding a joker, as an initial meld to release."""
+
+    meld: Meld
+    tiles: Counter[Tile]
+
+
+def _release_cores(turn: _Turn) -> list[_Core]:
+    """Every initial meld with a joker that the played rack tiles could lay, each once, the
+    most valuable first (whether free table tiles can release it is ``_release_options``).
 
     RULES.md makes initial melds table melds like any other once laid, locked by rule 4.
     With ``joker_swap_from = "rack"`` a release by a rack tile is the same as laying that
     tile in the first place, so only ``rack_or_table`` needs these; a table tile that is
     free may substitute a just-laid joker, which no other reading of the move covers.
     """
-    none = _Released((), Counter(), 0)
-    if turn.rack_only or not rack[JOKER]:
-        return [none]
-    # A substitute is a tile of the old table or of the played tiles (once free).
-    present = turn.old_tiles + turn.pool
-    cores: list[tuple[Meld, tuple[_Option, ...]]] = []
+    cores: list[_Core] = []
     seen: set[Identity] = set()
-    for core in _hand_melds_with_jokers(rack, turn.rules):
-        if core.identity() in seen:
-            continue  # a group's joker reads as any missing color
-        seen.add(core.identity())
-        options = [
-            _Option(None, demands, released=True)
-            for demands in _full_releases(core, turn.rules)
-            if Counter(demands) <= present
-        ]
-        for demands, kept in _partial_releases(core, turn.rules):
-            if Counter(demands) <= present:
-                options += [_Option(i, demands, released=False) for i in _targets(turn, kept)]
-        if options:
-            cores.append((core, tuple(options)))
-    found: list[_Released] = []
+    for core in _hand_melds_with_jokers(turn.pool, turn.rules):
+        if core.identity() not in seen:  # a group's joker reads as any missing color
+            seen.add(core.identity())
+            cores.append(_Core(core, Counter(core.tiles)))
+    return sorted(cores, key=lambda c: -c.meld.value)
 
-    def pick(start: int, chosen: tuple[_Locked, ...], tiles: Counter[Tile], value: int) -> None:
-        found.append(_Released(chosen, tiles, value))
-        for k in range(start, len(cores)):
-            core, options = cores[k]
-            more = tiles + Counter(core.tiles)
-            if more <= rack:
-                lock = _Locked(-1 - len(chosen), core, options)
-                pick(k, (*chosen, lock), more, value + core.value)
 
-    pick(0, (), Counter(), 0)
-    return found
+def _release_options(turn: _Turn, core: Meld, present: Counter[Tile]) -> tuple[_Option, ...]:
+    """Each way to release (or partly release) a just-laid ``core`` whose substitutes are
+    among the ``present`` tiles (old table and played tiles); none: it cannot be released."""
+    options = [
+        _Option(None, demands, released=True)
+        for demands in _full_releases(core, turn.rules)
+        if _within(demands, present)
+    ]
+    for demands, kept in _partial_releases(core, turn.rules):
+        if _within(demands, present):
+            options += [_Option(i, demands, released=False) for i in _targets(turn, kept)]
+    return tuple(options)
+
+
+def _within(tiles: Iterable[Tile], stock: Counter[Tile]) -> bool:
+    """Whether ``stock`` holds ``tiles`` (``Counter <=`` walks both sides: too slow here)."""
+    need = tiles if isinstance(tiles, Counter) else Counter(tiles)
+    return all(stock[tile] >= count for tile, count in need.items())
+
+
+def _released_search(
+    turn: _Turn,
+    locked: Sequence[_Locked],
+    openings: Sequence[_Opening],
+    satisfiable: list[bool | None],
+    best: _Best,
+) -> bool:
+    """Judge the choices with released initial melds (``rack_or_table``) that can change the
+    verdict or its words, raising ``best``; whether one of them makes the move legal.
+
+    The released melds of a choice are a multiset of cores (one joker each at least), so
+    listing every choice is exponential in the rack's jokers: hundreds of thousands with four
+    jokers in a big rack. The search is a depth-first walk over cores, the most valuable
+    first, that leaves out every branch that cannot matter:
+
+    * by value: a choice's total is at most its released melds' value plus the best packing
+      of what is left *with* its jokers, an upper bound for every choice that adds more
+      released melds; a branch whose bound beats neither best total is left out;
+    * by the joker lock: releasing more melds takes tiles from the rack and adds jokers to
+      substitute, never helps, so a choice that cannot satisfy the lock (and an opening that
+      cannot without released melds) rules out every choice that releases more; its
+      branch is then only walked for the total with the joker lock ignored, which is needed
+      only below the target.
+
+    It stops at the first choice that makes the move legal.
+    """
+    target = _target(turn.rules)
+    cores = _release_cores(turn)
+    # Whether a core can be released is asked only of the cores the walk reaches.
+    present = turn.old_tiles + turn.pool
+    options: dict[int, tuple[_Option, ...]] = {}
+
+    def options_of(core: _Core) -> tuple[_Option, ...]:
+        if id(core) not in options:
+            options[id(core)] = _release_options(turn, core.meld, present)
+        return options[id(core)]
+
+    for number, opening in enumerate(openings):
+        rack = turn.pool - opening.tiles
+        if not rack[JOKER]:
+            continue
+        fitting = [core for core in cores if _within(core.tiles, rack)]
+        if not fitting or not _matters(turn, rack, opening.value, best, alive=True):
+            continue
+        alive = satisfiable[number]
+        if alive is None:
+            # Skipped before (it could not beat the best total): is the lock satisfiable?
+            found = _assignments(turn, locked, opening.targets, rack, turn.free_table)
+            alive = next(found, None) is not None
+        if _walk(turn, locked, opening, rack, fitting, options_of, best, alive=alive):
+            return True
+    return best.joint >= target
+
+
+def _matters(turn: _Turn, left: Counter[Tile], value: int, best: _Best, *, alive: bool) -> bool:
+    """Whether a choice worth ``value`` so far, releasing more melds only from ``left``,
+    could raise a best total that the words depend on (``alive``: the lock may still be
+    satisfied)."""
+    target = _target(turn.rules)
+    needs = []
+    if alive:
+        needs.append(best.joint + 1)
+    if best.alone < target:
+        needs.append(best.alone + 1)
+    if not needs:
+        return False
+    need = min(needs)
+    return value + _best_packing(left, turn.rules, need - value) >= need
+
+
+def _walk(
+    turn: _Turn,
+    locked: Sequence[_Locked],
+    opening: _Opening,
+    rack: Counter[Tile],
+    fitting: Sequence[_Core],
+    options_of: Callable[[_Core], tuple[_Option, ...]],
+    best: _Best,
+    *,
+    alive: bool,
+) -> bool:
+    """The depth-first walk of ``_released_search`` for one opening; True when legal."""
+    target = _target(turn.rules)
+
+    def walk(
+        chosen: tuple[_Locked, ...], tiles: Counter[Tile], value: int, start: int, alive: bool
+    ) -> bool:
+        for k in range(start, len(fitting)):
+            core = fitting[k]
+            more = tiles + core.tiles
+            if not _within(more, rack):
+                continue
+            worth = value + core.meld.value
+            if not _matters(turn, rack - more, opening.value + worth, best, alive=alive):
+                continue
+            options = options_of(core)
+            if not options:
+                continue  # it cannot be released: not a choice
+            lock = _Locked(-1 - len(chosen), core.meld, options)
+            released = _Released((*chosen, lock), more, worth)
+            satisfied = _judge(turn, locked, opening, released, best, try_lock=alive)
+            if best.joint >= target:
+                return True
+            if walk(released.locks, more, worth, k, alive and satisfied is not False):
+                return True
+        return False
+
+    return walk((), Counter(), 0, 0, alive)
 
 
 def _hand_melds_with_jokers(rack: Counter[Tile], rules: Rules) -> Iterator[Meld]:
@@ -565,10 +697,89 @@ def _blocks(meld: Meld) -> Iterator[Meld]:
 _State = tuple[tuple[str, int, int], ...]
 
 
-def _best_packing(tiles: Counter[Tile], rules: Rules) -> int:
-    """The greatest total value of melds laid from ``tiles`` alone (jokers count as they stand)."""
+def _best_packing(tiles: Counter[Tile], rules: Rules, enough: int | None = None) -> int:
+    """The greatest total value of melds laid from ``tiles`` alone (jokers count as they stand).
+
+    With ``enough``, a total of at least ``enough`` may stand for the greatest one: a quick
+    packing that reaches it spares the exact search, which grows fast with the tiles (two
+    seconds for a rack of 48).
+    """
+    if enough is not None:
+        quick = _greedy_packing(tiles, rules)
+        if quick >= enough:
+            return quick
     state = tuple(sorted((t.color, t.number, n) for t, n in tiles.items() if not t.is_joker and n))
     return _pack(state, tiles[JOKER], rules.numbers, rules.max_group)
+
+
+def _greedy_packing(tiles: Counter[Tile], rules: Rules) -> int:
+    """The value of a quick packing of ``tiles`` (a lower bound on the best): runs as long
+    as they go, then groups as large as they go, or groups first; then the jokers in groups
+    with the highest tiles left."""
+    best = 0
+    for runs_first in (True, False):
+        counts = Counter({(t.color, t.number): n for t, n in tiles.items() if not t.is_joker})
+        if runs_first:
+            value = _greedy_runs(counts, rules) + _greedy_groups(counts, rules)
+        else:
+            value = _greedy_groups(counts, rules) + _greedy_runs(counts, rules)
+        best = max(best, value + _greedy_jokers(counts, tiles[JOKER], rules))
+    return best
+
+
+def _greedy_jokers(counts: Counter[tuple[str, int]], jokers: int, rules: Rules) -> int:
+    """Groups of the highest tiles left: two colors and a joker, or one tile and two."""
+    if rules.max_group < 3:
+        return 0  # one or two colors: no groups at all
+    value = 0
+    left = sorted(((n, c) for (c, n), k in counts.items() for _ in range(k)), reverse=True)
+    while jokers and left:
+        number, color = left.pop(0)
+        partner = next((i for i, (n, c) in enumerate(left) if n == number and c != color), None)
+        if partner is not None:
+            del left[partner]
+            jokers -= 1
+        elif jokers >= 2:
+            jokers -= 2
+        else:
+            continue
+        value += 3 * number
+    return value
+
+
+def _greedy_runs(counts: Counter[tuple[str, int]], rules: Rules) -> int:
+    """Lay every stretch of three or more consecutive numbers of a color, one copy at a time."""
+    value = 0
+    for color in rules.colors:
+        laid = True
+        while laid:
+            laid = False
+            low = 1
+            while low <= rules.numbers:
+                high = low
+                while high <= rules.numbers and counts[(color, high)] > 0:
+                    high += 1
+                if high - low >= 3:
+                    for number in range(low, high):
+                        counts[(color, number)] -= 1
+                    value += sum(range(low, high))
+                    laid = True
+                low = high + 1
+    return value
+
+
+def _greedy_groups(counts: Counter[tuple[str, int]], rules: Rules) -> int:
+    """Lay groups of every color present (up to the largest group), while three are."""
+    value = 0
+    for number in range(1, rules.numbers + 1):
+        while True:
+            colors = [c for c in rules.colors if counts[(c, number)] > 0][: rules.max_group]
+            if len(colors) < 3:
+                break
+            for color in colors:
+                counts[(color, number)] -= 1
+            value += number * len(colors)
+    return value
 
 
 def _take(state: _State, tiles: Iterable[tuple[str, int]]) -> _State:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -218,15 +219,13 @@ def changed_melds(old: Sequence[Meld], new: Sequence[Meld]) -> list[bool]:
     >>> changed_melds(old, [Meld.parse("R1 R2 R3 R4"), Meld.parse("B7 K7 R7")])
     [True, False]
     """
-    unused = list(old)
+    unused = Counter(meld.identity() for meld in old)
     marks: list[bool] = []
     for meld in new:
-        twin = next((i for i, m in enumerate(unused) if m.same_as(meld)), None)
-        if twin is None:
-            marks.append(True)
-        else:
-            del unused[twin]
-            marks.append(False)
+        identity = meld.identity()
+        marks.append(not unused[identity])
+        if unused[identity]:
+            unused[identity] -= 1
     return marks
 
 

@@ -24,6 +24,7 @@ import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -42,7 +43,7 @@ from rummikub.rules import (
     rules_data,
     with_options,
 )
-from rummikub.tiles import Tile, format_tiles
+from rummikub.tiles import JOKER, Tile, format_tiles
 
 #: Options that decide which tiles and melds exist.
 TILE_SET_OPTIONS = ("numbers", "colors")
@@ -225,10 +226,16 @@ def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
         raise PuzzleError(name, [f"cannot read: {reason}"]) from None
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
         raise PuzzleError(name, [_too_big(info.st_size)])
+    # A file is read at its size (a buffer for the whole limit costs more than reading a
+    # small puzzle); one byte more than that tells a file that grew since, which is read
+    # on, and one byte more than allowed tells it, or a pipe, too big.
+    expected = info.st_size if stat.S_ISREG(info.st_mode) else MAX_FILE_BYTES
     try:
         with open(name, "rb") as file:
-            # One byte more than allowed tells a file that grew, or a pipe, too big.
-            return file.read(MAX_FILE_BYTES + 1)
+            data = file.read(expected + 1)
+            if len(data) > expected:
+                data += file.read(MAX_FILE_BYTES + 1 - len(data))
+            return data
     except OSError as error:
         raise PuzzleError(name, [f"cannot read: {_os(error)}"]) from None
 
@@ -331,6 +338,8 @@ class _Reader:
         self.path = path
         self.overrides = overrides
         self.problems: list[str] = []
+        #: The tiles of the rule set's box, once it is known.
+        self.box: frozenset[Tile] = frozenset()
 
     def read(self, data: Mapping[str, Any]) -> Puzzle:
         self._unknown_keys(data, KEYS, "")
@@ -343,6 +352,8 @@ class _Reader:
         if self.overrides.opened is not None:
             opened = self.overrides.opened
         rules = self._rules(data.get("rules", {}))
+        if rules is not None:
+            self.box = _box_tiles(rules)
         if "rack" in data:
             rack = self._rack(data["rack"], rules)
         else:
@@ -452,10 +463,17 @@ class _Reader:
             tiles += [t for t in found if self._tile_ok(t, word, where, text, rules)]
         return tuple(tiles)
 
-    def _tile_ok(self, tile: Tile, word: str, where: str, text: str, rules: Rules | None) -> bool:
-        problem = rules.tile_problem(tile) if rules else None
+    def _tile_ok(
+        self, tile: Tile, word: str | None, where: str, text: str, rules: Rules | None
+    ) -> bool:
+        """Whether ``tile`` is in the box (else the problem is reported with ``word``, the
+        tile as written, or as it reads when None)."""
+        if rules is None or tile in self.box:
+            return True
+        problem = rules.tile_problem(tile)
         if problem:
-            self.problems.append(f"{where} {_quote(text)}: invalid tile {word!r}: {problem}")
+            shown = str(tile) if word is None else word
+            self.problems.append(f"{where} {_quote(text)}: invalid tile {shown!r}: {problem}")
         return problem is None
 
     def _table(self, raw: Any, rules: Rules | None) -> list[Meld | RawMeld]:
@@ -480,7 +498,7 @@ class _Reader:
             if parsed is None:
                 continue
             meld, text = parsed
-            ok = all([self._tile_ok(t, str(t), where, text, rules) for t in meld.tiles])
+            ok = all([self._tile_ok(t, None, where, text, rules) for t in meld.tiles])
             if not ok or rules is None:
                 continue
             try:
@@ -565,8 +583,11 @@ class _Reader:
 
     def _counts(self, rack: tuple[Tile, ...], table: list[Meld | RawMeld], rules: Rules) -> None:
         """No tile more often in table and rack than the box holds."""
-        counts = Counter(rack) + Counter(t for meld in table for t in meld.tiles)
-        for tile in sorted(counts, key=rules.sort_key):
+        counts = Counter(rack)
+        for meld in table:
+            counts.update(meld.tiles)
+        over = [tile for tile, count in counts.items() if count > rules.copies_of(tile)]
+        for tile in sorted(over, key=rules.sort_key):
             if rules.tile_problem(tile) is None:
                 self.problems += too_often(tile, counts[tile], rules)
 
@@ -597,6 +618,12 @@ class _Reader:
         if not raw.keys() & set(EXPECT_KEYS):
             self.problems.append("expect: give value, tiles or status = 'no_move'")
         return Expect(numbers["value"], numbers["tiles"], "no_move" if status else None)
+
+
+@lru_cache(maxsize=16)
+def _box_tiles(rules: Rules) -> frozenset[Tile]:
+    """Every tile the box of ``rules`` holds (a set, to check a puzzle's tiles by)."""
+    return frozenset([*rules.tile_types(), *([JOKER] if rules.jokers else [])])
 
 
 def _box(rules: Rules | None) -> str:

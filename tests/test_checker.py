@@ -1109,7 +1109,7 @@ def test_a_legal_opening_is_judged_without_listing_released_initial_melds(
     def listed(*_: object) -> list[object]:
         raise AssertionError("released initial melds listed for a move legal without them")
 
-    monkeypatch.setattr(checker, "_released_openings", listed)
+    monkeypatch.setattr(checker, "_release_cores", listed)
     rules = STANDARD.replace(jokers=4, joker_swap_from="rack_or_table")
     rack = "J J J J R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 B1 B2 B3 B4 B5 B6 B7 B8 K9 K10 K11"
     position = Position.parse(rack=rack, table=["O1 O2 O3"], opened=False, rules=rules)

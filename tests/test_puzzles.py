@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from rummikub import Meld, PuzzleError, RawMeld, Tile, parse_tiles
 from rummikub.puzzles import (
+    MAX_FILE_BYTES,
     Expect,
     Overrides,
     Puzzle,
@@ -19,6 +21,7 @@ from rummikub.puzzles import (
     from_data,
     load,
     loads,
+    read_bytes,
 )
 from rummikub.rules import STANDARD, preset
 
@@ -459,3 +462,15 @@ def test_a_bad_box_option_leaves_tiles_unjudged() -> None:
     # Which colors exist is unknown, so Q5 might be fine: only the option is reported.
     text = 'rack = "Q5"\n[rules]\ncolors = 9\n'
     assert problems(text) == ["rules: colors=9 must be in the range 1-8"]
+
+
+def test_a_file_that_grew_since_it_was_listed_is_read_whole(tmp_path: Path) -> None:
+    # A file is read at the size it had when looked at; if it grew since, the rest is read
+    # too, up to one byte past the limit (which tells it too big).
+    path = tmp_path / "p.toml"
+    path.write_bytes(b'rack = "R1"\n')
+    listed = os.stat(path)
+    path.write_bytes(b'rack = "R1 R2 R3"\n# more\n')
+    assert read_bytes(str(path), listed) == path.read_bytes()
+    path.write_bytes(b"#" * (MAX_FILE_BYTES + 10))
+    assert len(read_bytes(str(path), listed)) == MAX_FILE_BYTES + 1

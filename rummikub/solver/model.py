@@ -30,6 +30,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Literal
 
 from rummikub.melds import Meld
@@ -753,8 +754,12 @@ class MoveModel:
         else:
             table = self._lay_out(count, lambda i: round(values[i]))
         # A cheap guard against any slip in reading the model back: tiles are conserved.
-        laid = Counter(t for m in table for t in m.tiles)
-        if laid != self.position.table_tiles() + Counter(played):
+        # (Counted in C, and compared as plain dicts: both hold positive counts only, and
+        # Counter's own + and == run in Python.)
+        laid = Counter(chain.from_iterable(m.tiles for m in table))
+        kept = self.position.table_tiles()
+        kept.update(played)
+        if not dict.__eq__(laid, kept):
             raise AssertionError("the solver's table does not conserve the tiles")
         return Solution(tuple(played), table)
 
@@ -764,15 +769,18 @@ class MoveModel:
         in_place: list[Meld | None] = [None] * len(old)
         locked = [False] * len(old)
         new: list[Meld] = []
-        taken: Counter[int] = Counter()  # copies of a column shown as old melds in place
+        taken: dict[int, int] = {}  # copies of a column shown as old melds in place
         for alike in self.vars.as_was:
             for i in alike.olds[: count(alike.var)]:
                 in_place[i] = old[i]
-                taken[alike.column.index()] += 1
+                column = alike.column.index()
+                taken[column] = taken.get(column, 0) + 1
         for meld, i in self.vars.lay:
-            copies = at(i) - taken[i]
-            if copies:
-                new.extend([meld] * copies)
+            copies = at(i)
+            if copies:  # most candidate columns are unused: no lookup for them
+                copies -= taken.get(i, 0)
+                if copies:
+                    new.extend([meld] * copies)
         if self.vars.flow is not None:
             new.extend(self.vars.flow.runs(at))
         if self.vars.groups is not None:

@@ -180,8 +180,12 @@ class Template:
         records = self.records
         if uppers or rows:
             records = list(records)
+            # The cache read inline: a method call per bounded variable (hundreds on a
+            # mid-sized table) cost more than the lookups themselves.
+            bounded = self._bounded
             for i, upper in (uppers or {}).items():
-                records[i] = self._record(i, 0.0, upper)
+                found = bounded.get((i, 0.0, upper))
+                records[i] = self._record(i, 0.0, upper) if found is None else found
             for r, (lower, upper) in (rows or {}).items():
                 records[self.variables + r] = self._record(self.variables + r, lower, upper)
         solver = pywraplp.Solver.CreateSolver("CLP")

@@ -73,31 +73,47 @@ def fields(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:
     """Each field of a message, in order: (field number, value, the whole field as
     written). The value of a length-delimited field is its payload; of any other, its
     bytes as written."""
+    for number, start, at, after in _spans(data):
+        yield number, data[at:after], data[start:after]
+
+
+def without(data: bytes, numbers: Collection[int]) -> bytes:
+    """The message without its fields of these numbers."""
+    kept: list[bytes] = []
+    cut = 0  # data[cut:start] is kept when a field to leave out starts at start
+    for number, start, _, after in _spans(data):
+        if number in numbers:
+            kept.append(data[cut:start])
+            cut = after
+    return b"".join([*kept, data[cut:]]) if cut else data
+
+
+def _spans(data: bytes) -> Iterator[tuple[int, int, int, int]]:
+    """Where each field of a message lies: (field number, start of the field, start of
+    its value or payload, end)."""
     at, end = 0, len(data)
     while at < end:
         start = at
-        key, at = _varint(data, at)
+        # Keys and lengths are varints, almost always of one byte here: read inline.
+        key = data[at]
+        key, at = (key, at + 1) if key < 0x80 else _varint(data, at)
         kind = key & 7
-        if kind == _VARINT:
+        if kind == _LEN:
+            length = data[at] if at < end else 0x80
+            length, at = (length, at + 1) if length < 0x80 else _varint(data, at)
+            after = at + length
+        elif kind == _VARINT:
             _, after = _varint(data, at)
         elif kind == _I64:
             after = at + 8
         elif kind == _I32:
             after = at + 4
-        elif kind == _LEN:
-            length, at = _varint(data, at)
-            after = at + length
         else:
             raise ValueError(f"protobuf wire type {kind} (groups) not expected here")
         if after > end:
             raise ValueError("a protobuf message cut short")
-        yield key >> 3, data[at:after], data[start:after]
+        yield key >> 3, start, at, after
         at = after
-
-
-def without(data: bytes, numbers: Collection[int]) -> bytes:
-    """The message without its fields of these numbers."""
-    return b"".join(whole for number, _, whole in fields(data) if number not in numbers)
 
 
 def length_delimited(number: int, payload: bytes) -> bytes:
@@ -121,9 +137,10 @@ def doubles(data: bytes, number: int) -> list[float]:
     """The values of the repeated double field ``number`` of a message: packed, as
     OR-Tools writes them, or one by one (either way little-endian doubles)."""
     found = array("d")
-    for n, value, _ in fields(data):
+    view = memoryview(data)
+    for n, _, at, after in _spans(data):
         if n == number:
-            found.frombytes(value)
+            found.frombytes(view[at:after])
     if sys.byteorder == "big":
         found.byteswap()
     return found.tolist()
