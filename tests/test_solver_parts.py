@@ -218,9 +218,10 @@ def test_branching_takes_the_variable_whose_children_drop_most() -> None:
     assert search._branching([0, 2], values, costs) == (0, 0.5)
 
 
-#: A `late` position (benchmarks/data/seed-1.json, late-317-t065-opened) whose root LP keeps
-#: a meld more than any move can: the most fractional variable with a depth-first dive
-#: took 86 nodes to prove it, branching on pseudocosts best bound first takes 12.
+#: `late` positions (benchmarks/data/seed-1.json) whose root LP keeps a meld more than any
+#: move can. late-317-t065-opened: the most fractional variable with a depth-first dive took
+#: 86 nodes to prove it, branching on pseudocosts best bound first takes 12 (10 with the
+#: played tiles and kept melds branched on first); late-482-t074-opened: 71, 61, then 17.
 LATE_317 = Position.parse(
     rack="K6 K8 K13 R4 R7 B12 O3 O3 O9 O9 O10 O12",
     table=[
@@ -248,15 +249,50 @@ LATE_317 = Position.parse(
         "R8 B8 O8",
     ],
 )
+LATE_482 = Position.parse(
+    rack="K1 K2 K7 K8 K10 K11 K11 R1 R4 R9 R11 B3 B6 B6 B12 B12 O9 O12",
+    table=[
+        "K13 R13 B13 O13",
+        "R2 B2 O2",
+        "K5 B5 O5",
+        "K12 R12 O12",
+        "R5 R6 R7",
+        "R10 R11 R12",
+        "O6 O7 O8 O9 O10 O11",
+        "K6 R6 O6",
+        "K9 K10 J K12 K13",
+        "K2 K3 K4 K5",
+        "B1 B2 B3",
+        "K1 B1 O1",
+        "K3 R3 O3",
+        "B8 B9 B10 B11",
+        "R13 B13 O13",
+        "R1 R2 R3",
+        "R4 B4 O4",
+        "O1 O2 O3",
+        "K4 B4 O4",
+        "R5 B5 O5",
+        "K8 R8 B8 O8",
+        "K9 R9 B9",
+        "R7 B7 O7 J",
+    ],
+)
 
 
-def test_search_proves_a_kept_meld_gap_in_few_nodes() -> None:
-    outcome = MoveModel(LATE_317, "value").solve(None)
+@pytest.mark.parametrize(
+    ("position", "most_nodes", "value", "tiles"),
+    [(LATE_317, 20, 96, 12), (LATE_482, 30, 135, 18)],
+    ids=["late-317", "late-482"],
+)
+def test_search_proves_a_kept_meld_gap_in_few_nodes(
+    position: Position, most_nodes: int, value: int, tiles: int
+) -> None:
+    outcome = MoveModel(position, "value").solve(None)
     assert outcome.status == "optimal" and outcome.solution is not None
-    assert outcome.nodes <= 30
-    result = solve(LATE_317)
-    assert (result.value, result.tiles) == (96, 12)  # as recorded in benchmarks/data
-    assert check(LATE_317, result.table).legal
+    assert outcome.nodes <= most_nodes
+    result = solve(position)
+    assert (result.value, result.tiles) == (value, tiles)  # as recorded in benchmarks/data
+    assert check(position, result.table).legal
 
 
 # -- time-limited solves that end unproven ------------------------------------------------

@@ -44,8 +44,9 @@ def test_more_workers_than_chunks() -> None:
 
 
 def test_an_error_in_a_worker_is_raised_here() -> None:
-    with pytest.raises(ValueError, match="bad item 7"):
+    with pytest.raises(ValueError, match="bad item 7") as raised:
         list(ordered_map(_fails_at_seven, range(20), 2, _nothing))
+    assert "_fails_at_seven" in "".join(raised.value.__notes__)  # where it happened
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:

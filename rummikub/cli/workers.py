@@ -12,6 +12,7 @@ next chunk and reads its results, sleeping in between.
 from __future__ import annotations
 
 import multiprocessing
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -110,5 +111,6 @@ def _work(
         index, chunk = job
         try:
             connection.send((index, [function(item) for item in chunk], None))
-        except Exception as error:  # raised in the main process
+        except Exception as error:  # raised in the main process, with where it happened
+            error.add_note(f"In a worker process:\n{traceback.format_exc()}")
             connection.send((index, None, error))

@@ -18,12 +18,18 @@ solution is near the LP's; a branch lowers the bound by a sixth or a third of a 
   of the others, so the root branches on the most fractional variable);
 - nodes are taken best bound first (the bound rounded down, an integer), and among equal
   bounds the newest first, which dives while the bound holds; of a node's children the up
-  side (a meld laid, a tile played, an old meld kept) goes first.
+  side (a meld laid, a tile played, an old meld kept) goes first;
+- the caller may name variables to branch on first, while any of them is fractional: the
+  move model names the tiles played and the old melds kept as they were (and the columns
+  that keep them), the decisions the objective's levels count, so that the bound falls
+  where the objective is decided before the search settles how the rest of the table is
+  laid.
 
 Against the most fractional variable and a depth-first dive to a first incumbent, nodes
 over 300 `hard`, 300 `rack-jokers` and the 200 `late` positions fell from 2,516, 2,709 and
-1,844 to ~1,800, ~1,780 and ~1,540, the most for one position from 84, 83 and 155 to ~60,
-~50 and ~70 (each part measured alone and together: ``benchmarks/``, the commit's message).
+1,844 to 1,803, 1,782 and 1,541 (the most for one position from 84, 83 and 155 to 59, 48
+and 69), and with the tiles played and old melds kept first to 1,694, 1,656 and 1,223 (35,
+30 and 49); each part was measured alone and together (the commits' messages).
 
 The objective's coefficients are integers, so a node whose LP bound rounded down is no
 better than the incumbent cannot hold a better solution: that prune is exact.
@@ -34,6 +40,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -69,6 +76,7 @@ def branch_and_bound(
     iteration_limit: int,
     deadline: float | None,
     floor: float = -math.inf,
+    first: Sequence[int] = (),
 ) -> SearchOutcome:
     """Maximise ``solver``'s objective over integer values of the variables ``integer``.
 
@@ -77,7 +85,8 @@ def branch_and_bound(
     the same position takes the same path whatever the machine's load. ``deadline`` (a
     ``time.perf_counter()`` value) is the caller's time limit, which alone may differ.
     With ``floor`` (a score some solution is known to reach), only solutions scoring more
-    are sought: ``infeasible`` then means that none does.
+    are sought: ``infeasible`` then means that none does. ``first``: variables (of
+    ``integer``) that a node branches on while any of them is fractional, before the rest.
     """
     from ortools.linear_solver import pywraplp
 
@@ -149,7 +158,9 @@ def branch_and_bound(
         if bound <= best:
             continue
         values = reader.values()
-        branch = _branching(integer, values, costs)
+        branch = _branching(first, values, costs) if first else None
+        if branch is None:
+            branch = _branching(integer, values, costs)
         if branch is None:
             best = bound
             incumbent = values
@@ -211,7 +222,7 @@ def _learn(costs: dict[tuple[int, bool], list[float]], made_by: _Made, optimum: 
 
 
 def _branching(
-    integer: list[int], values: list[float], costs: dict[tuple[int, bool], list[float]]
+    integer: Sequence[int], values: list[float], costs: dict[tuple[int, bool], list[float]]
 ) -> tuple[int, float] | None:
     """The fractional variable to branch on, with its value, or None when every one of
     ``integer`` is integral: the highest product of the expected drops of its two children
