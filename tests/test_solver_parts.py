@@ -361,3 +361,21 @@ def test_fast_fitting_agrees_with_the_candidates_own() -> None:
             for _ in range(30):
                 limit = [rng.choice((0, 0, 1, 2, 3)) for _ in range(size)]
                 assert fitting(cands, limit) == cands.fitting(limit)
+
+
+def test_remembered_fitting_agrees_with_the_candidates_own() -> None:
+    """The template's fitting by clusters (each cluster's choice remembered by the counts
+    of its tiles) chooses exactly what Candidates.fitting chooses, sorted by row, also
+    when it answers from memory."""
+    import random
+
+    from rummikub.solver.candidates import candidates, group_candidates
+    from rummikub.solver.template import fitting_rows
+
+    rng = random.Random(11)
+    for rules in (STANDARD, Rules(jokers=4), Rules(numbers=9, colors="KRBOG", copies=3)):
+        for cands in (group_candidates(rules), candidates(rules)):
+            size = len(cands.index.tiles)
+            limits = [[rng.choice((0, 0, 1, 2, 3)) for _ in range(size)] for _ in range(20)]
+            for limit in limits + limits:  # the second time from memory
+                assert fitting_rows(cands, limit) == sorted(cands.fitting(limit))

@@ -67,7 +67,14 @@ from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import INTEGRALITY, SearchOutcome, branch_and_bound
-from rummikub.solver.template import Base, Template, fitting, lay_base, template_for
+from rummikub.solver.template import (
+    Base,
+    Template,
+    fitting,
+    fitting_rows,
+    lay_base,
+    template_for,
+)
 from rummikub.solver.units import LockedUnits, Unit
 from rummikub.tiles import Tile
 
@@ -333,10 +340,12 @@ class MoveModel:
             flow, flow_uppers = base.flow.limit(self.available, self.index)
             uppers.update(flow_uppers)
         fits = self._fitting
-        if fits is None:
-            fits = fitting(cands, self.rack if self.opening_only else self.available)
+        if fits is None:  # a template: its candidates are read for every position
+            fits = fitting_rows(cands, self.rack if self.opening_only else self.available)
+        else:
+            fits = sorted(fits)
         columns: dict[int, int] = {}
-        for k, (row, upper) in enumerate(sorted(fits)):
+        for k, (row, upper) in enumerate(fits):
             if k % 256 == 0:
                 deadline.check()
             where = base.column_of.get(row)
@@ -752,7 +761,7 @@ class MoveModel:
             new = [m for m, i in self.vars.lay for _ in range(round(values[i]))]
             table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
         else:
-            table = self._lay_out(count, lambda i: round(values[i]))
+            table = self._lay_out(values, count, lambda i: round(values[i]))
         # A cheap guard against any slip in reading the model back: tiles are conserved.
         # (Counted in C, and compared as plain dicts: both hold positive counts only, and
         # Counter's own + and == run in Python.)
@@ -763,8 +772,11 @@ class MoveModel:
             raise AssertionError("the solver's table does not conserve the tiles")
         return Solution(tuple(played), table)
 
-    def _lay_out(self, count: Callable[[Any], int], at: Callable[[int], int]) -> tuple[Meld, ...]:
-        """The new table; ``count`` reads a variable's value, ``at`` a variable index's."""
+    def _lay_out(
+        self, values: list[float], count: Callable[[Any], int], at: Callable[[int], int]
+    ) -> tuple[Meld, ...]:
+        """The new table from the variables' ``values``; ``count`` reads a variable's
+        value, ``at`` a variable index's."""
         old = self.position.table
         in_place: list[Meld | None] = [None] * len(old)
         locked = [False] * len(old)
@@ -776,9 +788,8 @@ class MoveModel:
                 column = alike.column.index()
                 taken[column] = taken.get(column, 0) + 1
         for meld, i in self.vars.lay:
-            copies = at(i)
-            if copies:  # most candidate columns are unused: no lookup for them
-                copies -= taken.get(i, 0)
+            if values[i] > 0.5:  # most candidate columns are unused: read them no further
+                copies = round(values[i]) - taken.get(i, 0)
                 if copies:
                     new.extend([meld] * copies)
         if self.vars.flow is not None:
