@@ -35,6 +35,7 @@ from typing import Any
 import rummikub
 from benchmarks import analysis as analysis_module
 from benchmarks import cards as card_bench
+from benchmarks import checker as checker_bench
 from benchmarks import peer as peer_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
@@ -49,7 +50,7 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 #: The example puzzle for the whole-process comparison: small, so start-up dominates.
 CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
-SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis", "cards")
+SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis", "checker", "cards")
 #: Corpora of simulated play: slow to simulate, so read from the seed's record.
 SIMULATED = ("game", "late")
 
@@ -1392,12 +1393,14 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     analysis = (
         analysis_module.run(settings.seed, settings.quick, say) if "analysis" in sections else []
     )
+    checks = checker_bench.run(settings.seed, settings.quick, say) if "checker" in sections else []
     # The card rummies: their own corpus and section (benchmarks/cards.py).
     cards = card_bench.run(settings.seed, settings.quick, say) if "cards" in sections else []
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
         text = markdown(settings, reports, processes, throughput, memory, peer, probes, profile)
         text += analysis_module.markdown(analysis)
+        text += checker_bench.markdown(checks)
         out.write_text(text + ("\n" + card_bench.markdown(cards, settings.seed) if cards else ""))
         say(f"wrote {out}")
     return 0
