@@ -7,7 +7,6 @@ stay where they lie) and two locked units (each must own its own meld).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from rummikub.melds import Meld, laid_run
@@ -96,10 +95,15 @@ def _sharing(olds: list[tuple[int, Meld]], new: list[Meld]) -> list[tuple[int, i
             holders.setdefault(tile, []).append(j)
     found: list[tuple[int, int, int]] = []
     for i, meld in olds:
-        shared: Counter[int] = Counter()
-        for tile, count in Counter(meld.tiles).items():
+        # Plain dicts: a Counter per old meld cost more than the counting (a Python set-up,
+        # a Python __missing__ per new key).
+        counts: dict[Tile, int] = {}
+        for tile in meld.tiles:
+            counts[tile] = counts.get(tile, 0) + 1
+        shared: dict[int, int] = {}
+        for tile, count in counts.items():
             for j in holders.get(tile, ()):
-                shared[j] += min(count, new[j].tiles.count(tile))
+                shared[j] = shared.get(j, 0) + min(count, new[j].tiles.count(tile))
         found.extend((-n, i, j) for j, n in shared.items())
     return found
 

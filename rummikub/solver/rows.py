@@ -49,6 +49,7 @@ class Rows:
         """Add ``lower <= sum(coef * var) <= upper``; a variable met twice adds up."""
         merged: dict[int, tuple[Any, float]] = {}
         for var, coef in terms:
-            seen = merged.get(var.index())
-            merged[var.index()] = (var, coef if seen is None else seen[1] + coef)
+            i = var.index()
+            seen = merged.get(i)
+            merged[i] = (var, coef if seen is None else seen[1] + coef)
         return add_row(self.solver, lower, upper, merged.values())
