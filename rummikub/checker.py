@@ -597,8 +597,12 @@ def _matters(turn: _Turn, left: Counter[Tile], value: int, best: _Best, *, alive
         needs.append(best.alone + 1)
     if not needs:
         return False
-    need = min(needs)
-    return value + _best_packing(left, turn.rules, need - value) >= need
+    need = min(needs) - value
+    # Every tile in a meld, each joker the highest number: a bound that spares the packing.
+    most = sum(t.number for t in left.elements() if not t.is_joker)
+    if most + left[JOKER] * turn.rules.numbers < need:
+        return False
+    return _best_packing(left, turn.rules, need) >= need
 
 
 def _walk(
