@@ -37,6 +37,7 @@ from benchmarks import analysis as analysis_module
 from benchmarks import cards as card_bench
 from benchmarks import checker as checker_bench
 from benchmarks import peer as peer_module
+from benchmarks import tails as tails_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
 from rummikub.checker import check
@@ -50,7 +51,16 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 #: The example puzzle for the whole-process comparison: small, so start-up dominates.
 CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
-SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis", "checker", "cards")
+SECTIONS = (
+    *CORPORA,
+    "profile",
+    "tails",
+    "cli",
+    "throughput",
+    "analysis",
+    "checker",
+    "cards",
+)
 #: Corpora of simulated play: slow to simulate, so read from the seed's record.
 SIMULATED = ("game", "late")
 
@@ -406,6 +416,22 @@ def compare_corpus(
     say(peer_line(report))
     for failure in report.peer_errors:
         say(f"{report.name:<12} peer failed on {failure}")
+
+
+def tail_entry(
+    report: CorpusReport,
+) -> tuple[str, list[tails_module.Timed], list[tails_module.Timed]]:
+    """A corpus's timings for the profile of :mod:`benchmarks.tails`: the value objective's,
+    and the peer setting's (free jokers) where the peer was compared."""
+    value = [
+        tails_module.Timed(t.name, case.position, t.seconds)
+        for case, t in zip(report.cases, report.timings, strict=True)
+    ]
+    peer = [
+        tails_module.Timed(c.case.name, free(c.case.position), c.ours_seconds)
+        for c in report.comparisons
+    ]
+    return report.name, value, peer
 
 
 def summary_line(report: CorpusReport) -> str:
@@ -1388,6 +1414,16 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
             compare_corpus(report, peer, settings, say)
     probes = run_probes(peer, settings.time_limit) if peer and reports else []
     profile = run_profile(settings, say) if "profile" in sections else None
+    tails = (
+        tails_module.run(
+            [tail_entry(report) for report in reports],
+            quick=settings.quick,
+            time_limit=settings.time_limit,
+            say=say,
+        )
+        if "tails" in sections
+        else []
+    )
     processes = run_cli(settings, say) if "cli" in sections else []
     throughput = run_throughput(settings, say) if "throughput" in sections else None
     analysis = (
@@ -1399,6 +1435,7 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
         text = markdown(settings, reports, processes, throughput, memory, peer, probes, profile)
+        text += tails_module.markdown(tails)
         text += analysis_module.markdown(analysis)
         text += checker_bench.markdown(checks)
         out.write_text(text + ("\n" + card_bench.markdown(cards, settings.seed) if cards else ""))
