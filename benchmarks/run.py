@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import gc
 import json
 import math
@@ -37,6 +38,7 @@ from benchmarks import analysis as analysis_module
 from benchmarks import cards as card_bench
 from benchmarks import checker as checker_bench
 from benchmarks import peer as peer_module
+from benchmarks import startup
 from benchmarks import tails as tails_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
@@ -158,6 +160,8 @@ class ProcessTimes:
     floor: bool = False
     #: Said after the command in the report.
     note: str = ""
+    #: Where its imports go, by package (benchmarks/startup.py); ours only.
+    imports: tuple[startup.ImportShare, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -625,21 +629,23 @@ def run_cli(settings: Settings, say: Callable[[str], None]) -> list[ProcessTimes
         if os.environ.get("PYTHONDONTWRITEBYTECODE"):
             note = "with PYTHONDONTWRITEBYTECODE set, as here: our modules compiled every time"
             commands.append(("rummikub solve " + CLI_PUZZLE, ours, None, False, note))
-        if settings.peer:
-            position = load(REPO / CLI_PUZZLE).position
-            theirs = [sys.executable, "-c", peer_module.script(position)]
-            label = "python -c '<rummikub-solver on the same position>'"
-            commands.append((label, theirs, env, False, ""))
         for _, argv, environment, _, _ in commands:
             time_process(argv, 1, env=environment)
         seconds: list[list[float]] = [[] for _ in commands]
         for _ in range(settings.cli_runs):
             for index, (_, argv, environment, _, _) in enumerate(commands):
                 seconds[index] += time_process(argv, 1, env=environment)
+        # Where the imports go (benchmarks/startup.py): in its own runs, after the timed
+        # ones, since -X importtime slows them.
+        imports = startup.measure(
+            [sys.executable, "-m", "rummikub", "solve", CLI_PUZZLE], env, quick=settings.quick
+        )
     found = [
         ProcessTimes(label, times, floor, note)
         for (label, _, _, floor, note), times in zip(commands, seconds, strict=True)
     ]
+    if found:
+        found[0] = dataclasses.replace(found[0], imports=tuple(imports))
     for times in found:
         say(
             f"{'process':<12} {ms(statistics.median(times.seconds))} median of "
@@ -959,6 +965,7 @@ def markdown(
         floor_text = cli_floor(processes)
         if floor_text:
             lines += [floor_text, ""]
+        lines += startup.markdown(f"python -m rummikub solve {CLI_PUZZLE}", processes[0].imports)
     if throughput is not None:
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(throughput.statuses.items()))
         lines += [
