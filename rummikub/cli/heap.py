@@ -6,9 +6,10 @@ A solve allocates and frees a few hundred KiB (OR-Tools' model and CLP's work sp
 every solve had the system map and zero those pages again: on a folder of 1,000 `mid`
 positions 30-85 page faults a puzzle (glibc raises its thresholds by itself as large blocks
 come and go, so how many depends on the process's history), 0.1-0.2 ms of system time of
-~5 ms (benchmarks, "Throughput"); ~0 once freed memory is kept. A process that goes on solving keeps what it freed for the next puzzle
-instead, up to :data:`KEEP` bytes. Memory is not a concern at that size: the peak of a
-solve is what it is either way, only its return to the system waits.
+~5 ms (benchmarks, "Throughput"). A process that goes on solving keeps what it freed for
+the next puzzle instead, up to :data:`KEEP` bytes: ~0 faults a puzzle. Memory is not a
+concern at that size: the peak of a solve is what it is either way, only its return to the
+system waits.
 
 Linux with glibc only (``mallopt``); elsewhere, or with another C library, nothing
 changes. Called before the worker processes are forked, so that they inherit it.
