@@ -17,7 +17,6 @@ including a tile used too often, is for the checker to judge.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import tomllib
@@ -265,12 +264,9 @@ def parse_document(text: str | bytes, path: str, *, fmt: Format = "toml") -> Any
     name = "TOML" if fmt == "toml" else "JSON"
     data: Any
     try:
-        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+        data = tomllib.loads(text) if fmt == "toml" else _json_data(text, path)
     except tomllib.TOMLDecodeError as error:
         raise PuzzleError(path, [f"invalid TOML: {error}"]) from None
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno}, column {error.colno}"
-        raise PuzzleError(path, [f"invalid JSON: {error.msg} (at {where})"]) from None
     except RecursionError:
         raise PuzzleError(path, [f"invalid {name}: {_TOO_DEEP}"]) from None
     except ValueError as error:
@@ -281,6 +277,18 @@ def parse_document(text: str | bytes, path: str, *, fmt: Format = "toml") -> Any
     if _depth_exceeds(data, MAX_DEPTH):
         raise PuzzleError(path, [_TOO_DEEP])
     return data
+
+
+def _json_data(text: str, path: str) -> Any:
+    # json is imported only here and where JSON is written: a ``rummikub solve`` of a TOML
+    # puzzle with text output never needs it (~1 ms of every such process).
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise PuzzleError(path, [f"invalid JSON: {error.msg} (at {where})"]) from None
 
 
 def decode(data: str | bytes, path: str) -> str:
@@ -663,6 +671,8 @@ def _box(rules: Rules | None) -> str:
 
 
 def _quote(text: str) -> str:
+    import json  # lazy, as in _json_data
+
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -670,6 +680,8 @@ def _describe(value: Any) -> str:
     """A value and its type, for "expected X, got Y" messages."""
     kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list"}
     kind = "table" if isinstance(value, Mapping) else kinds.get(type(value), type(value).__name__)
+    import json  # lazy, as in _json_data
+
     try:
         shown = json.dumps(value, ensure_ascii=False, default=str)
     except (ValueError, RecursionError):  # an integer too long to show, a nesting too deep
@@ -728,6 +740,8 @@ def dumps(puzzle: Puzzle, fmt: Format = "toml") -> str:
     """
     data = to_data(puzzle)
     if fmt == "json":
+        import json  # lazy, as in _json_data
+
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     lines: list[str] = []
     tables: list[tuple[str, dict[str, Any]]] = []
@@ -757,6 +771,8 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    import json  # lazy, as in _json_data
+
     # A JSON string with ASCII escapes is a valid TOML basic string.
     return json.dumps(str(value))
 

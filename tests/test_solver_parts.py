@@ -379,3 +379,18 @@ def test_remembered_fitting_agrees_with_the_candidates_own() -> None:
             limits = [[rng.choice((0, 0, 1, 2, 3)) for _ in range(size)] for _ in range(20)]
             for limit in limits + limits:  # the second time from memory
                 assert fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+
+
+def test_a_table_read_once_makes_no_clusters() -> None:
+    """The clusters are made on a table's second read (a process that solves one position
+    never needs them); both reads choose what Candidates.fitting chooses."""
+    from rummikub.solver import template
+    from rummikub.solver.candidates import group_candidates
+
+    cands = group_candidates(Rules(numbers=11, colors="KRBO", copies=2, jokers=1))
+    limit = [1] * len(cands.index.tiles)
+    assert template.fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+    found = template._CLUSTERS.get(id(cands))
+    assert found is None or found[0] is not cands
+    assert template.fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+    assert template._CLUSTERS[id(cands)][0] is cands

@@ -114,6 +114,8 @@ def test_solving_a_tile_puzzle_imports_only_what_solving_needs() -> None:
         loaded = _modules_after(*args)
         assert "rummikub.solver.model" in loaded  # it did solve
         assert _unwanted(loaded) == [], args
+        if "--json" not in args:  # json is read and written only where JSON is (~1 ms)
+            assert "json" not in loaded, args
 
 
 def test_a_folder_with_a_card_puzzle_still_solves_both_kinds(tmp_path: Path) -> None:

@@ -97,6 +97,8 @@ _Cluster = tuple[Any, list[tuple[int, Any, Any]], dict[Any, list[tuple[int, int]
 #: each as (getter of the counts it depends on, its candidates' readers, the candidates
 #: that fit, remembered by those counts).
 _CLUSTERS: dict[int, tuple[Candidates, list[_Cluster]]] = {}
+#: The candidate tables read once so far (by id, as :data:`_GETTERS`), without clusters.
+_READ_ONCE: dict[int, Candidates] = {}
 #: Counts remembered per cluster (a cluster of the standard box has 3^5 possible ones).
 MOST_REMEMBERED = 4096
 
@@ -107,9 +109,14 @@ def fitting_rows(cands: Candidates, limit: Counts) -> list[tuple[int, int]]:
     that share no numbered tile (a box's groups: one per number), and which candidates of
     a cluster fit, with how many copies, depends only on the counts of its own tiles and of
     the joker, so it is remembered by those counts (a mid-sized table's fitting took ~5% of
-    its solve)."""
+    its solve). The clusters are made on the table's second read: on its first, reading
+    the candidates alone costs less than making them (a process that solves one position,
+    such as one ``rummikub solve``, never needs them)."""
     found = _CLUSTERS.get(id(cands))
     if found is None or found[0] is not cands:
+        if _READ_ONCE.get(id(cands)) is not cands:
+            _READ_ONCE[id(cands)] = cands
+            return sorted(cands.fitting(limit))
         found = _CLUSTERS[id(cands)] = (cands, _clusters(cands))
     deadline.check()
     chosen: list[tuple[int, int]] = []
