@@ -392,7 +392,7 @@ def test_a_small_position_is_solved_over_the_columns_it_can_use() -> None:
     template = template_for(STANDARD, 0)
     assert template is not None
     assert model.base_variables == len(model.active) < template.variables * move_model.LIVE_SHARE
-    assert model.solver.NumConstraints() < len(template.heads)
+    assert model.solver.NumConstraints() < len(template.records) - template.variables
     outcome = model.solve(None)
     assert outcome.status == "optimal" and outcome.solution is not None
     assert check(small, outcome.solution.table).legal
