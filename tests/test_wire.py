@@ -143,6 +143,17 @@ def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
             for r in exported.constraint
         ),
     ]
+    # Its columns (for live copies) are its rows read by column.
+    terms: list[list[tuple[int, bytes]]] = [[] for _ in range(template.variables)]
+    heads = []
+    for r, record in enumerate(template.records[template.variables :]):
+        part = wire.payload(record)
+        ks = wire.varints(part, wire.CONSTRAINT_VARIABLES)
+        coefficients = wire.doubles(part, wire.CONSTRAINT_COEFFICIENTS)
+        for k, coefficient in zip(ks, coefficients, strict=True):
+            terms[k].append((r, wire.double_bytes(coefficient)))
+        heads.append(wire.without(part, (wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)))
+    assert template.columns[:2] == (tuple(map(tuple, terms)), tuple(heads))
     row = template.base.balance[0]
     loaded = template.load({0: 2.0}, {row: (1.0, 1.0)})
     assert (loaded.variable(0).lb(), loaded.variable(0).ub()) == (0.0, 2.0)

@@ -52,15 +52,21 @@ class Row:
             raise ValueError("a base lays no zero coefficient")
         self.coefficients[var._index] = coefficient
 
-    def record(self, bounds: dict[tuple[float, float], bytes]) -> bytes:
-        """The row's record; ``bounds``: the start of a record by its bounds, shared by
-        the rows of a model (most have the same few)."""
+    def head(self, bounds: dict[tuple[float, float], bytes]) -> bytes:
+        """The row's record's fields before its terms (its bounds, "not lazy");
+        ``bounds``: those fields by bounds, shared by the rows of a model (most have the
+        same few)."""
         key = (self.lower, self.upper)
         part = bounds.get(key)
         if part is None:
             part = wire.double(wire.CONSTRAINT_BOUNDS[0], self.lower)
             part += wire.double(wire.CONSTRAINT_BOUNDS[1], self.upper)
             part = bounds[key] = part + wire.varint(wire.CONSTRAINT_LAZY, 0)
+        return part
+
+    def record(self, bounds: dict[tuple[float, float], bytes]) -> bytes:
+        """The row's record (``bounds`` as for :meth:`head`)."""
+        part = self.head(bounds)
         if self.coefficients:
             terms = sorted(self.coefficients.items())
             part += wire.packed_varints(wire.CONSTRAINT_VARIABLES, [i for i, _ in terms])
@@ -108,3 +114,18 @@ class Records:
         """Each row's record, by index."""
         bounds: dict[tuple[float, float], bytes] = {}
         return [row.record(bounds) for row in self._rows]
+
+    def columns(self) -> tuple[tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...]]:
+        """The model by columns: per variable, its terms as (row, coefficient as a packed
+        double) by row; per row, its record's fields before its terms (:meth:`Row.head`)."""
+        terms: list[list[tuple[int, bytes]]] = [[] for _ in self._variables]
+        bounds: dict[tuple[float, float], bytes] = {}
+        packed: dict[float, bytes] = {}
+        for r, row in enumerate(self._rows):
+            for i, coefficient in sorted(row.coefficients.items()):
+                found = packed.get(coefficient)
+                if found is None:
+                    found = packed[coefficient] = wire.double_bytes(coefficient)
+                terms[i].append((r, found))
+        heads = tuple(row.head(bounds) for row in self._rows)
+        return tuple(tuple(found) for found in terms), heads

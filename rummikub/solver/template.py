@@ -233,6 +233,14 @@ def lay_base(
     )
 
 
+#: A template by columns: per variable, its terms in the rows as (row, its coefficient as a
+#: packed double); per row, its record's payload without its terms (the bounds); a row's
+#: bounds as written, by bounds (filled as live copies need them).
+_Columns = tuple[
+    tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...], dict[tuple[float, float], bytes]
+]
+
+
 class Template(NamedTuple):
     """A model of the base of a rule set with every candidate group, ready to copy.
 
@@ -255,6 +263,9 @@ class Template(NamedTuple):
     #: Records with other bounds, made when first needed: by (variable or row position in
     #: :attr:`records`, bounds).
     bounded: dict[tuple[int, float, float], bytes]
+    #: The same model by columns, for live copies (:meth:`load_live`; written with the
+    #: records: reading them back out of the rows cost ~2 ms on the first live copy).
+    columns: _Columns
 
     def load(
         self,
@@ -299,7 +310,7 @@ class Template(NamedTuple):
         """
         from ortools.linear_solver import pywraplp
 
-        terms, heads, row_bounds = _columns(self)
+        terms, heads, row_bounds = self.columns
         live = sorted(uppers)
         bounded = self.bounded
         parts: list[bytes] = []
@@ -363,37 +374,6 @@ class Template(NamedTuple):
         return found
 
 
-#: Per template's variable, its terms in the rows: (row, its coefficient as a packed
-#: double); per row, its record's payload without its terms (the bounds); a row's bounds
-#: as written, by bounds.
-_Columns = tuple[
-    tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...], dict[tuple[float, float], bytes]
-]
-#: :data:`_Columns` per template (by id: templates are cached for the process), read from
-#: its rows on its first live copy (a process that copies no live part never pays).
-_COLUMNS: dict[int, tuple[Template, _Columns]] = {}
-
-
-def _columns(template: Template) -> _Columns:
-    found = _COLUMNS.get(id(template))
-    if found is not None and found[0] is template:
-        return found[1]
-    terms: list[list[tuple[int, bytes]]] = [[] for _ in range(template.variables)]
-    heads: list[bytes] = []
-    for r, record in enumerate(template.records[template.variables :]):
-        part = wire.payload(record)
-        ks = wire.varints(part, wire.CONSTRAINT_VARIABLES)
-        coefficients = wire.doubles(part, wire.CONSTRAINT_COEFFICIENTS)
-        if len(ks) != len(coefficients):
-            raise RuntimeError("a template row's terms do not pair up")
-        for k, coefficient in zip(ks, coefficients, strict=True):
-            terms[k].append((r, wire.double_bytes(coefficient)))
-        heads.append(wire.without(part, (wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)))
-    columns: _Columns = (tuple(tuple(t) for t in terms), tuple(heads), {})
-    _COLUMNS[id(template)] = (template, columns)
-    return columns
-
-
 def _bounds(written: dict[tuple[float, float], bytes], bounds: tuple[float, float]) -> bytes:
     """A row's bounds as its record's fields (remembered in ``written``)."""
     lower_field, upper_field = wire.CONSTRAINT_BOUNDS
@@ -455,10 +435,12 @@ def play_template(rules: Rules) -> Template | None:
         written, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
     )
     variables = written.variable_records()
+    terms, heads = written.columns()
     return Template(
         base=base,
         rules=rules,
         records=variables + written.row_records(),
         variables=len(variables),
         bounded={},
+        columns=(terms, heads, {}),
     )
