@@ -64,14 +64,39 @@ class Row:
             part = bounds[key] = part + wire.varint(wire.CONSTRAINT_LAZY, 0)
         return part
 
-    def record(self, bounds: dict[tuple[float, float], bytes]) -> bytes:
-        """The row's record (``bounds`` as for :meth:`head`)."""
+    def record(
+        self,
+        bounds: dict[tuple[float, float], bytes],
+        doubles: dict[float, bytes],
+        varint: list[bytes],
+    ) -> bytes:
+        """The row's record (``bounds`` as for :meth:`head`; ``doubles``: coefficients
+        as packed doubles, by value; ``varint[k]``: the varint of ``k``, for every length
+        and variable index a record holds)."""
         part = self.head(bounds)
         if self.coefficients:
             terms = sorted(self.coefficients.items())
-            part += wire.packed_varints(wire.CONSTRAINT_VARIABLES, [i for i, _ in terms])
-            part += wire.packed_doubles(wire.CONSTRAINT_COEFFICIENTS, [c for _, c in terms])
-        return wire.length_delimited(wire.MODEL_CONSTRAINT, part)
+            ks = b"".join([varint[i] for i, _ in terms])
+            cs = b"".join([doubles.get(c) or _packed(doubles, c) for _, c in terms])
+            part = b"".join(
+                (part, _VARIABLES, varint[len(ks)], ks, _COEFFICIENTS, varint[len(cs)], cs)
+            )
+        return b"".join((_ROW, varint[len(part)], part))
+
+
+def _packed(doubles: dict[float, bytes], value: float) -> bytes:
+    found = doubles[value] = wire.double_bytes(value)
+    return found
+
+
+#: The keys of a model's row and of a row's packed variables and coefficients.
+_ROW, _VARIABLES, _COEFFICIENTS = (
+    wire.field_key(number)
+    for number in (wire.MODEL_CONSTRAINT, wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)
+)
+#: The most bytes a term takes in a row's record: a variable index below 2^21 (3 bytes) and
+#: a double (8).
+_TERM_BYTES = 11
 
 
 class Records:
@@ -113,7 +138,12 @@ class Records:
     def row_records(self) -> list[bytes]:
         """Each row's record, by index."""
         bounds: dict[tuple[float, float], bytes] = {}
-        return [row.record(bounds) for row in self._rows]
+        doubles: dict[float, bytes] = {}
+        # Written from a table of varints (no call per term): one entry per variable
+        # index and per length a record can have.
+        longest = max((len(row.coefficients) for row in self._rows), default=0)
+        varint = wire.varint_table(max(len(self._variables), 64 + _TERM_BYTES * longest))
+        return [row.record(bounds, doubles, varint) for row in self._rows]
 
     def columns(self) -> tuple[tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...]]:
         """The model by columns: per variable, its terms as (row, coefficient as a packed

@@ -18,7 +18,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 #: ``MPModelProto``: its variables and its rows (constraints), one field each.
@@ -146,25 +146,6 @@ def double_bytes(value: float) -> bytes:
 def varint(number: int, value: int) -> bytes:
     """Field ``number`` holding the non-negative integer (or bool) ``value``."""
     return _encode_varint(number << 3 | _VARINT) + _encode_varint(value)
-
-
-def packed_varints(number: int, values: Iterable[int]) -> bytes:
-    """Field ``number`` holding the non-negative integers ``values``, packed."""
-    out = bytearray()
-    for value in values:  # inline: a call per value was most of writing a template
-        while value > 0x7F:
-            out.append(value & 0x7F | 0x80)
-            value >>= 7
-        out.append(value)
-    return length_delimited(number, bytes(out))
-
-
-def packed_doubles(number: int, values: Sequence[float]) -> bytes:
-    """Field ``number`` holding the doubles ``values``, packed (little-endian)."""
-    found = array("d", values)
-    if sys.byteorder == "big":
-        found.byteswap()
-    return length_delimited(number, found.tobytes())
 
 
 def payload(field: bytes) -> bytes:
