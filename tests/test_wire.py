@@ -107,10 +107,15 @@ def test_a_message_cut_short_is_an_error() -> None:
         list(wire.fields(data[:-1]))
 
 
-@pytest.mark.parametrize("rules", [STANDARD, Rules(numbers=26, colors="KRBOGYPW", copies=4)])
+@pytest.mark.parametrize(
+    "rules",
+    [STANDARD, STANDARD.replace(jokers=0), Rules(numbers=26, colors="KRBOGYPW", copies=4)],
+)
 def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
-    """The template's records are its model as protobuf exports it, without names, and
+    """The template's records (written without a solver, rummikub/solver/records.py) are
+    its model laid through pywraplp as protobuf exports it, without names, byte for byte;
     a bounded record is that with its bounds changed."""
+    play_template.cache_clear()  # built here, not by an earlier test
     template = play_template(rules)
     assert template is not None
     built = pywraplp.Solver.CreateSolver("CLP")
@@ -128,6 +133,16 @@ def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
     assert list(records.variable) == list(exported.variable)
     assert list(records.constraint) == list(exported.constraint)
     assert template.variables == len(exported.variable)
+    assert template.records == [
+        *(
+            wire.length_delimited(wire.MODEL_VARIABLE, v.SerializeToString())
+            for v in exported.variable
+        ),
+        *(
+            wire.length_delimited(wire.MODEL_CONSTRAINT, r.SerializeToString())
+            for r in exported.constraint
+        ),
+    ]
     row = template.base.balance[0]
     loaded = template.load({0: 2.0}, {row: (1.0, 1.0)})
     assert (loaded.variable(0).lb(), loaded.variable(0).ub()) == (0.0, 2.0)

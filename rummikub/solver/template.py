@@ -22,6 +22,7 @@ from rummikub.rules import Rules
 from rummikub.solver import deadline, wire
 from rummikub.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.solver.group_counts import GroupCounts, counts_groups
+from rummikub.solver.records import Records
 from rummikub.solver.runs_flow import RunFlow
 
 #: Above this many candidate groups (8-color boxes have ~12,000) a copy of every group
@@ -321,28 +322,17 @@ def play_template(rules: Rules) -> Template | None:
         if len(cands.melds) > MOST_GROUPS:
             return None
         columns = list(enumerate(cands.needs))
-    from ortools.linear_solver import pywraplp
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
+    # Written straight as records, with no solver: laying it through pywraplp (a call
+    # across to C++ per coefficient), exporting it and cutting the names out of every
+    # record cost more than a small position's solve. A copy is its variables and rows
+    # alone (the objective is set per position).
+    written = Records()
     index = TileIndex(rules)
     every = range(index.size)
     base = lay_base(
-        solver, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
+        written, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
     )
-    # A copy is its variables and rows alone (the objective is set per position), without
-    # names: they would only lengthen every copy.
-    variables: list[bytes] = []
-    rows: list[bytes] = []
-    for number, part, _ in wire.fields(wire.through(solver.ExportModelToProto)):
-        if number == wire.MODEL_VARIABLE:
-            variables.append(_record(number, part, wire.VARIABLE_NAME))
-        elif number == wire.MODEL_CONSTRAINT:
-            rows.append(_record(number, part, wire.CONSTRAINT_NAME))
-    if len(variables) != solver.NumVariables() or len(rows) != solver.NumConstraints():
-        raise RuntimeError("the template's records do not make up its model")
-    return Template(base=base, rules=rules, records=variables + rows, variables=len(variables))
-
-
-def _record(number: int, part: bytes, name: int) -> bytes:
-    """A variable's or row's record (field ``number`` of the model) without its name."""
-    return wire.length_delimited(number, wire.without(part, (name,)))
+    variables = written.variable_records()
+    return Template(
+        base=base, rules=rules, records=variables + written.row_records(), variables=len(variables)
+    )

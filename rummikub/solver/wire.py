@@ -18,7 +18,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 #: ``MPModelProto``: its variables and its rows (constraints), one field each.
@@ -27,9 +27,16 @@ MODEL_CONSTRAINT = 4
 #: ``MPVariableProto``: lower and upper bound, name.
 VARIABLE_BOUNDS = (1, 2)
 VARIABLE_NAME = 5
+#: ``MPVariableProto``: whether the variable is integer.
+VARIABLE_INTEGER = 4
 #: ``MPConstraintProto``: lower and upper bound, name.
 CONSTRAINT_BOUNDS = (2, 3)
 CONSTRAINT_NAME = 4
+#: ``MPConstraintProto``: whether the row is lazy, its variables and their coefficients
+#: (packed varints and packed doubles, in the same order).
+CONSTRAINT_LAZY = 5
+CONSTRAINT_VARIABLES = 6
+CONSTRAINT_COEFFICIENTS = 7
 #: ``MPSolutionResponse``: the value of each variable (packed doubles).
 RESPONSE_VALUES = 3
 
@@ -126,6 +133,30 @@ def double(number: int, value: float) -> bytes:
     return _encode_varint(number << 3 | _I64) + _DOUBLE.pack(value)
 
 
+def varint(number: int, value: int) -> bytes:
+    """Field ``number`` holding the non-negative integer (or bool) ``value``."""
+    return _encode_varint(number << 3 | _VARINT) + _encode_varint(value)
+
+
+def packed_varints(number: int, values: Iterable[int]) -> bytes:
+    """Field ``number`` holding the non-negative integers ``values``, packed."""
+    out = bytearray()
+    for value in values:  # inline: a call per value was most of writing a template
+        while value > 0x7F:
+            out.append(value & 0x7F | 0x80)
+            value >>= 7
+        out.append(value)
+    return length_delimited(number, bytes(out))
+
+
+def packed_doubles(number: int, values: Sequence[float]) -> bytes:
+    """Field ``number`` holding the doubles ``values``, packed (little-endian)."""
+    found = array("d", values)
+    if sys.byteorder == "big":
+        found.byteswap()
+    return length_delimited(number, found.tobytes())
+
+
 def payload(field: bytes) -> bytes:
     """The payload of one length-delimited field, as :func:`length_delimited` wrote it."""
     for _, value, _ in fields(field):
@@ -160,6 +191,8 @@ def _varint(data: bytes, at: int) -> tuple[int, int]:
 
 
 def _encode_varint(value: int) -> bytes:
+    if value <= 0x7F:  # a key or a length, almost always
+        return bytes((value,))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
