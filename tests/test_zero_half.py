@@ -65,7 +65,9 @@ def test_answers_stay_optimal_with_cuts_after_a_one_node_search(
 ) -> None:
     # A search of one node leaves every fractional root open, so cuts and the second
     # search decide it: the answer must still be the exhaustive search's.
-    position = Position(position.table, position.rack, True, position.rules.replace(joker_lock=lock))
+    position = Position(
+        position.table, position.rack, True, position.rules.replace(joker_lock=lock)
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(move_model, "COUNTED_NODE_LIMIT", 1)
         assert_optimal(position, objective)  # type: ignore[arg-type]

@@ -66,10 +66,11 @@ from rummikub.tiles import JOKER, Tile
 COUNTED_NODE_LIMIT = 50
 #: What the search leaves open there gets zero-half cuts at the root (:mod:`.zero_half`)
 #: and a second search of this many nodes before CBC: on the 16 `generalised` and
-#: `full-box` positions, tiles with free jokers (as against the peer), the 6 that went to
-#: CBC after 50 nodes are settled in 17-39 more nodes, none goes to CBC; with the value
-#: objective 4 of 6 (the other 2 go on to CBC after 50 more nodes).
-COUNTED_CUT_NODE_LIMIT = 50
+#: `full-box` positions (seed 1), the 6 that went to CBC after 50 nodes with tiles and free
+#: jokers (as against the peer) are settled in 17-39 more nodes, and the 6 with the value
+#: objective in 15-29 more, but for two in 57 and 81 (with 50 nodes those two went on to
+#: CBC as well).
+COUNTED_CUT_NODE_LIMIT = 100
 #: Seconds per column kept back for CBC's root on such a model, which its time limit does
 #: not cut (presolve, cut passes, heuristics: 0.05-0.7 s for the ~1,100-1,300 columns of
 #: `full-box` positions on a loaded 2-core machine, several times a standard model's per
