@@ -389,6 +389,10 @@ def _worker_count(jobs: int | None, count: int) -> int:
 def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Iterator[_Report]:
     """One report per source, in order; solved in ``workers`` processes when more than one
     (each puzzle is independent, and the solver uses one thread)."""
+    if len(sources) > 1:
+        from rummikub.cli.heap import keep_freed_memory
+
+        keep_freed_memory()  # before the workers are forked: they inherit it
     if workers <= 1:
         for source in sources:
             yield _solve_one(task, source)

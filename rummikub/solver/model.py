@@ -28,10 +28,9 @@ import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rummikub.melds import Meld
 from rummikub.position import Position
@@ -108,16 +107,16 @@ MIP_RESERVE_PER_COLUMN = 35e-6
 ModelStatus = Literal["optimal", "feasible", "no_move", "unknown"]
 
 
-@dataclass(frozen=True, slots=True)
-class Solution:
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
+# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+class Solution(NamedTuple):
     """A move read back from the model: the tiles played and the new table."""
 
     played: tuple[Tile, ...]
     table: tuple[Meld, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ModelOutcome:
+class ModelOutcome(NamedTuple):
     """What a solve of the model established."""
 
     status: ModelStatus
@@ -136,8 +135,7 @@ class ModelOutcome:
         return self.status in ("optimal", "no_move")
 
 
-@dataclass(frozen=True, slots=True)
-class AsWas:
+class AsWas(NamedTuple):
     """Old joker-free melds alike (kind and tiles) that may stay as they were."""
 
     olds: tuple[int, ...]
@@ -148,24 +146,39 @@ class AsWas:
     column: Any
 
 
-@dataclass(slots=True)
 class MoveVariables:
-    """The model's variables by what they mean."""
+    """The model's variables by what they mean (a plain class, as the named tuples above:
+    not a dataclass, which costs every process ~0.4 ms to make)."""
 
-    _solver: Any
-    _played: dict[int, Any] = field(default_factory=dict)
-    _balance: dict[int, Any] = field(default_factory=dict)
-    #: The base's balance rows by tile type, as row indices (proxies made when first needed:
-    #: making one for every row of a template costs more than a small position's solve).
-    _base_balance: dict[int, int] = field(default_factory=dict)
-    #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
-    lay: list[tuple[Meld, int]] = field(default_factory=list)
-    flow: RunFlow | None = None
-    #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
-    groups: GroupCounts | None = None
-    units: list[Unit] = field(default_factory=list)
-    opening: list[OpeningMeld] = field(default_factory=list)
-    as_was: list[AsWas] = field(default_factory=list)
+    __slots__ = (
+        "_balance",
+        "_base_balance",
+        "_played",
+        "_solver",
+        "as_was",
+        "flow",
+        "groups",
+        "lay",
+        "opening",
+        "units",
+    )
+
+    def __init__(self, solver: Any) -> None:
+        self._solver = solver
+        self._played: dict[int, Any] = {}
+        self._balance: dict[int, Any] = {}
+        #: The base's balance rows by tile type, as row indices (proxies made when first
+        #: needed: making one for every row of a template costs more than a small
+        #: position's solve).
+        self._base_balance: dict[int, int] = {}
+        #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
+        self.lay: list[tuple[Meld, int]] = []
+        self.flow: RunFlow | None = None
+        #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
+        self.groups: GroupCounts | None = None
+        self.units: list[Unit] = []
+        self.opening: list[OpeningMeld] = []
+        self.as_was: list[AsWas] = []
 
     def played(self, tile: int) -> Any | None:
         """Tiles of type ``tile`` played; None when the rack holds none."""

@@ -13,10 +13,9 @@ were, locked melds' fates, the initial meld.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummikub.rules import Rules
 from rummikub.solver import deadline, wire
@@ -30,8 +29,9 @@ from rummikub.solver.runs_flow import RunFlow
 MOST_GROUPS = 2000
 
 
-@dataclass(frozen=True, slots=True)
-class Base:
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
+# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+class Base(NamedTuple):
     """Where the base's parts are in a model, by variable and row index."""
 
     #: ``played[t]``: the variable of the tiles of type ``t`` played (bounds 0 until set).
@@ -225,8 +225,7 @@ def lay_base(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Template:
+class Template(NamedTuple):
     """A model of the base of a rule set with every candidate group, ready to copy.
 
     A position's copy is loaded with its bounds already in place: the model's serialized
@@ -245,8 +244,9 @@ class Template:
     records: list[bytes]
     #: How many of :attr:`records` are variables (the rows follow).
     variables: int
-    #: Records with other bounds: (variable or row position in :attr:`records`, bounds).
-    _bounded: dict[tuple[int, float, float], bytes] = field(default_factory=dict)
+    #: Records with other bounds, made when first needed: by (variable or row position in
+    #: :attr:`records`, bounds).
+    bounded: dict[tuple[int, float, float], bytes]
 
     def load(
         self,
@@ -262,7 +262,7 @@ class Template:
             records = list(records)
             # The cache read inline: a method call per bounded variable (hundreds on a
             # mid-sized table) cost more than the lookups themselves.
-            bounded = self._bounded
+            bounded = self.bounded
             for i, upper in (uppers or {}).items():
                 found = bounded.get((i, 0.0, upper))
                 records[i] = self._record(i, 0.0, upper) if found is None else found
@@ -276,7 +276,7 @@ class Template:
 
     def _record(self, k: int, lower: float, upper: float) -> bytes:
         key = (k, lower, upper)
-        found = self._bounded.get(key)
+        found = self.bounded.get(key)
         if found is None:
             if k < self.variables:
                 number, bounds = wire.MODEL_VARIABLE, wire.VARIABLE_BOUNDS
@@ -284,7 +284,7 @@ class Template:
                 number, bounds = wire.MODEL_CONSTRAINT, wire.CONSTRAINT_BOUNDS
             part = wire.without(wire.payload(self.records[k]), bounds)
             part += wire.double(bounds[0], lower) + wire.double(bounds[1], upper)
-            found = self._bounded[key] = wire.length_delimited(number, part)
+            found = self.bounded[key] = wire.length_delimited(number, part)
         return found
 
 
@@ -334,5 +334,9 @@ def play_template(rules: Rules) -> Template | None:
     )
     variables = written.variable_records()
     return Template(
-        base=base, rules=rules, records=variables + written.row_records(), variables=len(variables)
+        base=base,
+        rules=rules,
+        records=variables + written.row_records(),
+        variables=len(variables),
+        bounded={},
     )
