@@ -76,7 +76,6 @@ from rummikub.solver.template import (
     template_for,
 )
 from rummikub.solver.units import LockedUnits, Unit
-from rummikub.solver.zero_half import CUT_ROUNDS, CUTS_PER_ROUND, ModelRows, separate
 from rummikub.tiles import Tile
 
 #: Nodes the branch and bound may spend on a model of a standard size (up to
@@ -703,6 +702,9 @@ class MoveModel:
         the model's bounds as they are, which later only tighten (:meth:`forbid_relaxation`),
         so they stay valid for the rest of the model's life, CBC's copy included."""
         from ortools.linear_solver import pywraplp
+
+        # Imported here: only models with counted groups (8-color boxes) cut.
+        from rummikub.solver.zero_half import CUT_ROUNDS, CUTS_PER_ROUND, ModelRows, separate
 
         params = pywraplp.MPSolverParameters()
         params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)

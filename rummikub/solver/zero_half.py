@@ -30,8 +30,7 @@ from __future__ import annotations
 import math
 import sys
 from array import array
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummikub.solver import wire
 
@@ -50,8 +49,7 @@ _CONSTRAINT_INDICES = 6
 _CONSTRAINT_COEFFICIENTS = 7
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
     """A row of the model: ``lower <= sum(coefs[k] * x[indices[k]]) <= upper``."""
 
     indices: tuple[int, ...]
@@ -60,9 +58,9 @@ class Row:
     upper: float
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
-    """``sum(coef * x[index]) <= upper``, in integers."""
+class Cut(NamedTuple):
+    """``sum(coef * x[index]) <= upper``, in integers (a named tuple, as the solver's
+    records are: a dataclass costs every process that imports it)."""
 
     terms: tuple[tuple[int, int], ...]
     upper: int
