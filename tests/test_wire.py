@@ -163,3 +163,53 @@ def test_a_pywraplp_that_takes_only_protobuf_messages() -> None:
     data = wire.through(strict)
     assert _parsed(linear_solver_pb2.MPModelProto, data).variable[0].upper_bound == 3.0
     assert wire.through(solver.ExportModelToProto) == data
+
+
+def test_packed_varints_read_back() -> None:
+    """Packed varints as OR-Tools writes a row's variables, one byte or more each."""
+    row = linear_solver_pb2.MPConstraintProto()
+    row.var_index.extend([0, 5, 127, 128, 300, 16384])
+    row.coefficient.extend([1.0, -1.0, 2.0, 1.0, 1.0, 3.0])
+    data = row.SerializeToString()
+    assert wire.varints(data, wire.CONSTRAINT_VARIABLES) == [0, 5, 127, 128, 300, 16384]
+    table = wire.varint_table(20000)
+    packed = [value for n, value, _ in wire.fields(data) if n == wire.CONSTRAINT_VARIABLES]
+    assert packed == [b"".join(table[k] for k in row.var_index)]
+
+
+@pytest.mark.parametrize("jokers", [0, 2])
+def test_the_live_part_of_a_template_is_the_template_where_it_may_move(jokers: int) -> None:
+    """A model of the template's variables that may move alone, and of the rows they
+    enter or that are bounded, holds exactly the terms and bounds of the whole copy
+    there; every row it leaves out holds none of those variables and admits 0."""
+    template = play_template(STANDARD.replace(jokers=jokers))
+    assert template is not None
+    base = template.base
+    played = list(base.played.values())[:5]
+    columns = [i for _, i in base.columns[::7]]
+    flow = [i for color in base.flow.colors for i in color.start.values()] if base.flow else []
+    uppers = {i: 2.0 for i in played + columns + flow[::3]}
+    rows = {base.balance[3]: (1.0, 1.0), base.balance[40]: (2.0, 2.0)}
+    whole = template.load(uppers, rows)
+    solver, live, kept = template.load_live(uppers, rows)
+    assert live == sorted(uppers)
+    assert solver.NumVariables() == len(live) < template.variables
+    for k, i in enumerate(live):
+        assert (solver.variable(k).lb(), solver.variable(k).ub()) == (0.0, uppers[i])
+        assert solver.variable(k).integer()
+    free = set(live)
+    for r in range(whole.NumConstraints()):
+        row = whole.constraint(r)
+        terms = {
+            live.index(v.index()): row.GetCoefficient(v)
+            for v in whole.variables()
+            if v.index() in free and row.GetCoefficient(v)
+        }
+        if r not in kept:
+            assert not terms and row.lb() <= 0.0 <= row.ub()
+            continue
+        copy = solver.constraint(kept[r])
+        assert (copy.lb(), copy.ub()) == (row.lb(), row.ub())
+        laid = {v.index(): copy.GetCoefficient(v) for v in solver.variables()}
+        assert {k: c for k, c in laid.items() if c} == terms
+    assert sorted(kept.values()) == list(range(solver.NumConstraints()))

@@ -134,6 +134,20 @@ class RunFlow:
                         _free(i, min(jokers, room[n]), kept.jokers, n, active)
         return RunFlow(self.rules, limited), active
 
+    def renumbered(self, where: dict[int, int]) -> RunFlow:
+        """The same flow with each variable index ``i`` read as ``where[i]`` (a model that
+        holds only some of the template's variables, renumbered)."""
+        colors = [
+            ColorFlow(
+                flow.color,
+                {n: where[i] for n, i in flow.start.items()},
+                {n: where[i] for n, i in flow.long.items()},
+                {n: where[i] for n, i in flow.jokers.items()},
+            )
+            for flow in self.colors
+        ]
+        return RunFlow(self.rules, colors)
+
     def runs(self, count: Callable[[Any], int]) -> list[Meld]:
         """Split the chosen flow back into runs (``count`` reads a variable's value)."""
         found: list[Meld] = []

@@ -123,6 +123,11 @@ def _spans(data: bytes) -> Iterator[tuple[int, int, int, int]]:
         at = after
 
 
+def field_key(number: int) -> bytes:
+    """The key of the length-delimited field ``number``, as written before its length."""
+    return _encode_varint(number << 3 | _LEN)
+
+
 def length_delimited(number: int, payload: bytes) -> bytes:
     """Field ``number`` holding ``payload`` (a message, a string, packed numbers)."""
     return _encode_varint(number << 3 | _LEN) + _encode_varint(len(payload)) + payload
@@ -131,6 +136,11 @@ def length_delimited(number: int, payload: bytes) -> bytes:
 def double(number: int, value: float) -> bytes:
     """Field ``number`` holding the double ``value``."""
     return _encode_varint(number << 3 | _I64) + _DOUBLE.pack(value)
+
+
+def double_bytes(value: float) -> bytes:
+    """``value`` as one element of a packed repeated double field."""
+    return _DOUBLE.pack(value)
 
 
 def varint(number: int, value: int) -> bytes:
@@ -175,6 +185,34 @@ def doubles(data: bytes, number: int) -> list[float]:
     if sys.byteorder == "big":
         found.byteswap()
     return found.tolist()
+
+
+def varints(data: bytes, number: int) -> list[int]:
+    """The values of the repeated integer field ``number`` of a message (non-negative
+    varints): packed, as OR-Tools writes them, or one by one."""
+    found: list[int] = []
+    for n, start, at, after in _spans(data):
+        if n != number:
+            continue
+        if data[start] & 7 == _VARINT:  # one value, not packed
+            found.append(_varint(data, at)[0])
+            continue
+        while at < after:
+            value, at = _varint(data, at)
+            found.append(value)
+    return found
+
+
+#: The varints of 0.. up to a model's size, written once: a copy of a template's live
+#: part writes thousands of them (indices and lengths), one table lookup each.
+_VARINTS: list[bytes] = []
+
+
+def varint_table(size: int) -> list[bytes]:
+    """A list whose item ``k`` is the varint of ``k``, for every ``k < size`` (at least)."""
+    if len(_VARINTS) < size:
+        _VARINTS.extend(_encode_varint(k) for k in range(len(_VARINTS), max(size, 1024)))
+    return _VARINTS
 
 
 def _varint(data: bytes, at: int) -> tuple[int, int]:
