@@ -84,7 +84,7 @@ def test_a_folder_solve_keeps_freed_memory(monkeypatch: pytest.MonkeyPatch) -> N
         several=True,
     )
     basics = sorted(str(p) for p in (REPO / "puzzles" / "basics").iterdir())[:2]
-    list(solve_module._reports(task, [basics[0]], 1))
+    list(solve_module._report_batches(task, [basics[0]], 1))
     assert kept == []  # one puzzle: the process ends after it
-    list(solve_module._reports(task, basics, 1))
+    list(solve_module._report_batches(task, basics, 1))
     assert kept == [True]
