@@ -235,9 +235,14 @@ def lay_base(
 
 #: A template by columns: per variable, its terms in the rows as (row, its coefficient as a
 #: packed double); per row, its record's payload without its terms (the bounds); a row's
-#: bounds as written, by bounds (filled as live copies need them).
+#: bounds as written, by bounds; an integer variable's record in ``0..upper``, by upper
+#: (both filled as live copies need them; every variable of a template is an integer one,
+#: as :class:`.Records` writes them).
 _Columns = tuple[
-    tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...], dict[tuple[float, float], bytes]
+    tuple[tuple[tuple[int, bytes], ...], ...],
+    tuple[bytes, ...],
+    dict[tuple[float, float], bytes],
+    dict[float, bytes],
 ]
 
 
@@ -310,9 +315,8 @@ class Template(NamedTuple):
         """
         from ortools.linear_solver import pywraplp
 
-        terms, heads, row_bounds = self.columns
+        terms, heads, row_bounds, variable = self.columns
         live = sorted(uppers)
-        bounded = self.bounded
         parts: list[bytes] = []
         # A row is written as its fields' bytes straight (the field numbers are small, so
         # their keys are one byte), the varints read from a table: no call per term.
@@ -322,8 +326,8 @@ class Template(NamedTuple):
         by_row: dict[int, tuple[list[bytes], list[bytes]]] = {}
         for k, i in enumerate(live):
             upper = uppers[i]
-            found = bounded.get((i, 0.0, upper))
-            parts.append(self._record(i, 0.0, upper) if found is None else found)
+            found = variable.get(upper)  # every variable of a template is an integer one
+            parts.append(_variable(variable, upper) if found is None else found)
             index = varint[k]
             for r, coefficient in terms[i]:
                 row = by_row.get(r)
@@ -372,6 +376,17 @@ class Template(NamedTuple):
             part += wire.double(bounds[0], lower) + wire.double(bounds[1], upper)
             found = self.bounded[key] = wire.length_delimited(number, part)
         return found
+
+
+def _variable(written: dict[float, bytes], upper: float) -> bytes:
+    """An integer variable's record in ``0..upper`` (remembered in ``written``), as
+    :class:`.Records` writes it."""
+    lower_field, upper_field = wire.VARIABLE_BOUNDS
+    part = wire.double(lower_field, 0.0) + wire.double(upper_field, upper)
+    found = written[upper] = wire.length_delimited(
+        wire.MODEL_VARIABLE, part + wire.varint(wire.VARIABLE_INTEGER, 1)
+    )
+    return found
 
 
 def _bounds(written: dict[tuple[float, float], bytes], bounds: tuple[float, float]) -> bytes:
@@ -442,5 +457,5 @@ def play_template(rules: Rules) -> Template | None:
         records=variables + written.row_records(),
         variables=len(variables),
         bounded={},
-        columns=(terms, heads, {}),
+        columns=(terms, heads, {}, {}),
     )
