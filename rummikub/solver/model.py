@@ -64,7 +64,7 @@ from rummikub.solver.opening import (
     require_opening,
 )
 from rummikub.solver.result import Objective
-from rummikub.solver.rows import INF, Rows, Terms
+from rummikub.solver.rows import INF, Rows, Terms, clp
 from rummikub.solver.runs_flow import RunFlow
 from rummikub.solver.search import INTEGRALITY, SearchOutcome, _Reader, branch_and_bound
 from rummikub.solver.template import (
@@ -319,9 +319,8 @@ class MoveModel:
             box = template.rules
             cands = group_candidates(box) if base.groups is None else no_candidates(box)
             return template, None, base, cands
-        from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
-        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver = clp()
         flow = runs_as_flow and not self.opening_only
         # Many colors: free groups counted by number (an initial meld alone keeps columns,
         # whose values it counts).

@@ -23,6 +23,7 @@ from rummikub.solver import deadline, wire
 from rummikub.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.solver.group_counts import GroupCounts, counts_groups
 from rummikub.solver.records import Records
+from rummikub.solver.rows import clp
 from rummikub.solver.runs_flow import RunFlow
 
 #: Above this many candidate groups (8-color boxes have ~12,000) a copy of every group
@@ -279,7 +280,6 @@ class Template(NamedTuple):
     ) -> Any:
         """A fresh CLP model holding a copy of the template, where variable ``i`` lies in
         ``0..uppers[i]`` and row ``r`` in ``rows[r]`` (the others as in the template)."""
-        from ortools.linear_solver import pywraplp
 
         records = self.records
         if uppers or rows:
@@ -292,7 +292,7 @@ class Template(NamedTuple):
                 records[i] = self._record(i, 0.0, upper) if found is None else found
             for r, (lower, upper) in (rows or {}).items():
                 records[self.variables + r] = self._record(self.variables + r, lower, upper)
-        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver = clp()
         wire.through(solver.LoadModelFromProto, b"".join(records))
         if solver.NumVariables() != self.base.variables:
             raise RuntimeError("the template did not load")
@@ -313,7 +313,6 @@ class Template(NamedTuple):
         table frees ~70 of a template's ~390 variables: CLP then loads and solves a
         model of a quarter of the columns and two fifths of the rows.
         """
-        from ortools.linear_solver import pywraplp
 
         terms, heads, row_bounds, variable = self.columns
         live = sorted(uppers)
@@ -358,7 +357,7 @@ class Template(NamedTuple):
                     )
                 )
             parts.append(key_row + varint[len(head)] + head)
-        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver = clp()
         wire.through(solver.LoadModelFromProto, b"".join(parts))
         if solver.NumVariables() != len(live) or solver.NumConstraints() != len(kept):
             raise RuntimeError("the template's live part did not load")
