@@ -422,8 +422,10 @@ def _report_batches(
             for source in sources:
                 yield [_solve_one(task, source)]
             return
-        import rummikub.solver.model  # noqa: F401  (a forked worker starts with it imported)
         from rummikub.cli.workers import ordered_batches
+        from rummikub.solver import preload
+
+        preload()  # once here, for every forked worker
 
         # Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM) terminates the workers,
         # which end quietly (see _start_worker).
