@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import gc
 import json
 import math
@@ -37,6 +38,8 @@ from benchmarks import analysis as analysis_module
 from benchmarks import cards as card_bench
 from benchmarks import checker as checker_bench
 from benchmarks import peer as peer_module
+from benchmarks import startup
+from benchmarks import tails as tails_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
 from rummikub.checker import check
@@ -50,7 +53,16 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 #: The example puzzle for the whole-process comparison: small, so start-up dominates.
 CLI_PUZZLE = "puzzles/basics/two-tiles-fit.toml"
-SECTIONS = (*CORPORA, "profile", "cli", "throughput", "analysis", "checker", "cards")
+SECTIONS = (
+    *CORPORA,
+    "profile",
+    "tails",
+    "cli",
+    "throughput",
+    "analysis",
+    "checker",
+    "cards",
+)
 #: Corpora of simulated play: slow to simulate, so read from the seed's record.
 SIMULATED = ("game", "late")
 
@@ -148,6 +160,8 @@ class ProcessTimes:
     floor: bool = False
     #: Said after the command in the report.
     note: str = ""
+    #: Where its imports go, by package (benchmarks/startup.py); ours only.
+    imports: tuple[startup.ImportShare, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +422,22 @@ def compare_corpus(
         say(f"{report.name:<12} peer failed on {failure}")
 
 
+def tail_entry(
+    report: CorpusReport,
+) -> tuple[str, list[tails_module.Timed], list[tails_module.Timed]]:
+    """A corpus's timings for the profile of :mod:`benchmarks.tails`: the value objective's,
+    and the peer setting's (free jokers) where the peer was compared."""
+    value = [
+        tails_module.Timed(t.name, case.position, t.seconds)
+        for case, t in zip(report.cases, report.timings, strict=True)
+    ]
+    peer = [
+        tails_module.Timed(c.case.name, free(c.case.position), c.ours_seconds)
+        for c in report.comparisons
+    ]
+    return report.name, value, peer
+
+
 def summary_line(report: CorpusReport) -> str:
     stats = Stats.of([t.seconds for t in report.timings])
     proven = sum(t.proven for t in report.timings) / len(report.timings)
@@ -599,21 +629,23 @@ def run_cli(settings: Settings, say: Callable[[str], None]) -> list[ProcessTimes
         if os.environ.get("PYTHONDONTWRITEBYTECODE"):
             note = "with PYTHONDONTWRITEBYTECODE set, as here: our modules compiled every time"
             commands.append(("rummikub solve " + CLI_PUZZLE, ours, None, False, note))
-        if settings.peer:
-            position = load(REPO / CLI_PUZZLE).position
-            theirs = [sys.executable, "-c", peer_module.script(position)]
-            label = "python -c '<rummikub-solver on the same position>'"
-            commands.append((label, theirs, env, False, ""))
         for _, argv, environment, _, _ in commands:
             time_process(argv, 1, env=environment)
         seconds: list[list[float]] = [[] for _ in commands]
         for _ in range(settings.cli_runs):
             for index, (_, argv, environment, _, _) in enumerate(commands):
                 seconds[index] += time_process(argv, 1, env=environment)
+        # Where the imports go (benchmarks/startup.py): in its own runs, after the timed
+        # ones, since -X importtime slows them.
+        imports = startup.measure(
+            [sys.executable, "-m", "rummikub", "solve", CLI_PUZZLE], env, quick=settings.quick
+        )
     found = [
         ProcessTimes(label, times, floor, note)
         for (label, _, _, floor, note), times in zip(commands, seconds, strict=True)
     ]
+    if found:
+        found[0] = dataclasses.replace(found[0], imports=tuple(imports))
     for times in found:
         say(
             f"{'process':<12} {ms(statistics.median(times.seconds))} median of "
@@ -933,6 +965,7 @@ def markdown(
         floor_text = cli_floor(processes)
         if floor_text:
             lines += [floor_text, ""]
+        lines += startup.markdown(f"python -m rummikub solve {CLI_PUZZLE}", processes[0].imports)
     if throughput is not None:
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(throughput.statuses.items()))
         lines += [
@@ -1388,6 +1421,16 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
             compare_corpus(report, peer, settings, say)
     probes = run_probes(peer, settings.time_limit) if peer and reports else []
     profile = run_profile(settings, say) if "profile" in sections else None
+    tails = (
+        tails_module.run(
+            [tail_entry(report) for report in reports],
+            quick=settings.quick,
+            time_limit=settings.time_limit,
+            say=say,
+        )
+        if "tails" in sections
+        else []
+    )
     processes = run_cli(settings, say) if "cli" in sections else []
     throughput = run_throughput(settings, say) if "throughput" in sections else None
     analysis = (
@@ -1399,6 +1442,7 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
         text = markdown(settings, reports, processes, throughput, memory, peer, probes, profile)
+        text += tails_module.markdown(tails)
         text += analysis_module.markdown(analysis)
         text += checker_bench.markdown(checks)
         out.write_text(text + ("\n" + card_bench.markdown(cards, settings.seed) if cards else ""))

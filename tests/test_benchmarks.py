@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import benchmarks.peer
-from benchmarks import run
+from benchmarks import run, startup, tails
 from benchmarks.corpora import CORPORA, GENERALISED, NOT_OPENED_BOXES, Case, box
 from benchmarks.record import Record, path_for
 from rummikub.checker import check
@@ -33,12 +33,62 @@ def test_quick_run_writes_a_report(tmp_path: Path) -> None:
     # broken down; two jobs and one give the same answers.
     assert "| floor: `python -c pass` |" in report
     assert "Our cost above the interpreter and OR-Tools" in report
+    assert "Where the imports of `python -m rummikub solve" in report
+    assert "| rummikub |" in report and "| standard library |" in report
     assert "Where one position's time goes" in report
     assert "byte for byte the same answers" in report
     assert "## Where the time goes" in report and "| building the model |" in report
+    # Each corpus's slowest positions profiled (without the peer, no typical ones).
+    assert "## Where the time goes, corpus by corpus" in report
+    assert "| small | slowest, value |" in report and "typical, peer's setting" not in report
     assert "python -m benchmarks --quick --no-peer --out" in report
     # Every quick position is proven well inside the default time limit.
     assert "| 100% |" in report
+
+
+def test_import_times_are_summed_by_package() -> None:
+    stderr = "\n".join(
+        [
+            "import time: self [us] | cumulative | imported package",
+            "import time:       100 |        100 |   _io",
+            "import time:      2000 |       2500 |     click.core",
+            "import time:       500 |        500 |   click",
+            "import time:      1500 |       9000 | rummikub.solver",
+            "some other line a module printed",
+        ]
+    )
+    parsed = startup.parse(stderr)
+    assert parsed == {
+        "standard library": (0.0001, 1),
+        "click": (0.0025, 2),
+        "rummikub": (0.0015, 1),
+    }
+    shares = sorted(
+        (startup.ImportShare(p, s, n) for p, (s, n) in parsed.items()), key=lambda s: -s.seconds
+    )
+    text = "\n".join(startup.markdown("x", shares, shown=2))
+    assert "| click | 2 | 2.5 ms |" in text and "| 1 other packages | 1 | 0.1 ms |" in text
+
+
+def test_tail_profiles_choose_and_count_the_work() -> None:
+    cases = CORPORA["small"].cases(1, size=5)
+    timed = [
+        tails.Timed(c.name, c.position, seconds)
+        for c, seconds in zip(cases, (0.004, 0.001, 0.003, 0.002, 0.002), strict=True)
+    ]
+    assert [t.name for t in tails.slowest(timed, 2)] == [cases[0].name, cases[2].name]
+    # Nearest the median (2 ms): the two at 2 ms, ties by name.
+    assert {t.name for t in tails.typical(timed, 2)} == {cases[3].name, cases[4].name}
+    profile = tails.profile("small", "slowest", timed, objective="value", time_limit=30)
+    # A small opened position is settled by the branch and bound alone: at least its root
+    # LP, never CBC; the parts nest inside the whole solve.
+    assert profile.lp_solves >= 1 and profile.mip_calls == 0
+    assert profile.ms["whole"] > 0
+    for part in ("build", "search", "read"):
+        assert 0 < profile.ms[part] < profile.ms["whole"], part
+    assert profile.ms["clp"] <= profile.ms["search"]
+    text = tails.markdown([profile])
+    assert "| small | slowest, value |" in text and f"`{cases[0].name}`" in text
 
 
 def test_quick_without_out_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

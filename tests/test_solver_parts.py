@@ -450,3 +450,24 @@ def test_remembered_fitting_agrees_with_the_candidates_own() -> None:
             limits = [[rng.choice((0, 0, 1, 2, 3)) for _ in range(size)] for _ in range(20)]
             for limit in limits + limits:  # the second time from memory
                 assert fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+
+
+def test_a_small_position_is_solved_over_the_columns_it_can_use() -> None:
+    """A small table's model holds only the template's variables its tiles can use (and
+    the rows they enter), not the whole template with the rest fixed at 0; a bigger
+    table's still copies the template whole (see ``LIVE_SHARE``)."""
+    from rummikub.solver.template import template_for
+
+    small = Position.parse(rack="R4 K7 O7 B2", table=["R1 R2 R3", "K7 R7 B7"])
+    model = MoveModel(small, "value")
+    template = template_for(STANDARD, 0)
+    assert template is not None
+    assert model.base_variables == len(model.active) < template.variables * move_model.LIVE_SHARE
+    assert model.solver.NumConstraints() < len(template.records) - template.variables
+    outcome = model.solve(None)
+    assert outcome.status == "optimal" and outcome.solution is not None
+    assert check(small, outcome.solution.table).legal
+    assert outcome.solution.played == (Tile.parse("R4"), Tile.parse("O7"))
+    runs = [" ".join(f"{color}{n}" for n in range(1, 14)) for color in "KRBO"]
+    big = Position.parse(rack="R4 O7 B2 B9 K12", table=[*runs, "K7 R7 B7"])
+    assert MoveModel(big, "value").base_variables == template.variables

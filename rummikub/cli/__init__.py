@@ -84,7 +84,13 @@ class _Group(click.Group):
             code = super(_Group, self).main(args, prog_name, complete_var, False, **extra)
             return code if isinstance(code, int) else None
 
-        sys.exit(ending.run(invoke))
+        code = ending.run(invoke)
+        if args is None:
+            # The process's own command line (the ``rummikub`` script, ``python -m
+            # rummikub``): it ends here, without the interpreter's shutdown. A caller that
+            # passes the arguments (a test, CliRunner) gets SystemExit as usual.
+            ending.leave(code)
+        sys.exit(code)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
