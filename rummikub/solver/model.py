@@ -48,6 +48,7 @@ from rummikub.solver.candidates import (
     run_candidates,
 )
 from rummikub.solver.group_counts import (
+    COUNTED_CUT_NODE_LIMIT,
     COUNTED_MIP_RESERVE_PER_COLUMN,
     COUNTED_NODE_LIMIT,
     GroupCounts,
@@ -65,7 +66,13 @@ from rummikub.solver.opening import (
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms
 from rummikub.solver.runs_flow import RunFlow
-from rummikub.solver.search import INTEGRALITY, Aggregate, SearchOutcome, branch_and_bound
+from rummikub.solver.search import (
+    INTEGRALITY,
+    Aggregate,
+    SearchOutcome,
+    _Reader,
+    branch_and_bound,
+)
 from rummikub.solver.template import (
     Base,
     Template,
@@ -280,6 +287,8 @@ class MoveModel:
         #: Variables the branch and bound leaves fractional: in the relaxed model, the
         #: initial melds (a move's tiles are then checked for an initial meld of their own).
         self._loose: set[int] = set()
+        #: Whether cuts were added to the model (:meth:`_cut_root`).
+        self._cut = False
         #: Per tile id, (fate variable, tiles) of the fates that substitute jokers with it.
         self._demands: dict[int, Terms] = {}
         # Every old tile stays where it is when only opening, so only rack tiles balance.
@@ -570,7 +579,10 @@ class MoveModel:
 
     def forbid_relaxation(self, forbidden: bool = True) -> None:
         """No initial meld with a joker laid free (``forbidden``): what is left is the exact
-        model without any initial meld holding a joker; or allow them again."""
+        model without any initial meld holding a joker; or allow them again (not after
+        cuts: they may lean on the bounds forbidden, :meth:`_cut_root`)."""
+        if not forbidden and self._cut:
+            raise RuntimeError("the model's cuts may not hold with looser bounds")
         for var, upper in self.relaxed:
             var.SetBounds(0.0, 0.0 if forbidden else float(upper))
         self._loose = set() if forbidden else self._loose
@@ -685,18 +697,40 @@ class MoveModel:
         # ms for 4,000 columns on a loaded machine): no node starts without that reserve.
         reserve = LP_RESERVE_PER_COLUMN * self.solver.NumVariables()
         integer = self._integer_variables()
+        floor = -math.inf if above is None else float(above)
         search = branch_and_bound(
             self.solver,
             integer,
             node_limit=self._node_limit(time_limit),
             iteration_limit=ITERATION_LIMIT,
             deadline=None if until is None else until - reserve,
-            floor=-math.inf if above is None else float(above),
+            floor=floor,
             first=self._decisive(integer),
             aggregates=self._aggregates,
             aggregate_while=[var.index() for var in self.vars.played_tiles().values()],
         )
         nodes = search.nodes
+        if search.status == "open" and self.vars.groups is not None and self._cut_root(until):
+            # Counted groups: the gap the search left open is closed by cuts at the root
+            # (:mod:`.zero_half`) and a second search, sooner than by CBC.
+            if search.values is not None:
+                floor = max(floor, float(self._score(search.values)))
+            again = branch_and_bound(
+                self.solver,
+                integer,
+                node_limit=COUNTED_CUT_NODE_LIMIT,
+                iteration_limit=ITERATION_LIMIT,
+                deadline=None if until is None else until - reserve,
+                floor=floor,
+                first=self._decisive(integer),
+            )
+            nodes += again.nodes
+            if again.status == "infeasible" and search.values is not None:
+                # Nothing scores more than the first search's move: it is the best.
+                return self._found("optimal", search.values, nodes)
+            search = SearchOutcome(
+                again.status, again.values or search.values, nodes, again.iterations
+            )
         if search.status == "optimal" and search.values is not None:
             return self._found("optimal", search.values, nodes)
         if search.status == "infeasible":
@@ -713,6 +747,48 @@ class MoveModel:
         if mip.values is None:
             return self._unproven(search, nodes)
         return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
+
+    def _cut_root(self, until: float | None) -> bool:
+        """Zero-half cuts at the root of a model with counted groups (:mod:`.zero_half`):
+        rounds of an LP solve and the cuts it violates, added to the model as rows, within
+        a budget of rounds and cuts (work, not time; a time limit only stops it sooner).
+        Returns whether any cut was added. The cuts hold for every integer solution under
+        the model's bounds as they are, which later only tighten (:meth:`forbid_relaxation`),
+        so they stay valid for the rest of the model's life, CBC's copy included."""
+        from ortools.linear_solver import pywraplp
+
+        # Imported here: only models with counted groups (8-color boxes) cut.
+        from rummikub.solver.zero_half import CUT_ROUNDS, CUTS_PER_ROUND, ModelRows, separate
+
+        params = pywraplp.MPSolverParameters()
+        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+        params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
+        solver = self.solver
+        loose = self.rows.continuous | self._loose
+        integer = [i not in loose for i in range(solver.NumVariables())]
+        rows = ModelRows(solver, integer)
+        reader = _Reader(solver)
+        added = False
+        for _ in range(CUT_ROUNDS):
+            if until is not None and until - time.perf_counter() < self._mip_reserve():
+                break
+            if solver.Solve(params) != pywraplp.Solver.OPTIMAL:
+                break
+            cuts = separate(rows, reader.values(), CUTS_PER_ROUND)
+            for cut in cuts:
+                row = solver.Constraint(-INF, float(cut.upper))
+                for j, coef in cut.terms:
+                    row.SetCoefficient(solver.variable(j), float(coef))
+                added = True
+            if not cuts:
+                break
+        self._cut = self._cut or added
+        return added
+
+    def _score(self, values: list[float]) -> int:
+        """The objective of an integer solution (its levels as one integer)."""
+        total: float = sum(coef * round(values[i]) for i, coef in self._weights)
+        return round(total)
 
     def _mip_reserve(self) -> float:
         counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
@@ -789,7 +865,7 @@ class MoveModel:
 
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
         # The weights are integers and so are the values: the score is exact.
-        score = round(sum(coef * round(values[i]) for i, coef in self._weights))
+        score = self._score(values)
         relaxed = (
             self.stand_in
             or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)
