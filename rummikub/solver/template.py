@@ -292,9 +292,8 @@ class Template(NamedTuple):
         """
         from ortools.linear_solver import pywraplp
 
-        terms, heads, row_bounds = _columns(self)
+        terms, heads, row_bounds, variable = _columns(self)
         live = sorted(uppers)
-        bounded = self.bounded
         parts: list[bytes] = []
         # A row is written as its fields' bytes straight (the field numbers are small, so
         # their keys are one byte), the varints read from a table: no call per term.
@@ -304,8 +303,8 @@ class Template(NamedTuple):
         by_row: dict[int, tuple[list[bytes], list[bytes]]] = {}
         for k, i in enumerate(live):
             upper = uppers[i]
-            found = bounded.get((i, 0.0, upper))
-            parts.append(self._record(i, 0.0, upper) if found is None else found)
+            found = variable.get(upper)  # every variable of a template is an integer one
+            parts.append(_variable(variable, upper) if found is None else found)
             index = varint[k]
             for r, coefficient in terms[i]:
                 row = by_row.get(r)
@@ -358,9 +357,12 @@ class Template(NamedTuple):
 
 #: Per template's variable, its terms in the rows: (row, its coefficient as a packed
 #: double); per row, its record's payload without its terms (the bounds); a row's bounds
-#: as written, by bounds.
+#: as written, by bounds; an integer variable's record in ``0..upper``, by upper.
 _Columns = tuple[
-    tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...], dict[tuple[float, float], bytes]
+    tuple[tuple[tuple[int, bytes], ...], ...],
+    tuple[bytes, ...],
+    dict[tuple[float, float], bytes],
+    dict[float, bytes],
 ]
 #: :data:`_Columns` per template (by id: templates are cached for the process), read from
 #: its rows on its first live copy (a process that copies no live part never pays).
@@ -382,9 +384,26 @@ def _columns(template: Template) -> _Columns:
         for k, coefficient in zip(ks, coefficients, strict=True):
             terms[k].append((r, wire.double_bytes(coefficient)))
         heads.append(wire.without(part, (wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)))
-    columns: _Columns = (tuple(tuple(t) for t in terms), tuple(heads), {})
+    integer = {
+        wire.without(wire.payload(r), wire.VARIABLE_BOUNDS)
+        for r in template.records[: template.variables]
+    }
+    if integer != {wire.varint(wire.VARIABLE_INTEGER, 1)}:
+        raise RuntimeError("a template's variables are integer ones alike")
+    columns: _Columns = (tuple(tuple(t) for t in terms), tuple(heads), {}, {})
     _COLUMNS[id(template)] = (template, columns)
     return columns
+
+
+def _variable(written: dict[float, bytes], upper: float) -> bytes:
+    """An integer variable's record in ``0..upper`` (remembered in ``written``), as
+    :class:`.Records` writes it."""
+    lower_field, upper_field = wire.VARIABLE_BOUNDS
+    part = wire.double(lower_field, 0.0) + wire.double(upper_field, upper)
+    found = written[upper] = wire.length_delimited(
+        wire.MODEL_VARIABLE, part + wire.varint(wire.VARIABLE_INTEGER, 1)
+    )
+    return found
 
 
 def _bounds(written: dict[tuple[float, float], bytes], bounds: tuple[float, float]) -> bytes:
