@@ -391,6 +391,8 @@ def _columns(template: Template) -> _Columns:
     if integer != {wire.varint(wire.VARIABLE_INTEGER, 1)}:
         raise RuntimeError("a template's variables are integer ones alike")
     columns: _Columns = (tuple(tuple(t) for t in terms), tuple(heads), {}, {})
+    if len(_COLUMNS) >= 32:  # as many as templates are cached: rebuilt ones are not kept
+        _COLUMNS.clear()
     _COLUMNS[id(template)] = (template, columns)
     return columns
 
