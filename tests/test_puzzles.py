@@ -508,3 +508,16 @@ def test_a_meld_with_a_problem_is_reported_every_time() -> None:
     text = 'rack = "R4"\ntable = ["R1 R2 R3", "R5 R6 R8"]\n'
     for _ in range(2):
         assert problems(text) == ['table[1] "R5 R6 R8": not a run (no 7) and not a group']
+
+
+@pytest.mark.parametrize(
+    "name", ["a.toml", "a.TOML", "b.Json", "..toml", ".toml", "a.", "a", "a.b.json", "x.json.", "."]
+)
+def test_a_folder_lists_files_by_the_suffix_a_path_has(tmp_path: Path, name: str) -> None:
+    if name in (".", ".."):
+        pytest.skip("not a file name")
+    (tmp_path / name).write_text("")
+    (tmp_path / "z.toml").write_text("")
+    listed = [Path(p).name for p in expand_all([str(tmp_path)]) if isinstance(p, str)]
+    wanted = Path(name).suffix.lower() in (".toml", ".json")
+    assert listed == ([name, "z.toml"] if wanted else ["z.toml"])

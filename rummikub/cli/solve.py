@@ -410,20 +410,26 @@ def _report_batches(
     """One report per source, in order, in batches to print at once; solved in ``workers``
     processes when more than one (each puzzle is independent, and the solver uses one
     thread), else one by one (a batch a puzzle, printed as soon as it is solved)."""
-    if len(sources) > 1:
-        from rummikub.cli.heap import keep_freed_memory
-
-        keep_freed_memory()  # before the workers are forked: they inherit it
-    if workers <= 1:
+    if len(sources) <= 1:  # the process ends after it
         for source in sources:
             yield [_solve_one(task, source)]
         return
-    import rummikub.solver.model  # noqa: F401  (a forked worker starts with it imported)
-    from rummikub.cli.workers import ordered_batches
+    from rummikub.cli.heap import collecting_seldom, keep_freed_memory
 
-    # Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM) terminates the workers,
-    # which end quietly (see _start_worker).
-    yield from ordered_batches(_solve_in_worker, sources, workers, _start_worker, (task,))
+    keep_freed_memory()  # before the workers are forked: they inherit it, as the below
+    with collecting_seldom():
+        if workers <= 1:
+            for source in sources:
+                yield [_solve_one(task, source)]
+            return
+        from rummikub.cli.workers import ordered_batches
+        from rummikub.solver import preload
+
+        preload()  # once here, for every forked worker
+
+        # Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM) terminates the workers,
+        # which end quietly (see _start_worker).
+        yield from ordered_batches(_solve_in_worker, sources, workers, _start_worker, (task,))
 
 
 _worker_task: _Task | None = None
@@ -431,8 +437,13 @@ _worker_task: _Task | None = None
 
 def _start_worker(task: _Task) -> None:
     global _worker_task
+    from rummikub.cli.heap import collect_seldom, keep_freed_memory
+
     ending.worker_signals()
     _worker_task = task
+    # Inherited under fork; a spawned worker (macOS, Windows) starts afresh.
+    keep_freed_memory()
+    collect_seldom()
     # What the worker starts with (the modules, and under fork the main process's objects)
     # lives until it ends: frozen, no garbage collection walks it again (nor, under fork,
     # writes to the pages it shares with the main process).

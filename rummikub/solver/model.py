@@ -66,7 +66,13 @@ from rummikub.solver.opening import (
 from rummikub.solver.result import Objective
 from rummikub.solver.rows import INF, Rows, Terms, clp
 from rummikub.solver.runs_flow import RunFlow
-from rummikub.solver.search import INTEGRALITY, SearchOutcome, _Reader, branch_and_bound
+from rummikub.solver.search import (
+    INTEGRALITY,
+    Aggregate,
+    SearchOutcome,
+    _Reader,
+    branch_and_bound,
+)
 from rummikub.solver.template import (
     Base,
     Template,
@@ -224,6 +230,19 @@ def _tile_values(rules: Rules) -> Counts:
     return _tile_index(rules).values()
 
 
+#: Per candidate table (by id: the tables are cached for the process), the number of each
+#: candidate that is a group, 0 for a run.
+_GROUP_NUMBERS: dict[int, tuple[Candidates, tuple[int, ...]]] = {}
+
+
+def _group_numbers(cands: Candidates) -> tuple[int, ...]:
+    found = _GROUP_NUMBERS.get(id(cands))
+    if found is None or found[0] is not cands:
+        numbers = tuple(m.number if m.kind == "group" else 0 for m in cands.melds)
+        found = _GROUP_NUMBERS[id(cands)] = (cands, numbers)
+    return found[1]
+
+
 #: A hook that adds rows of its own to a built model (before the objective is set).
 ExtraRows = Callable[["MoveModel"], None]
 
@@ -278,6 +297,10 @@ class MoveModel:
         self.available: Counts = [a + b for a, b in zip(self.table, self.rack, strict=True)]
         #: Variables that may move in the base (the others are fixed at 0).
         self.active: list[int] = []
+        #: The groups laid of each number, for the search (see :meth:`_aggregates`).
+        self._groups_laid: list[Aggregate] | None = None
+        #: The candidate table and the column of each candidate that fits, by row.
+        self._candidates: tuple[Candidates, dict[int, int]] | None = None
         #: The candidates that fit, where building the base needed them already.
         self._fitting: list[tuple[int, int]] | None = None
         # The model is built for CLP, whose warm re-solves drive the branch and bound of
@@ -420,6 +443,7 @@ class MoveModel:
             self.active += self.vars.groups.limit(self.available, self.index, base.groups)
         for t, v in played.items():
             self.vars._played[t] = solver.variable(v)
+        self._candidates = (cands, columns)
         for row, where in columns.items():
             self.vars.lay.append((cands.melds[row], where))
             if self.opening_only:
@@ -681,6 +705,8 @@ class MoveModel:
             deadline=None if until is None else until - reserve,
             floor=floor,
             first=self._decisive(integer),
+            aggregates=self._aggregates,
+            aggregate_while=[var.index() for var in self.vars.played_tiles().values()],
         )
         nodes = search.nodes
         if search.status == "open" and self.vars.groups is not None and self._cut_root(until):
@@ -800,6 +826,35 @@ class MoveModel:
             chosen.add(alike.var.index())
             chosen.add(alike.column.index())
         return [i for i in integer if i in chosen]
+
+    def _aggregates(self) -> list[Aggregate]:
+        """The groups laid of each number, as sums the search branches on while the value
+        has a gap (see :mod:`.search`): candidate and old groups' columns, and locked
+        melds' fates that are groups. Made once per model (a model solved again keeps their
+        variables); none where groups are counted by number (boxes of many colors: those
+        counts are such sums already) or only initial melds are laid."""
+        if self._groups_laid is not None:
+            return self._groups_laid
+        by_number: dict[int, list[int]] = defaultdict(list)
+        if self.vars.groups is None and not self.opening_only and self._candidates:
+            cands, columns = self._candidates
+            numbers = _group_numbers(cands)
+            for row, i in columns.items():
+                if numbers[row]:
+                    by_number[numbers[row]].append(i)
+            for meld, i in self.vars.lay[len(columns) :]:  # old melds' own columns
+                if meld.kind == "group":
+                    by_number[meld.number].append(i)
+            for unit in self.vars.units:
+                for fate, var in zip(unit.fates, unit.variables, strict=True):
+                    if fate.meld is not None and fate.meld.kind == "group":
+                        by_number[fate.meld.number].append(var.index())
+        self._groups_laid = [
+            Aggregate(columns, f"groups_{number}")
+            for number, columns in sorted(by_number.items())
+            if len(columns) > 1
+        ]
+        return self._groups_laid
 
     def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
         """The best move the search found before time ran out, if any."""

@@ -43,6 +43,8 @@ LEAST_VIOLATION = 0.05
 #: sparsest first): measured with the budgets of :data:`.group_counts.COUNTED_NODE_LIMIT`.
 CUT_ROUNDS = 4
 CUTS_PER_ROUND = 15
+#: Combinations rebuilt as cuts per cut asked for (many repeat one another at ``x*``).
+DECODED_PER_CUT = 8
 
 #: ``MPConstraintProto``: the packed variable indices and coefficients of a row.
 _CONSTRAINT_INDICES = 6
@@ -182,31 +184,29 @@ def separate(model: ModelRows, values: list[float], most: int) -> list[Cut]:
                 break  # an equality: either way is the same modulo 2
     for k in range(len(inner)):
         bit = 1 << k
-        pivot: list[Any] | None = None
-        for entry in table:
-            if entry[0] & bit and (pivot is None or entry[2] < pivot[2]):
-                pivot = entry
-        if pivot is None:
+        having = [entry for entry in table if entry[0] & bit]
+        if not having:
             continue
-        kept: list[list[Any]] = []
-        for entry in table:
+        pivot = min(having, key=_slack)  # the first of least slack: a fixed order
+        for entry in having:
             if entry is pivot:
                 continue
-            if entry[0] & bit:
-                entry[0] ^= pivot[0]
-                entry[1] ^= pivot[1]
-                entry[2] += pivot[2]
-                entry[3] ^= pivot[3]
-                if entry[2] >= 1.0 - TOLERANCE:
-                    continue  # too much slack ever to make a violated cut
-            kept.append(entry)
-        table = kept
+            entry[0] ^= pivot[0]
+            entry[1] ^= pivot[1]
+            entry[2] += pivot[2]
+            entry[3] ^= pivot[3]
+            if entry[2] >= 1.0 - TOLERANCE:
+                entry[0] = entry[1] = 0  # too much slack ever to make a violated cut
+        pivot[0] = pivot[1] = 0  # used up: its column is cleared from every other row
+        if k % 16 == 15:
+            table = [entry for entry in table if entry[0] or entry[1]]
     # Cuts alike at the LP solution (the same terms on the variables it sets) are one cut
     # there: the one with the fewest terms is kept, so that the rows added stay sparse.
     found: dict[tuple[tuple[int, int], ...], tuple[float, Cut]] = {}
-    for entry in sorted(table, key=lambda e: e[2]):
-        if not entry[1] or entry[0]:
-            continue
+    odd = sorted((e for e in table if e[1] and not e[0]), key=_slack)
+    # A combination's cut is violated by half of one less its slack: the least slack
+    # first, and no more of them rebuilt than a few times the cuts asked for.
+    for entry in odd[: DECODED_PER_CUT * most]:
         cut = _cut(model, sources, entry[3], complemented)
         if cut is None:
             continue
@@ -219,6 +219,10 @@ def separate(model: ModelRows, values: list[float], most: int) -> list[Cut]:
             found[seen] = (by, cut)
     best = sorted(found.values(), key=lambda f: (-f[0], len(f[1].terms), f[1].terms))
     return [cut for _, cut in best[:most]]
+
+
+def _slack(entry: list[Any]) -> float:
+    return float(entry[2])
 
 
 def _cut(
