@@ -385,13 +385,13 @@ def test_jobs_are_capped_at_the_number_of_puzzles(monkeypatch: pytest.MonkeyPatc
     assert solve_module._worker_count(None, 40) <= min(os.cpu_count() or 1, 8)
     assert solve_module._worker_count(None, 3) == 1
     pools: list[int] = []
-    real = solve_module._reports
+    real = solve_module._report_batches
 
     def reports(task: Any, sources: Any, workers: int) -> Any:
         pools.append(workers)
         return real(task, sources, 1)
 
-    monkeypatch.setattr(solve_module, "_reports", reports)
+    monkeypatch.setattr(solve_module, "_report_batches", reports)
     result = run("solve", "--jobs", "1000", TWO_TILES, str(BASICS / "nothing-fits.toml"))
     assert result.exit_code == 0
     assert pools == [2]
@@ -451,6 +451,20 @@ def children_of(pid: int) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
+def first_line(process: subprocess.Popen[str]) -> str:
+    """The first line of a child's stdout, read from the pipe byte by byte: a buffered
+    readline takes whatever the pipe holds (answers come in batches, several lines a
+    write), which ``communicate`` (it reads the pipe itself) would then never see."""
+    assert process.stdout is not None
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = os.read(process.stdout.fileno(), 1)
+        if not byte:
+            break
+        line += byte
+    return line.decode()
+
+
 def alive(pid: int) -> bool:
     status = Path(f"/proc/{pid}/status")
     try:
@@ -480,8 +494,7 @@ def test_signals_end_a_parallel_run_quietly(name: str, group: bool) -> None:
         # reaches a program that has it, so the child gets it back.
         preexec_fn=_default_interrupt,
     )
-    assert process.stdout is not None
-    first = process.stdout.readline()  # the workers are at work
+    first = first_line(process)  # the workers are at work
     workers = children_of(process.pid)
     if group:
         os.killpg(process.pid, signum)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -474,3 +475,49 @@ def test_a_file_that_grew_since_it_was_listed_is_read_whole(tmp_path: Path) -> N
     assert read_bytes(str(path), listed) == path.read_bytes()
     path.write_bytes(b"#" * (MAX_FILE_BYTES + 10))
     assert len(read_bytes(str(path), listed)) == MAX_FILE_BYTES + 1
+
+
+def test_a_meld_read_before_is_not_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A folder's puzzles lay the same melds again and again: each is read once per rule set.
+    from rummikub import puzzles as puzzles_module
+
+    monkeypatch.setattr(puzzles_module, "_KNOWN_MELDS", {})
+    parsed: list[str] = []
+    real = puzzles_module.parse_meld
+
+    def spy(text: str, *args: Any, **kwargs: Any) -> RawMeld:
+        parsed.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(puzzles_module, "parse_meld", spy)
+    text = 'rack = "R4"\ntable = ["R1 R2 R3", "K7 R7 B7", "R1 R2 R3"]\n'
+    first = loads(text, "a.toml")
+    second = loads(text, "b.toml")
+    assert parsed == ["R1 R2 R3", "K7 R7 B7"]
+    assert first.position == second.position
+    assert [str(m) for m in second.position.table] == ["R1 R2 R3", "K7 R7 B7", "R1 R2 R3"]
+    # Under another rule set the same words are read again, and judged by its box.
+    bad = 'rack = "R4"\ntable = ["R1 R2 R3", "K7 R7 B7"]\n[rules]\ncolors = "RB"\n'
+    assert problems(bad) == [
+        "table[1] \"K7 R7 B7\": invalid tile 'K7': unknown color 'K' (expected one of R, B)"
+    ]
+    assert parsed[2:] == ["R1 R2 R3", "K7 R7 B7"]
+
+
+def test_a_meld_with_a_problem_is_reported_every_time() -> None:
+    text = 'rack = "R4"\ntable = ["R1 R2 R3", "R5 R6 R8"]\n'
+    for _ in range(2):
+        assert problems(text) == ['table[1] "R5 R6 R8": not a run (no 7) and not a group']
+
+
+@pytest.mark.parametrize(
+    "name", ["a.toml", "a.TOML", "b.Json", "..toml", ".toml", "a.", "a", "a.b.json", "x.json.", "."]
+)
+def test_a_folder_lists_files_by_the_suffix_a_path_has(tmp_path: Path, name: str) -> None:
+    if name in (".", ".."):
+        pytest.skip("not a file name")
+    (tmp_path / name).write_text("")
+    (tmp_path / "z.toml").write_text("")
+    listed = [Path(p).name for p in expand_all([str(tmp_path)]) if isinstance(p, str)]
+    wanted = Path(name).suffix.lower() in (".toml", ".json")
+    assert listed == ([name, "z.toml"] if wanted else ["z.toml"])

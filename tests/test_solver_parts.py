@@ -295,6 +295,77 @@ def test_search_proves_a_kept_meld_gap_in_few_nodes(
     assert check(position, result.table).legal
 
 
+#: `mid` positions (benchmarks/corpora.py, seed 1) whose root LP plays more value than any
+#: move can: a rack tile half played beside candidate groups of one number at a half or a
+#: third each (mid-031: R8, in K8 R8 B8, K8 R8 O8 and R8 B8 O8 at a half). Branching on the
+#: number of groups laid of a number (a sum, :class:`search.Aggregate`) while the value
+#: still has a gap settles them in 15 and 13 nodes, where branching on columns alone took
+#: 48 and 39.
+MID_031 = Position.parse(
+    rack="R8 B6 O3 R3 R4 O8 B8 B10 R8 R2 K12",
+    table=[
+        "K1 J K3",
+        "K4 K5 K6 K7",
+        "B4 K4 O4 R4",
+        "O7 O8 O9 O10",
+        "B10 K10 O10 R10",
+        "K8 K9 K10 K11",
+        "O5 O6 O7",
+        "B6 K6 O6 R6",
+        "K1 K2 K3",
+        "B12 O12 R12 J",
+    ],
+)
+MID_081 = Position.parse(
+    rack="R4 B4 K8 R8 O10 O11 R5 B11 O5 K13 B2 O4 K6 B11 R6",
+    table=[
+        "B13 R13 J",
+        "B5 B6 B7",
+        "R10 R11 R12 R13",
+        "R2 R3 R4 R5",
+        "B3 K3 O3 R3",
+        "O6 O7 O8 O9",
+        "K1 K2 J K4 K5 K6 K7",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("position", "most_nodes", "value", "tiles"),
+    [(MID_031, 20, 66, 10), (MID_081, 20, 84, 12)],
+    ids=["mid-031", "mid-081"],
+)
+def test_search_branches_on_groups_laid_to_close_a_value_gap(
+    position: Position, most_nodes: int, value: int, tiles: int
+) -> None:
+    model = MoveModel(position, "value")
+    outcome = model.solve(None)
+    assert outcome.status == "optimal" and outcome.solution is not None
+    assert outcome.nodes <= most_nodes
+    assert any(aggregate.index is not None for aggregate in model._aggregates())
+    result = solve(position)
+    assert (result.value, result.tiles) == (value, tiles)  # as recorded in benchmarks/data
+    assert check(position, result.table).legal
+
+
+def test_an_aggregate_is_the_sum_of_its_columns_once_made() -> None:
+    from ortools.linear_solver import pywraplp
+
+    solver = pywraplp.Solver.CreateSolver("CLP")
+    x = [solver.IntVar(0, 3, f"x{k}") for k in range(3)]
+    aggregate = search.Aggregate([x[0].index(), x[2].index()], "x0+x2")
+    assert aggregate.value([0.5, 9.0, 0.25]) == 0.75
+    i = aggregate.variable(solver)
+    assert aggregate.variable(solver) == i == 3  # made once
+    # Its row holds it equal to the sum: fixing the columns fixes it.
+    x[0].SetBounds(1, 1)
+    x[2].SetBounds(2, 2)
+    total = solver.variable(i)
+    solver.Maximize(total)
+    assert solver.Solve() == pywraplp.Solver.OPTIMAL
+    assert total.solution_value() == pytest.approx(3.0)
+
+
 # -- time-limited solves that end unproven ------------------------------------------------
 
 #: Its root LP is fractional, and the branch and bound holds a move after 2 nodes while
@@ -379,3 +450,61 @@ def test_remembered_fitting_agrees_with_the_candidates_own() -> None:
             limits = [[rng.choice((0, 0, 1, 2, 3)) for _ in range(size)] for _ in range(20)]
             for limit in limits + limits:  # the second time from memory
                 assert fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+
+
+def test_a_table_read_once_makes_no_clusters() -> None:
+    """The clusters are made on a table's second read (a process that solves one position
+    never needs them); both reads choose what Candidates.fitting chooses."""
+    from rummikub.solver import template
+    from rummikub.solver.candidates import group_candidates
+
+    cands = group_candidates(Rules(numbers=11, colors="KRBO", copies=2, jokers=1))
+    limit = [1] * len(cands.index.tiles)
+    assert template.fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+    found = template._CLUSTERS.get(id(cands))
+    assert found is None or found[0] is not cands
+    assert template.fitting_rows(cands, limit) == sorted(cands.fitting(limit))
+    assert template._CLUSTERS[id(cands)][0] is cands
+
+
+def test_a_small_position_is_solved_over_the_columns_it_can_use() -> None:
+    """A small table's model holds only the template's variables its tiles can use (and
+    the rows they enter), not the whole template with the rest fixed at 0; a bigger
+    table's still copies the template whole (see ``LIVE_SHARE``)."""
+    from rummikub.solver.template import template_for
+
+    small = Position.parse(rack="R4 K7 O7 B2", table=["R1 R2 R3", "K7 R7 B7"])
+    model = MoveModel(small, "value")
+    template = template_for(STANDARD, 0)
+    assert template is not None
+    assert model.base_variables == len(model.active) < template.variables * move_model.LIVE_SHARE
+    assert model.solver.NumConstraints() < len(template.records) - template.variables
+    outcome = model.solve(None)
+    assert outcome.status == "optimal" and outcome.solution is not None
+    assert check(small, outcome.solution.table).legal
+    assert outcome.solution.played == (Tile.parse("R4"), Tile.parse("O7"))
+    runs = [" ".join(f"{color}{n}" for n in range(1, 14)) for color in "KRBO"]
+    big = Position.parse(rack="R4 O7 B2 B9 K12", table=[*runs, "K7 R7 B7"])
+    assert MoveModel(big, "value").base_variables == template.variables
+
+
+def test_clp_models_are_made_by_type_not_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solve makes its CLP models by solver type (rows.clp): reading the name "CLP"
+    (Solver.CreateSolver) costs ~1.4 ms the first time in a process."""
+    from ortools.linear_solver import pywraplp
+
+    from rummikub.solver.rows import clp
+    from rummikub.solver.template import play_template
+
+    assert clp().SolverVersion().startswith("Clp")
+
+    def by_name(name: str) -> Any:
+        raise AssertionError(f"CreateSolver({name!r})")
+
+    monkeypatch.setattr(pywraplp.Solver, "CreateSolver", staticmethod(by_name))
+    play_template.cache_clear()  # its copies are made here too
+    small = Position.parse(rack="R4 K7 O7 B2", table=["R1 R2 R3", "K7 R7 B7"])
+    big = Position.parse(rack="R4 O7 B2 B9 K12", table=["K1 K2 K3 K4 K5", "K7 R7 B7", "B9 B10 J"])
+    opening = Position.parse(rack="R10 R11 R12 K1", table=["B1 B2 B3"], opened=False)
+    for position in (small, big, opening):
+        assert solve(position).status == "optimal"

@@ -107,10 +107,15 @@ def test_a_message_cut_short_is_an_error() -> None:
         list(wire.fields(data[:-1]))
 
 
-@pytest.mark.parametrize("rules", [STANDARD, Rules(numbers=26, colors="KRBOGYPW", copies=4)])
+@pytest.mark.parametrize(
+    "rules",
+    [STANDARD, STANDARD.replace(jokers=0), Rules(numbers=26, colors="KRBOGYPW", copies=4)],
+)
 def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
-    """The template's records are its model as protobuf exports it, without names, and
+    """The template's records (written without a solver, rummikub/solver/records.py) are
+    its model laid through pywraplp as protobuf exports it, without names, byte for byte;
     a bounded record is that with its bounds changed."""
+    play_template.cache_clear()  # built here, not by an earlier test
     template = play_template(rules)
     assert template is not None
     built = pywraplp.Solver.CreateSolver("CLP")
@@ -128,6 +133,27 @@ def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
     assert list(records.variable) == list(exported.variable)
     assert list(records.constraint) == list(exported.constraint)
     assert template.variables == len(exported.variable)
+    assert template.records == [
+        *(
+            wire.length_delimited(wire.MODEL_VARIABLE, v.SerializeToString())
+            for v in exported.variable
+        ),
+        *(
+            wire.length_delimited(wire.MODEL_CONSTRAINT, r.SerializeToString())
+            for r in exported.constraint
+        ),
+    ]
+    # Its columns (for live copies) are its rows read by column.
+    terms: list[list[tuple[int, bytes]]] = [[] for _ in range(template.variables)]
+    heads = []
+    for r, record in enumerate(template.records[template.variables :]):
+        part = wire.payload(record)
+        ks = wire.varints(part, wire.CONSTRAINT_VARIABLES)
+        coefficients = wire.doubles(part, wire.CONSTRAINT_COEFFICIENTS)
+        for k, coefficient in zip(ks, coefficients, strict=True):
+            terms[k].append((r, wire.double_bytes(coefficient)))
+        heads.append(wire.without(part, (wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)))
+    assert template.columns[:2] == (tuple(map(tuple, terms)), tuple(heads))
     row = template.base.balance[0]
     loaded = template.load({0: 2.0}, {row: (1.0, 1.0)})
     assert (loaded.variable(0).lb(), loaded.variable(0).ub()) == (0.0, 2.0)
@@ -148,3 +174,53 @@ def test_a_pywraplp_that_takes_only_protobuf_messages() -> None:
     data = wire.through(strict)
     assert _parsed(linear_solver_pb2.MPModelProto, data).variable[0].upper_bound == 3.0
     assert wire.through(solver.ExportModelToProto) == data
+
+
+def test_packed_varints_read_back() -> None:
+    """Packed varints as OR-Tools writes a row's variables, one byte or more each."""
+    row = linear_solver_pb2.MPConstraintProto()
+    row.var_index.extend([0, 5, 127, 128, 300, 16384])
+    row.coefficient.extend([1.0, -1.0, 2.0, 1.0, 1.0, 3.0])
+    data = row.SerializeToString()
+    assert wire.varints(data, wire.CONSTRAINT_VARIABLES) == [0, 5, 127, 128, 300, 16384]
+    table = wire.varint_table(20000)
+    packed = [value for n, value, _ in wire.fields(data) if n == wire.CONSTRAINT_VARIABLES]
+    assert packed == [b"".join(table[k] for k in row.var_index)]
+
+
+@pytest.mark.parametrize("jokers", [0, 2])
+def test_the_live_part_of_a_template_is_the_template_where_it_may_move(jokers: int) -> None:
+    """A model of the template's variables that may move alone, and of the rows they
+    enter or that are bounded, holds exactly the terms and bounds of the whole copy
+    there; every row it leaves out holds none of those variables and admits 0."""
+    template = play_template(STANDARD.replace(jokers=jokers))
+    assert template is not None
+    base = template.base
+    played = list(base.played.values())[:5]
+    columns = [i for _, i in base.columns[::7]]
+    flow = [i for color in base.flow.colors for i in color.start.values()] if base.flow else []
+    uppers = {i: 2.0 for i in played + columns + flow[::3]}
+    rows = {base.balance[3]: (1.0, 1.0), base.balance[40]: (2.0, 2.0)}
+    whole = template.load(uppers, rows)
+    solver, live, kept = template.load_live(uppers, rows)
+    assert live == sorted(uppers)
+    assert solver.NumVariables() == len(live) < template.variables
+    for k, i in enumerate(live):
+        assert (solver.variable(k).lb(), solver.variable(k).ub()) == (0.0, uppers[i])
+        assert solver.variable(k).integer()
+    free = set(live)
+    for r in range(whole.NumConstraints()):
+        row = whole.constraint(r)
+        terms = {
+            live.index(v.index()): row.GetCoefficient(v)
+            for v in whole.variables()
+            if v.index() in free and row.GetCoefficient(v)
+        }
+        if r not in kept:
+            assert not terms and row.lb() <= 0.0 <= row.ub()
+            continue
+        copy = solver.constraint(kept[r])
+        assert (copy.lb(), copy.ub()) == (row.lb(), row.ub())
+        laid = {v.index(): copy.GetCoefficient(v) for v in solver.variables()}
+        assert {k: c for k, c in laid.items() if c} == terms
+    assert sorted(kept.values()) == list(range(solver.NumConstraints()))

@@ -72,11 +72,12 @@ class _Group(click.Group):
         """As click's, but every ending has the exit code of :mod:`rummikub.cli.ending`."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
-        # A process that runs the command line ends after it. Its objects (OR-Tools, click,
-        # our modules) are frozen just before the interpreter's last garbage collection at
-        # shutdown, which then need not walk them all: ~15 ms of a 0.2 s ``rummikub solve``
-        # (benchmarks, "One whole process"). At exit only, so a test process that calls
-        # main() many times collects its garbage as usual until it ends.
+        # A process that runs the command line ends after it. Where it goes through the
+        # interpreter's shutdown (with worker processes, see ending.leave), its objects
+        # (OR-Tools, click, our modules) are frozen just before the last garbage
+        # collection, which then need not walk them all: ~15 ms of a 0.2 s ``rummikub
+        # solve`` (benchmarks, "One whole process"). At exit only, so a test process that
+        # calls main() many times collects its garbage as usual until it ends.
         atexit.unregister(gc.freeze)  # once, however often main() runs in one process
         atexit.register(gc.freeze)
 
@@ -84,7 +85,13 @@ class _Group(click.Group):
             code = super(_Group, self).main(args, prog_name, complete_var, False, **extra)
             return code if isinstance(code, int) else None
 
-        sys.exit(ending.run(invoke))
+        code = ending.run(invoke)
+        if args is None:
+            # The process's own command line (the ``rummikub`` script, ``python -m
+            # rummikub``): it ends here, without the interpreter's shutdown. A caller that
+            # passes the arguments (a test, CliRunner) gets SystemExit as usual.
+            ending.leave(code)
+        sys.exit(code)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

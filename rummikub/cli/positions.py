@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -49,6 +48,8 @@ class Inline(NamedTuple):
 
 
 def _quote(text: str) -> str:
+    import json  # lazy: a solve that quotes nothing never needs it (~1 ms a process)
+
     return json.dumps(text, ensure_ascii=False)
 
 

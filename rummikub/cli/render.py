@@ -3,7 +3,6 @@ the commands decide where the text goes."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -44,6 +43,8 @@ def _played(tiles: Sequence[Tile], value: int) -> str:
 
 
 def verdict_json(verdict: Verdict) -> str:
+    import json  # only for JSON: a text solve never needs it (~1 ms a process)
+
     return json.dumps(verdict_data(verdict))
 
 
@@ -62,6 +63,8 @@ def verdict_text(verdict: Verdict) -> str:
 
 
 def result_json(result: SolveResult, puzzle: str | None) -> str:
+    import json  # only for JSON: a text solve never needs it (~1 ms a process)
+
     return json.dumps(result_data(result, puzzle))
 
 

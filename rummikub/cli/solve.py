@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -94,6 +94,24 @@ class _Progress:
                 self.bar.console.print(Text.from_ansi(text), soft_wrap=True)
             else:
                 click.echo(text, err=err, color=color or None)
+
+    def write(self, lines: Sequence[tuple[str, bool]], color: bool) -> None:
+        """Print lines in order (``True``: to stderr): each run of lines to the same stream
+        in one write, the same bytes as one echo a line (a folder solve's answers come in
+        batches, and a write a line was most of what the main process did)."""
+        if self.bar is not None:
+            for text, err in lines:
+                self.echo(text, err=err, color=color and not err)
+            return
+        start = 0
+        while start < len(lines):
+            err = lines[start][1]
+            stop = start + 1
+            while stop < len(lines) and lines[stop][1] == err:
+                stop += 1
+            text = "\n".join(text for text, _ in lines[start:stop])
+            self.echo(text, err=err, color=color and not err)
+            start = stop
 
     def step(self) -> None:
         if self.bar is not None and self.task is not None:
@@ -288,16 +306,16 @@ def solve(
     tally = _Tally()
     show_bar = len(sources) > 1 and not as_json and _stderr_is_terminal()
     with _progress(len(sources), show_bar) as progress:
-        for report in _reports(task, sources, _worker_count(jobs, len(sources))):
-            for text, err in report.lines:
-                progress.echo(text, err=err, color=task.color and not err)
-            outcome.bad_input |= report.bad_input
-            outcome.mismatch |= report.mismatch
-            outcome.unproven |= report.unproven
-            tally.add(report)
-            if report.svg is not None and svg is not None:
-                write_svg(svg, report.svg)
-            progress.step()
+        for batch in _report_batches(task, sources, _worker_count(jobs, len(sources))):
+            progress.write([line for report in batch for line in report.lines], task.color)
+            for report in batch:
+                outcome.bad_input |= report.bad_input
+                outcome.mismatch |= report.mismatch
+                outcome.unproven |= report.unproven
+                tally.add(report)
+                if report.svg is not None and svg is not None:
+                    write_svg(svg, report.svg)
+                progress.step()
     if verify and not as_json:
         click.echo(tally.summary())
     ctx.exit(outcome.exit_code)
@@ -386,19 +404,32 @@ def _worker_count(jobs: int | None, count: int) -> int:
     return min(os.cpu_count() or 1, 8, count) if count >= PARALLEL_FROM else 1
 
 
-def _reports(task: _Task, sources: list[str | PuzzleError], workers: int) -> Iterator[_Report]:
-    """One report per source, in order; solved in ``workers`` processes when more than one
-    (each puzzle is independent, and the solver uses one thread)."""
-    if workers <= 1:
+def _report_batches(
+    task: _Task, sources: list[str | PuzzleError], workers: int
+) -> Iterator[list[_Report]]:
+    """One report per source, in order, in batches to print at once; solved in ``workers``
+    processes when more than one (each puzzle is independent, and the solver uses one
+    thread), else one by one (a batch a puzzle, printed as soon as it is solved)."""
+    if len(sources) <= 1:  # the process ends after it
         for source in sources:
-            yield _solve_one(task, source)
+            yield [_solve_one(task, source)]
         return
-    import rummikub.solver.model  # noqa: F401  (a forked worker starts with it imported)
-    from rummikub.cli.workers import ordered_map
+    from rummikub.cli.heap import collecting_seldom, keep_freed_memory
 
-    # Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM) terminates the workers,
-    # which end quietly (see _start_worker).
-    yield from ordered_map(_solve_in_worker, sources, workers, _start_worker, (task,))
+    keep_freed_memory()  # before the workers are forked: they inherit it, as the below
+    with collecting_seldom():
+        if workers <= 1:
+            for source in sources:
+                yield [_solve_one(task, source)]
+            return
+        from rummikub.cli.workers import ordered_batches
+        from rummikub.solver import preload
+
+        preload()  # once here, for every forked worker
+
+        # Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM) terminates the workers,
+        # which end quietly (see _start_worker).
+        yield from ordered_batches(_solve_in_worker, sources, workers, _start_worker, (task,))
 
 
 _worker_task: _Task | None = None
@@ -406,8 +437,13 @@ _worker_task: _Task | None = None
 
 def _start_worker(task: _Task) -> None:
     global _worker_task
+    from rummikub.cli.heap import collect_seldom, keep_freed_memory
+
     ending.worker_signals()
     _worker_task = task
+    # Inherited under fork; a spawned worker (macOS, Windows) starts afresh.
+    keep_freed_memory()
+    collect_seldom()
     # What the worker starts with (the modules, and under fork the main process's objects)
     # lives until it ends: frozen, no garbage collection walks it again (nor, under fork,
     # writes to the pages it shares with the main process).

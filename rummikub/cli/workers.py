@@ -7,6 +7,13 @@ the first wakes up again at once. On a folder of 1,000 puzzles in chunks of 4 it
 ~17,000 times for 250 results, 0.1-0.2 s of the main process's CPU taken from the two
 workers on a machine of two cores. Here the main process alone sends each worker its
 next chunk and reads its results, sleeping in between.
+
+Chunks shrink as the items run out (:func:`chunk_bounds`): large while much is left, so
+that the main process wakes up less often (each wake-up is CPU taken from a worker when
+there are as many workers as cores), then down to one item, so that the workers finish
+together instead of one waiting for the other's last chunk. The results come back in
+batches (:func:`ordered_batches`): every result next in order once a chunk is back, for
+the caller to write at once.
 """
 
 from __future__ import annotations
@@ -17,11 +24,27 @@ from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-#: Items per message: a chunk of puzzles takes tens of milliseconds to solve, so passing
-#: it costs little, and the last chunks still share out evenly among the workers.
-CHUNK = 4
+#: The most items per chunk: ~16 puzzles take ~0.1 s to solve, so a worker's next chunk
+#: (see AHEAD) is always there, and a wake-up of the main process per 16 puzzles is little.
+CHUNK = 16
+#: While many items are left, a chunk is at most this share of what is left per worker:
+#: the last chunks are small, down to one item.
+SHARES = 4
 #: Chunks a worker holds at a time: the next is there when it finishes one.
 AHEAD = 2
+
+
+def chunk_bounds(count: int, workers: int) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` of each chunk of ``count`` items for ``workers`` workers: at
+    most :data:`CHUNK` items, and at most a :data:`SHARES`-th of each worker's share of
+    what is left, but at least one."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < count:
+        size = max(1, min(CHUNK, (count - start) // (workers * SHARES)))
+        bounds.append((start, start + size))
+        start += size
+    return bounds
 
 
 def ordered_map(
@@ -31,14 +54,27 @@ def ordered_map(
     initializer: Callable[..., None],
     initargs: tuple[Any, ...] = (),
 ) -> Iterator[Any]:
-    """``function(item)`` for each item, in order, computed in ``workers`` processes that
-    each run ``initializer(*initargs)`` first (the platform's start method: fork on Linux,
-    spawn on macOS and Windows, where the arguments pickle).
+    """``function(item)`` for each item, in order (:func:`ordered_batches`, one by one)."""
+    for batch in ordered_batches(function, items, workers, initializer, initargs):
+        yield from batch
+
+
+def ordered_batches(
+    function: Callable[[Any], Any],
+    items: Sequence[Any],
+    workers: int,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[list[Any]]:
+    """``function(item)`` for each item, in order and in batches (each one the results
+    that are next in order once a chunk has come back), computed in ``workers`` processes
+    that each run ``initializer(*initargs)`` first (the platform's start method: fork on
+    Linux, spawn on macOS and Windows, where the arguments pickle).
 
     Leaving early (an error, a closed pipe, Ctrl-C, SIGTERM, or the caller stopping)
     terminates the workers; an exception raised by ``function`` is raised here.
     """
-    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
+    chunks = [items[start:stop] for start, stop in chunk_bounds(len(items), workers)]
     context = multiprocessing.get_context()
     processes: list[Any] = []
     connections: list[Connection] = []
@@ -76,9 +112,12 @@ def ordered_map(
                 if error is not None:
                     raise error
                 finished[index] = results
+            batch: list[Any] = []
             while first in finished:
-                yield from finished.pop(first)
+                batch += finished.pop(first)
                 first += 1
+            if batch:
+                yield batch
         for connection in connections:
             connection.send(None)
         for process in processes:

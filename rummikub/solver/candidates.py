@@ -15,7 +15,6 @@ The table depends only on the rule set, so it is built once per rule set and cac
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from functools import lru_cache
 
 from rummikub.melds import Meld
@@ -27,21 +26,34 @@ from rummikub.tile_index import TileIndex as TileIndex
 from rummikub.tiles import JOKER, Tile
 
 
-@dataclass(frozen=True, slots=True)
 class Candidates:
-    """All candidate melds of a rule set."""
+    """All candidate melds of a rule set (built once per rule set and not changed after;
+    a plain class, not a dataclass, which costs every ``rummikub solve`` process ~0.5 ms
+    to make)."""
 
-    index: TileIndex
-    melds: tuple[Meld, ...]
-    #: ``needs[i]``: the tiles of meld ``i`` as (tile index, count) pairs.
-    needs: tuple[Needs, ...]
-    #: the value of each meld, jokers at the number they stand for.
-    values: tuple[int, ...]
-    #: ``lookup[needs]``: the row of the candidate with those tiles.
-    lookup: dict[Needs, int]
-    #: the rows by their first tile (the lowest tile index they hold), so that a position
-    #: looks only at candidates whose first tile it has (a small position skips most).
-    by_first: dict[int, tuple[int, ...]]
+    __slots__ = ("by_first", "index", "lookup", "melds", "needs", "values")
+
+    def __init__(
+        self,
+        index: TileIndex,
+        melds: tuple[Meld, ...],
+        needs: tuple[Needs, ...],
+        values: tuple[int, ...],
+        lookup: dict[Needs, int],
+        by_first: dict[int, tuple[int, ...]],
+    ) -> None:
+        self.index = index
+        self.melds = melds
+        #: ``needs[i]``: the tiles of meld ``i`` as (tile index, count) pairs.
+        self.needs = needs
+        #: the value of each meld, jokers at the number they stand for.
+        self.values = values
+        #: ``lookup[needs]``: the row of the candidate with those tiles.
+        self.lookup = lookup
+        #: the rows by their first tile (the lowest tile index they hold), so that a
+        #: position looks only at candidates whose first tile it has (a small position
+        #: skips most).
+        self.by_first = by_first
 
     def fitting(self, limit: Counts) -> list[tuple[int, int]]:
         """(row, copies that fit) for each candidate whose tiles are all within ``limit``."""

@@ -40,7 +40,6 @@ thousands (``tests/test_group_counts.py`` checks both against the exhaustive sea
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from rummikub.melds import Meld
@@ -50,20 +49,27 @@ from rummikub.solver.candidates import Counts, TileIndex
 from rummikub.solver.rows import INF, add_row
 from rummikub.tiles import JOKER, Tile
 
-#: The branch and bound's node budget for a model with counted groups before CBC takes
-#: over. Its LP relaxation leaves a gap on the third level of the objective (old melds
-#: left as they were, 1-5 of them on most `full-box` positions) that CBC closes at its
-#: root with Gomory cuts, in 0.05-0.7 s. With the most fractional variable and a depth-first
+#: The branch and bound's node budget for a model with counted groups before cuts (and then
+#: CBC) take over. Its LP relaxation leaves a gap on the third level of the objective (old
+#: melds left as they were, 1-5 of them on most `full-box` positions) that CBC closes at its
+#: root with cuts, in 0.05-0.7 s. With the most fractional variable and a depth-first
 #: dive the search seldom closed it (13 of the 32 `full-box` and `generalised` solves still
 #: open after 100 nodes), so the budget was 10 nodes. Branching on pseudocosts, the tiles
 #: played and the melds kept first (:mod:`.search`), it settles `generalised` in 6-51 nodes,
-#: the 8-color `not-opened-jokers` positions in 4-17 and half of `full-box` in 18-43 (the
+#: the 8-color `not-opened-jokers` positions in 4-17 and half of full-box in 18-43 (the
 #: rest in 68-196). Interleaved, 10 against 50 nodes, medians of per-position ratios (load
 #: ~3.5): `full-box`, `generalised` and 8-color `not-opened-jokers` 0.48 (value objective);
 #: `full-box` 0.94 (value, sum 1.79 -> 1.67 s, max 0.30 -> 0.32 s) and 0.31 (tiles with free
 #: jokers, as against the peer: sum 3.1 -> 1.7 s); `full-box` and `generalised` with tiles
 #: 0.49. 80 nodes: 0.54 and 0.56 on `full-box`.
 COUNTED_NODE_LIMIT = 50
+#: What the search leaves open there gets zero-half cuts at the root (:mod:`.zero_half`)
+#: and a second search of this many nodes before CBC: on the 16 `generalised` and
+#: `full-box` positions (seed 1), the 6 that went to CBC after 50 nodes with tiles and free
+#: jokers (as against the peer) are settled in 17-39 more nodes, and the 6 with the value
+#: objective in 15-29 more, but for two in 57 and 81 (with 50 nodes those two went on to
+#: CBC as well).
+COUNTED_CUT_NODE_LIMIT = 100
 #: Seconds per column kept back for CBC's root on such a model, which its time limit does
 #: not cut (presolve, cut passes, heuristics: 0.05-0.7 s for the ~1,100-1,300 columns of
 #: `full-box` positions on a loaded 2-core machine, several times a standard model's per
@@ -82,16 +88,21 @@ def counts_groups(rules: Rules) -> bool:
     return len(rules.colors) > MOST_COLORS_AS_COLUMNS
 
 
-@dataclass(slots=True)
 class NumberGroups:
-    """The group variables of one number (indices in a template, or variables)."""
+    """The group variables of one number (indices in a template, or variables). A plain
+    class, not a dataclass, which costs every ``rummikub solve`` process ~0.4 ms to make."""
 
-    number: int
-    count: Any
-    #: ``tiles[color]``: tiles of that color in the groups (colors with none in play are
-    #: dropped once bounded).
-    tiles: dict[str, Any] = field(default_factory=dict)
-    jokers: Any | None = None
+    __slots__ = ("count", "jokers", "number", "tiles")
+
+    def __init__(
+        self, number: int, count: Any, tiles: dict[str, Any], jokers: Any | None = None
+    ) -> None:
+        self.number = number
+        self.count = count
+        #: ``tiles[color]``: tiles of that color in the groups (colors with none in play
+        #: are dropped once bounded).
+        self.tiles = tiles
+        self.jokers = jokers
 
     def variables(self) -> list[Any]:
         found = [self.count, *self.tiles.values()]

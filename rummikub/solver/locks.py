@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from rummikub.melds import Meld
@@ -34,28 +33,28 @@ from rummikub.tiles import JOKER, Tile
 MAX_EXTENSION = 2
 
 
-@dataclass(frozen=True, slots=True)
 class Fate:
-    """One way a locked unit ends the turn."""
+    """One way a locked unit ends the turn (not changed once made; a plain class, not a
+    dataclass, which costs every ``rummikub solve`` process ~0.5 ms to make)."""
 
-    #: The new meld that holds the (rest of the) unit, or None when it is released.
-    meld: Meld | None
-    #: Tiles that must substitute jokers, one tile per joker (a ``both`` release: per color).
-    demands: tuple[Tile, ...]
-    #: True for the unit left exactly as it was (tie-break 3).
-    unchanged: bool
+    __slots__ = ("demands", "meld", "needs", "unchanged")
 
-    #: Every tile this fate needs in play: its meld and its substitutes (a partly released
-    #: unit holds its substitutes, so they are not counted twice).
-    needs: tuple[tuple[Tile, int], ...] = ()
-
-    def __post_init__(self) -> None:
+    def __init__(self, meld: Meld | None, demands: tuple[Tile, ...], unchanged: bool) -> None:
+        #: The new meld that holds the (rest of the) unit, or None when it is released.
+        self.meld = meld
+        #: Tiles that must substitute jokers, one tile per joker (a ``both`` release: per
+        #: color).
+        self.demands = demands
+        #: True for the unit left exactly as it was (tie-break 3).
+        self.unchanged = unchanged
         needs: dict[Tile, int] = {}
-        for tile in self.meld.tiles if self.meld else ():
+        for tile in meld.tiles if meld else ():
             needs[tile] = needs.get(tile, 0) + 1
-        for tile in self.demands:
+        for tile in demands:
             needs.setdefault(tile, 1)  # already counted if the unit holds it
-        object.__setattr__(self, "needs", tuple(needs.items()))
+        #: Every tile this fate needs in play: its meld and its substitutes (a partly
+        #: released unit holds its substitutes, so they are not counted twice).
+        self.needs = tuple(needs.items())
 
 
 @lru_cache(maxsize=4096)

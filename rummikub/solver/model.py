@@ -28,10 +28,9 @@ import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rummikub.melds import Meld
 from rummikub.position import Position
@@ -49,6 +48,7 @@ from rummikub.solver.candidates import (
     run_candidates,
 )
 from rummikub.solver.group_counts import (
+    COUNTED_CUT_NODE_LIMIT,
     COUNTED_MIP_RESERVE_PER_COLUMN,
     COUNTED_NODE_LIMIT,
     GroupCounts,
@@ -64,9 +64,15 @@ from rummikub.solver.opening import (
     require_opening,
 )
 from rummikub.solver.result import Objective
-from rummikub.solver.rows import INF, Rows, Terms
+from rummikub.solver.rows import INF, Rows, Terms, clp
 from rummikub.solver.runs_flow import RunFlow
-from rummikub.solver.search import INTEGRALITY, SearchOutcome, branch_and_bound
+from rummikub.solver.search import (
+    INTEGRALITY,
+    Aggregate,
+    SearchOutcome,
+    _Reader,
+    branch_and_bound,
+)
 from rummikub.solver.template import (
     Base,
     Template,
@@ -100,22 +106,32 @@ READING_MARGIN = 0.01
 LP_RESERVE_PER_COLUMN = 15e-6
 MIP_RESERVE_PER_COLUMN = 35e-6
 
+#: A position's model holds only the template's variables that may move, and the rows
+#: they enter, when they are at most this share of the template's (see
+#: :meth:`.Template.load_live`). Writing that model costs Python a few microseconds a
+#: variable, and each variable left out saves CLP about as much in loading and in each
+#: LP solve: measured position by position against the whole template's copy (tiles
+#: objective, free jokers, CPU time), new/old per-position ratios by share of variables
+#: that may move: 0.77-0.85 below 0.27, 0.94-0.97 at 0.27-0.36, ~0.97 at 0.17-0.47,
+#: 1.01-1.12 from 0.48 on (`game`, `mid`).
+LIVE_SHARE = 0.35
+
 #: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
 #: ``no_move``: proven that no legal move exists; ``unknown``: time ran out before any move
 #: was found.
 ModelStatus = Literal["optimal", "feasible", "no_move", "unknown"]
 
 
-@dataclass(frozen=True, slots=True)
-class Solution:
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
+# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+class Solution(NamedTuple):
     """A move read back from the model: the tiles played and the new table."""
 
     played: tuple[Tile, ...]
     table: tuple[Meld, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ModelOutcome:
+class ModelOutcome(NamedTuple):
     """What a solve of the model established."""
 
     status: ModelStatus
@@ -134,8 +150,7 @@ class ModelOutcome:
         return self.status in ("optimal", "no_move")
 
 
-@dataclass(frozen=True, slots=True)
-class AsWas:
+class AsWas(NamedTuple):
     """Old joker-free melds alike (kind and tiles) that may stay as they were."""
 
     olds: tuple[int, ...]
@@ -146,24 +161,39 @@ class AsWas:
     column: Any
 
 
-@dataclass(slots=True)
 class MoveVariables:
-    """The model's variables by what they mean."""
+    """The model's variables by what they mean (a plain class, as the named tuples above:
+    not a dataclass, which costs every process ~0.4 ms to make)."""
 
-    _solver: Any
-    _played: dict[int, Any] = field(default_factory=dict)
-    _balance: dict[int, Any] = field(default_factory=dict)
-    #: The base's balance rows by tile type, as row indices (proxies made when first needed:
-    #: making one for every row of a template costs more than a small position's solve).
-    _base_balance: dict[int, int] = field(default_factory=dict)
-    #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
-    lay: list[tuple[Meld, int]] = field(default_factory=list)
-    flow: RunFlow | None = None
-    #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
-    groups: GroupCounts | None = None
-    units: list[Unit] = field(default_factory=list)
-    opening: list[OpeningMeld] = field(default_factory=list)
-    as_was: list[AsWas] = field(default_factory=list)
+    __slots__ = (
+        "_balance",
+        "_base_balance",
+        "_played",
+        "_solver",
+        "as_was",
+        "flow",
+        "groups",
+        "lay",
+        "opening",
+        "units",
+    )
+
+    def __init__(self, solver: Any) -> None:
+        self._solver = solver
+        self._played: dict[int, Any] = {}
+        self._balance: dict[int, Any] = {}
+        #: The base's balance rows by tile type, as row indices (proxies made when first
+        #: needed: making one for every row of a template costs more than a small
+        #: position's solve).
+        self._base_balance: dict[int, int] = {}
+        #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
+        self.lay: list[tuple[Meld, int]] = []
+        self.flow: RunFlow | None = None
+        #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
+        self.groups: GroupCounts | None = None
+        self.units: list[Unit] = []
+        self.opening: list[OpeningMeld] = []
+        self.as_was: list[AsWas] = []
 
     def played(self, tile: int) -> Any | None:
         """Tiles of type ``tile`` played; None when the rack holds none."""
@@ -198,6 +228,19 @@ def _tile_index(rules: Rules) -> TileIndex:
 def _tile_values(rules: Rules) -> Counts:
     """What each tile type is worth when played (cached, as :func:`_tile_index`)."""
     return _tile_index(rules).values()
+
+
+#: Per candidate table (by id: the tables are cached for the process), the number of each
+#: candidate that is a group, 0 for a run.
+_GROUP_NUMBERS: dict[int, tuple[Candidates, tuple[int, ...]]] = {}
+
+
+def _group_numbers(cands: Candidates) -> tuple[int, ...]:
+    found = _GROUP_NUMBERS.get(id(cands))
+    if found is None or found[0] is not cands:
+        numbers = tuple(m.number if m.kind == "group" else 0 for m in cands.melds)
+        found = _GROUP_NUMBERS[id(cands)] = (cands, numbers)
+    return found[1]
 
 
 #: A hook that adds rows of its own to a built model (before the objective is set).
@@ -244,6 +287,8 @@ class MoveModel:
         #: Variables the branch and bound leaves fractional: in the relaxed model, the
         #: initial melds (a move's tiles are then checked for an initial meld of their own).
         self._loose: set[int] = set()
+        #: Whether cuts were added to the model (:meth:`_cut_root`).
+        self._cut = False
         #: Per tile id, (fate variable, tiles) of the fates that substitute jokers with it.
         self._demands: dict[int, Terms] = {}
         # Every old tile stays where it is when only opening, so only rack tiles balance.
@@ -252,6 +297,10 @@ class MoveModel:
         self.available: Counts = [a + b for a, b in zip(self.table, self.rack, strict=True)]
         #: Variables that may move in the base (the others are fixed at 0).
         self.active: list[int] = []
+        #: The groups laid of each number, for the search (see :meth:`_aggregates`).
+        self._groups_laid: list[Aggregate] | None = None
+        #: The candidate table and the column of each candidate that fits, by row.
+        self._candidates: tuple[Candidates, dict[int, int]] | None = None
         #: The candidates that fit, where building the base needed them already.
         self._fitting: list[tuple[int, int]] | None = None
         # The model is built for CLP, whose warm re-solves drive the branch and bound of
@@ -293,9 +342,8 @@ class MoveModel:
             box = template.rules
             cands = group_candidates(box) if base.groups is None else no_candidates(box)
             return template, None, base, cands
-        from ortools.linear_solver import pywraplp  # lazy: keeps start-up fast
 
-        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver = clp()
         flow = runs_as_flow and not self.opening_only
         # Many colors: free groups counted by number (an initial meld alone keeps columns,
         # whose values it counts).
@@ -353,19 +401,38 @@ class MoveModel:
                 uppers[where] = float(upper)
                 columns[row] = where
         rows = {base.balance[t]: (float(n), float(n)) for t, n in enumerate(self.table) if n}
-        if template is not None:
-            solver = template.load(uppers, rows)
+        balance = base.balance
+        if (
+            template is not None
+            and base.groups is None
+            and len(uppers) <= LIVE_SHARE * template.variables
+        ):
+            # Only the variables that may move, and the rows they enter (see
+            # Template.load_live): the base's indices are renumbered to the model's.
+            solver, live, kept = template.load_live(uppers, rows)
+            renumbered = {i: k for k, i in enumerate(live)}
+            columns = {row: renumbered[i] for row, i in columns.items()}
+            if flow is not None:
+                flow = flow.renumbered(renumbered)
+            played = {t: renumbered[v] for t, v in base.played.items() if self.rack[t]}
+            balance = {t: kept[r] for t, r in balance.items() if r in kept}
+            self.base_variables = len(live)
+            self.active = list(range(len(live)))
         else:
-            solver = built
-            for i, high in uppers.items():
-                solver.variable(i).SetBounds(0.0, high)
-            for r, (low, high) in rows.items():
-                solver.constraint(r).SetBounds(low, high)
+            if template is not None:
+                solver = template.load(uppers, rows)
+            else:
+                solver = built
+                for i, high in uppers.items():
+                    solver.variable(i).SetBounds(0.0, high)
+                for r, (low, high) in rows.items():
+                    solver.constraint(r).SetBounds(low, high)
+            played = {t: v for t, v in base.played.items() if self.rack[t]}
+            self.active = sorted(uppers)
         self.rows = Rows(solver)
         self.vars = MoveVariables(solver)
-        self.vars._base_balance = base.balance
+        self.vars._base_balance = balance
         self.vars.flow = flow
-        self.active = sorted(uppers)
         if base.groups is not None:
             # Groups counted by number (boxes of many colors) are bounded once loaded.
             proxies: list[Any] = [None] * solver.NumVariables()
@@ -374,9 +441,9 @@ class MoveModel:
                     proxies[i] = solver.variable(i)
             self.vars.groups = base.groups.bound_to(proxies)
             self.active += self.vars.groups.limit(self.available, self.index, base.groups)
-        for t, v in base.played.items():
-            if self.rack[t]:
-                self.vars._played[t] = solver.variable(v)
+        for t, v in played.items():
+            self.vars._played[t] = solver.variable(v)
+        self._candidates = (cands, columns)
         for row, where in columns.items():
             self.vars.lay.append((cands.melds[row], where))
             if self.opening_only:
@@ -511,7 +578,10 @@ class MoveModel:
 
     def forbid_relaxation(self, forbidden: bool = True) -> None:
         """No initial meld with a joker laid free (``forbidden``): what is left is the exact
-        model without any initial meld holding a joker; or allow them again."""
+        model without any initial meld holding a joker; or allow them again (not after
+        cuts: they may lean on the bounds forbidden, :meth:`_cut_root`)."""
+        if not forbidden and self._cut:
+            raise RuntimeError("the model's cuts may not hold with looser bounds")
         for var, upper in self.relaxed:
             var.SetBounds(0.0, 0.0 if forbidden else float(upper))
         self._loose = set() if forbidden else self._loose
@@ -626,16 +696,40 @@ class MoveModel:
         # ms for 4,000 columns on a loaded machine): no node starts without that reserve.
         reserve = LP_RESERVE_PER_COLUMN * self.solver.NumVariables()
         integer = self._integer_variables()
+        floor = -math.inf if above is None else float(above)
         search = branch_and_bound(
             self.solver,
             integer,
             node_limit=self._node_limit(time_limit),
             iteration_limit=ITERATION_LIMIT,
             deadline=None if until is None else until - reserve,
-            floor=-math.inf if above is None else float(above),
+            floor=floor,
             first=self._decisive(integer),
+            aggregates=self._aggregates,
+            aggregate_while=[var.index() for var in self.vars.played_tiles().values()],
         )
         nodes = search.nodes
+        if search.status == "open" and self.vars.groups is not None and self._cut_root(until):
+            # Counted groups: the gap the search left open is closed by cuts at the root
+            # (:mod:`.zero_half`) and a second search, sooner than by CBC.
+            if search.values is not None:
+                floor = max(floor, float(self._score(search.values)))
+            again = branch_and_bound(
+                self.solver,
+                integer,
+                node_limit=COUNTED_CUT_NODE_LIMIT,
+                iteration_limit=ITERATION_LIMIT,
+                deadline=None if until is None else until - reserve,
+                floor=floor,
+                first=self._decisive(integer),
+            )
+            nodes += again.nodes
+            if again.status == "infeasible" and search.values is not None:
+                # Nothing scores more than the first search's move: it is the best.
+                return self._found("optimal", search.values, nodes)
+            search = SearchOutcome(
+                again.status, again.values or search.values, nodes, again.iterations
+            )
         if search.status == "optimal" and search.values is not None:
             return self._found("optimal", search.values, nodes)
         if search.status == "infeasible":
@@ -652,6 +746,48 @@ class MoveModel:
         if mip.values is None:
             return self._unproven(search, nodes)
         return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
+
+    def _cut_root(self, until: float | None) -> bool:
+        """Zero-half cuts at the root of a model with counted groups (:mod:`.zero_half`):
+        rounds of an LP solve and the cuts it violates, added to the model as rows, within
+        a budget of rounds and cuts (work, not time; a time limit only stops it sooner).
+        Returns whether any cut was added. The cuts hold for every integer solution under
+        the model's bounds as they are, which later only tighten (:meth:`forbid_relaxation`),
+        so they stay valid for the rest of the model's life, CBC's copy included."""
+        from ortools.linear_solver import pywraplp
+
+        # Imported here: only models with counted groups (8-color boxes) cut.
+        from rummikub.solver.zero_half import CUT_ROUNDS, CUTS_PER_ROUND, ModelRows, separate
+
+        params = pywraplp.MPSolverParameters()
+        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+        params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
+        solver = self.solver
+        loose = self.rows.continuous | self._loose
+        integer = [i not in loose for i in range(solver.NumVariables())]
+        rows = ModelRows(solver, integer)
+        reader = _Reader(solver)
+        added = False
+        for _ in range(CUT_ROUNDS):
+            if until is not None and until - time.perf_counter() < self._mip_reserve():
+                break
+            if solver.Solve(params) != pywraplp.Solver.OPTIMAL:
+                break
+            cuts = separate(rows, reader.values(), CUTS_PER_ROUND)
+            for cut in cuts:
+                row = solver.Constraint(-INF, float(cut.upper))
+                for j, coef in cut.terms:
+                    row.SetCoefficient(solver.variable(j), float(coef))
+                added = True
+            if not cuts:
+                break
+        self._cut = self._cut or added
+        return added
+
+    def _score(self, values: list[float]) -> int:
+        """The objective of an integer solution (its levels as one integer)."""
+        total: float = sum(coef * round(values[i]) for i, coef in self._weights)
+        return round(total)
 
     def _mip_reserve(self) -> float:
         counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
@@ -691,6 +827,35 @@ class MoveModel:
             chosen.add(alike.column.index())
         return [i for i in integer if i in chosen]
 
+    def _aggregates(self) -> list[Aggregate]:
+        """The groups laid of each number, as sums the search branches on while the value
+        has a gap (see :mod:`.search`): candidate and old groups' columns, and locked
+        melds' fates that are groups. Made once per model (a model solved again keeps their
+        variables); none where groups are counted by number (boxes of many colors: those
+        counts are such sums already) or only initial melds are laid."""
+        if self._groups_laid is not None:
+            return self._groups_laid
+        by_number: dict[int, list[int]] = defaultdict(list)
+        if self.vars.groups is None and not self.opening_only and self._candidates:
+            cands, columns = self._candidates
+            numbers = _group_numbers(cands)
+            for row, i in columns.items():
+                if numbers[row]:
+                    by_number[numbers[row]].append(i)
+            for meld, i in self.vars.lay[len(columns) :]:  # old melds' own columns
+                if meld.kind == "group":
+                    by_number[meld.number].append(i)
+            for unit in self.vars.units:
+                for fate, var in zip(unit.fates, unit.variables, strict=True):
+                    if fate.meld is not None and fate.meld.kind == "group":
+                        by_number[fate.meld.number].append(var.index())
+        self._groups_laid = [
+            Aggregate(columns, f"groups_{number}")
+            for number, columns in sorted(by_number.items())
+            if len(columns) > 1
+        ]
+        return self._groups_laid
+
     def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
         """The best move the search found before time ran out, if any."""
         if search.values is None:
@@ -699,7 +864,7 @@ class MoveModel:
 
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
         # The weights are integers and so are the values: the score is exact.
-        score = round(sum(coef * round(values[i]) for i, coef in self._weights))
+        score = self._score(values)
         relaxed = (
             self.stand_in
             or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)

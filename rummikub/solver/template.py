@@ -7,21 +7,23 @@ microsecond a coefficient, most of a small position's time, and a copy costs far
 straight into one position's model where no template fits (an opening without playing on,
 candidate runs instead of the flow, boxes with too many groups to copy). Either way the
 position then bounds the base to its tiles and adds what is its own: old melds left as they
-were, locked melds' fates, the initial meld.
+were, locked melds' fates, the initial meld. A small position copies only the part of the
+template its tiles can use (:meth:`Template.load_live`), renumbered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummikub.rules import Rules
 from rummikub.solver import deadline, wire
 from rummikub.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.solver.group_counts import GroupCounts, counts_groups
+from rummikub.solver.records import Records
+from rummikub.solver.rows import clp
 from rummikub.solver.runs_flow import RunFlow
 
 #: Above this many candidate groups (8-color boxes have ~12,000) a copy of every group
@@ -29,8 +31,9 @@ from rummikub.solver.runs_flow import RunFlow
 MOST_GROUPS = 2000
 
 
-@dataclass(frozen=True, slots=True)
-class Base:
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
+# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+class Base(NamedTuple):
     """Where the base's parts are in a model, by variable and row index."""
 
     #: ``played[t]``: the variable of the tiles of type ``t`` played (bounds 0 until set).
@@ -96,6 +99,8 @@ _Cluster = tuple[Any, list[tuple[int, Any, Any]], dict[Any, list[tuple[int, int]
 #: each as (getter of the counts it depends on, its candidates' readers, the candidates
 #: that fit, remembered by those counts).
 _CLUSTERS: dict[int, tuple[Candidates, list[_Cluster]]] = {}
+#: The candidate tables read once so far (by id, as :data:`_GETTERS`), without clusters.
+_READ_ONCE: dict[int, Candidates] = {}
 #: Counts remembered per cluster (a cluster of the standard box has 3^5 possible ones).
 MOST_REMEMBERED = 4096
 
@@ -106,9 +111,14 @@ def fitting_rows(cands: Candidates, limit: Counts) -> list[tuple[int, int]]:
     that share no numbered tile (a box's groups: one per number), and which candidates of
     a cluster fit, with how many copies, depends only on the counts of its own tiles and of
     the joker, so it is remembered by those counts (a mid-sized table's fitting took ~5% of
-    its solve)."""
+    its solve). The clusters are made on the table's second read: on its first, reading
+    the candidates alone costs less than making them (a process that solves one position,
+    such as one ``rummikub solve``, never needs them)."""
     found = _CLUSTERS.get(id(cands))
     if found is None or found[0] is not cands:
+        if _READ_ONCE.get(id(cands)) is not cands:
+            _READ_ONCE[id(cands)] = cands
+            return sorted(cands.fitting(limit))
         found = _CLUSTERS[id(cands)] = (cands, _clusters(cands))
     deadline.check()
     chosen: list[tuple[int, int]] = []
@@ -224,8 +234,20 @@ def lay_base(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Template:
+#: A template by columns: per variable, its terms in the rows as (row, its coefficient as a
+#: packed double); per row, its record's payload without its terms (the bounds); a row's
+#: bounds as written, by bounds; an integer variable's record in ``0..upper``, by upper
+#: (both filled as live copies need them; every variable of a template is an integer one,
+#: as :class:`.Records` writes them).
+_Columns = tuple[
+    tuple[tuple[tuple[int, bytes], ...], ...],
+    tuple[bytes, ...],
+    dict[tuple[float, float], bytes],
+    dict[float, bytes],
+]
+
+
+class Template(NamedTuple):
     """A model of the base of a rule set with every candidate group, ready to copy.
 
     A position's copy is loaded with its bounds already in place: the model's serialized
@@ -244,8 +266,12 @@ class Template:
     records: list[bytes]
     #: How many of :attr:`records` are variables (the rows follow).
     variables: int
-    #: Records with other bounds: (variable or row position in :attr:`records`, bounds).
-    _bounded: dict[tuple[int, float, float], bytes] = field(default_factory=dict)
+    #: Records with other bounds, made when first needed: by (variable or row position in
+    #: :attr:`records`, bounds).
+    bounded: dict[tuple[int, float, float], bytes]
+    #: The same model by columns, for live copies (:meth:`load_live`; written with the
+    #: records: reading them back out of the rows cost ~2 ms on the first live copy).
+    columns: _Columns
 
     def load(
         self,
@@ -254,28 +280,92 @@ class Template:
     ) -> Any:
         """A fresh CLP model holding a copy of the template, where variable ``i`` lies in
         ``0..uppers[i]`` and row ``r`` in ``rows[r]`` (the others as in the template)."""
-        from ortools.linear_solver import pywraplp
 
         records = self.records
         if uppers or rows:
             records = list(records)
             # The cache read inline: a method call per bounded variable (hundreds on a
             # mid-sized table) cost more than the lookups themselves.
-            bounded = self._bounded
+            bounded = self.bounded
             for i, upper in (uppers or {}).items():
                 found = bounded.get((i, 0.0, upper))
                 records[i] = self._record(i, 0.0, upper) if found is None else found
             for r, (lower, upper) in (rows or {}).items():
                 records[self.variables + r] = self._record(self.variables + r, lower, upper)
-        solver = pywraplp.Solver.CreateSolver("CLP")
+        solver = clp()
         wire.through(solver.LoadModelFromProto, b"".join(records))
         if solver.NumVariables() != self.base.variables:
             raise RuntimeError("the template did not load")
         return solver
 
+    def load_live(
+        self, uppers: dict[int, float], rows: dict[int, tuple[float, float]]
+    ) -> tuple[Any, list[int], dict[int, int]]:
+        """A fresh CLP model of only the template's variables that may move (``uppers``:
+        variable ``i`` in ``0..uppers[i]``), in the template's order, and of only the rows
+        they enter or that ``rows`` bounds (row ``r`` in ``rows[r]``), in the template's
+        order: (the model, the template index of each of its variables, the model's index
+        of each template row it holds).
+
+        Every other variable of the template is fixed at 0 (a flow's joker beside runs
+        that cannot be laid is held at 0 by its row), so leaving it out changes no
+        solution; a row without any variable left, bounded at 0, holds always. A small
+        table frees ~70 of a template's ~390 variables: CLP then loads and solves a
+        model of a quarter of the columns and two fifths of the rows.
+        """
+
+        terms, heads, row_bounds, variable = self.columns
+        live = sorted(uppers)
+        parts: list[bytes] = []
+        # A row is written as its fields' bytes straight (the field numbers are small, so
+        # their keys are one byte), the varints read from a table: no call per term.
+        varint = wire.varint_table(16 * len(live) + 64)  # a row: <= ~13 bytes a term
+        key_row, key_ks, key_coefficients = _KEYS
+        # Each row's terms: its variables' new indices as varints, their coefficients.
+        by_row: dict[int, tuple[list[bytes], list[bytes]]] = {}
+        for k, i in enumerate(live):
+            upper = uppers[i]
+            found = variable.get(upper)  # every variable of a template is an integer one
+            parts.append(_variable(variable, upper) if found is None else found)
+            index = varint[k]
+            for r, coefficient in terms[i]:
+                row = by_row.get(r)
+                if row is None:
+                    by_row[r] = ([index], [coefficient])
+                else:
+                    row[0].append(index)
+                    row[1].append(coefficient)
+        kept = sorted(by_row.keys() | rows.keys())
+        join = b"".join
+        for r in kept:
+            given = rows.get(r)
+            head = (
+                heads[r] if given is None else row_bounds.get(given) or _bounds(row_bounds, given)
+            )
+            found_terms = by_row.get(r)
+            if found_terms is not None:
+                packed, coefficients = join(found_terms[0]), join(found_terms[1])
+                head = join(
+                    (
+                        head,
+                        key_ks,
+                        varint[len(packed)],
+                        packed,
+                        key_coefficients,
+                        varint[len(coefficients)],
+                        coefficients,
+                    )
+                )
+            parts.append(key_row + varint[len(head)] + head)
+        solver = clp()
+        wire.through(solver.LoadModelFromProto, b"".join(parts))
+        if solver.NumVariables() != len(live) or solver.NumConstraints() != len(kept):
+            raise RuntimeError("the template's live part did not load")
+        return solver, live, {r: k for k, r in enumerate(kept)}
+
     def _record(self, k: int, lower: float, upper: float) -> bytes:
         key = (k, lower, upper)
-        found = self._bounded.get(key)
+        found = self.bounded.get(key)
         if found is None:
             if k < self.variables:
                 number, bounds = wire.MODEL_VARIABLE, wire.VARIABLE_BOUNDS
@@ -283,8 +373,35 @@ class Template:
                 number, bounds = wire.MODEL_CONSTRAINT, wire.CONSTRAINT_BOUNDS
             part = wire.without(wire.payload(self.records[k]), bounds)
             part += wire.double(bounds[0], lower) + wire.double(bounds[1], upper)
-            found = self._bounded[key] = wire.length_delimited(number, part)
+            found = self.bounded[key] = wire.length_delimited(number, part)
         return found
+
+
+def _variable(written: dict[float, bytes], upper: float) -> bytes:
+    """An integer variable's record in ``0..upper`` (remembered in ``written``), as
+    :class:`.Records` writes it."""
+    lower_field, upper_field = wire.VARIABLE_BOUNDS
+    part = wire.double(lower_field, 0.0) + wire.double(upper_field, upper)
+    found = written[upper] = wire.length_delimited(
+        wire.MODEL_VARIABLE, part + wire.varint(wire.VARIABLE_INTEGER, 1)
+    )
+    return found
+
+
+def _bounds(written: dict[tuple[float, float], bytes], bounds: tuple[float, float]) -> bytes:
+    """A row's bounds as its record's fields (remembered in ``written``)."""
+    lower_field, upper_field = wire.CONSTRAINT_BOUNDS
+    found = written[bounds] = wire.double(lower_field, bounds[0]) + wire.double(
+        upper_field, bounds[1]
+    )
+    return found
+
+
+#: The keys of a model's row field and of a row's packed variables and coefficients.
+_KEYS = tuple(
+    wire.field_key(number)
+    for number in (wire.MODEL_CONSTRAINT, wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)
+)
 
 
 def template_for(rules: Rules, jokers: int) -> Template | None:
@@ -321,28 +438,23 @@ def play_template(rules: Rules) -> Template | None:
         if len(cands.melds) > MOST_GROUPS:
             return None
         columns = list(enumerate(cands.needs))
-    from ortools.linear_solver import pywraplp
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
+    # Written straight as records, with no solver: laying it through pywraplp (a call
+    # across to C++ per coefficient), exporting it and cutting the names out of every
+    # record cost more than a small position's solve. A copy is its variables and rows
+    # alone (the objective is set per position).
+    written = Records()
     index = TileIndex(rules)
     every = range(index.size)
     base = lay_base(
-        solver, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
+        written, rules, index, columns, flow=True, played=every, balanced=every, groups=counted
     )
-    # A copy is its variables and rows alone (the objective is set per position), without
-    # names: they would only lengthen every copy.
-    variables: list[bytes] = []
-    rows: list[bytes] = []
-    for number, part, _ in wire.fields(wire.through(solver.ExportModelToProto)):
-        if number == wire.MODEL_VARIABLE:
-            variables.append(_record(number, part, wire.VARIABLE_NAME))
-        elif number == wire.MODEL_CONSTRAINT:
-            rows.append(_record(number, part, wire.CONSTRAINT_NAME))
-    if len(variables) != solver.NumVariables() or len(rows) != solver.NumConstraints():
-        raise RuntimeError("the template's records do not make up its model")
-    return Template(base=base, rules=rules, records=variables + rows, variables=len(variables))
-
-
-def _record(number: int, part: bytes, name: int) -> bytes:
-    """A variable's or row's record (field ``number`` of the model) without its name."""
-    return wire.length_delimited(number, wire.without(part, (name,)))
+    variables = written.variable_records()
+    terms, heads = written.columns()
+    return Template(
+        base=base,
+        rules=rules,
+        records=variables + written.row_records(),
+        variables=len(variables),
+        bounded={},
+        columns=(terms, heads, {}, {}),
+    )

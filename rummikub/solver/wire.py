@@ -27,9 +27,16 @@ MODEL_CONSTRAINT = 4
 #: ``MPVariableProto``: lower and upper bound, name.
 VARIABLE_BOUNDS = (1, 2)
 VARIABLE_NAME = 5
+#: ``MPVariableProto``: whether the variable is integer.
+VARIABLE_INTEGER = 4
 #: ``MPConstraintProto``: lower and upper bound, name.
 CONSTRAINT_BOUNDS = (2, 3)
 CONSTRAINT_NAME = 4
+#: ``MPConstraintProto``: whether the row is lazy, its variables and their coefficients
+#: (packed varints and packed doubles, in the same order).
+CONSTRAINT_LAZY = 5
+CONSTRAINT_VARIABLES = 6
+CONSTRAINT_COEFFICIENTS = 7
 #: ``MPSolutionResponse``: the value of each variable (packed doubles).
 RESPONSE_VALUES = 3
 
@@ -116,6 +123,11 @@ def _spans(data: bytes) -> Iterator[tuple[int, int, int, int]]:
         at = after
 
 
+def field_key(number: int) -> bytes:
+    """The key of the length-delimited field ``number``, as written before its length."""
+    return _encode_varint(number << 3 | _LEN)
+
+
 def length_delimited(number: int, payload: bytes) -> bytes:
     """Field ``number`` holding ``payload`` (a message, a string, packed numbers)."""
     return _encode_varint(number << 3 | _LEN) + _encode_varint(len(payload)) + payload
@@ -124,6 +136,16 @@ def length_delimited(number: int, payload: bytes) -> bytes:
 def double(number: int, value: float) -> bytes:
     """Field ``number`` holding the double ``value``."""
     return _encode_varint(number << 3 | _I64) + _DOUBLE.pack(value)
+
+
+def double_bytes(value: float) -> bytes:
+    """``value`` as one element of a packed repeated double field."""
+    return _DOUBLE.pack(value)
+
+
+def varint(number: int, value: int) -> bytes:
+    """Field ``number`` holding the non-negative integer (or bool) ``value``."""
+    return _encode_varint(number << 3 | _VARINT) + _encode_varint(value)
 
 
 def payload(field: bytes) -> bytes:
@@ -146,6 +168,34 @@ def doubles(data: bytes, number: int) -> list[float]:
     return found.tolist()
 
 
+def varints(data: bytes, number: int) -> list[int]:
+    """The values of the repeated integer field ``number`` of a message (non-negative
+    varints): packed, as OR-Tools writes them, or one by one."""
+    found: list[int] = []
+    for n, start, at, after in _spans(data):
+        if n != number:
+            continue
+        if data[start] & 7 == _VARINT:  # one value, not packed
+            found.append(_varint(data, at)[0])
+            continue
+        while at < after:
+            value, at = _varint(data, at)
+            found.append(value)
+    return found
+
+
+#: The varints of 0.. up to a model's size, written once: a copy of a template's live
+#: part writes thousands of them (indices and lengths), one table lookup each.
+_VARINTS: list[bytes] = []
+
+
+def varint_table(size: int) -> list[bytes]:
+    """A list whose item ``k`` is the varint of ``k``, for every ``k < size`` (at least)."""
+    if len(_VARINTS) < size:
+        _VARINTS.extend(_encode_varint(k) for k in range(len(_VARINTS), max(size, 1024)))
+    return _VARINTS
+
+
 def _varint(data: bytes, at: int) -> tuple[int, int]:
     value = shift = 0
     while True:
@@ -160,6 +210,8 @@ def _varint(data: bytes, at: int) -> tuple[int, int]:
 
 
 def _encode_varint(value: int) -> bytes:
+    if value <= 0x7F:  # a key or a length, almost always
+        return bytes((value,))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
