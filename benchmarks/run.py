@@ -1144,7 +1144,7 @@ MISSED_NOTE = [
     "  in the branch and bound, 14-24 LP solves; given the optimum in advance, hard-027 and",
     "  hard-054 prove in 3 and 5 nodes instead of 24 and 27, so the search's time goes into",
     "  finding the best table (a long dive), not into the bound. Gomory cuts of our own (exact",
-    "  integers, on branch `tail-gomory`) close most root gaps (mid-031: 48 -> 1 node) but cost",
+    "  integers; measured, not kept) close most root gaps (mid-031: 48 -> 1 node) but cost",
     "  15-30 ms of Python per position; a primal heuristic that finds the optimum early, or",
     "  cuts in compiled code, is what is left.",
     "- **8-color boxes** (`full-box` ~4.5-5x, `generalised` ~6x the peer): no position goes to",
