@@ -265,16 +265,11 @@ def _aggregate_branching(
             fractional.append((aggregate, total, fraction))
     if not fractional:
         return None
-    down_average, up_average = _averages(costs)
+    averages = _averages(costs)
     pick: tuple[Aggregate, float] | None = None
     most = -1.0
     for aggregate, total, fraction in fractional:
-        i = aggregate.index
-        down = None if i is None else costs.get((i, False))
-        up = None if i is None else costs.get((i, True))
-        down_drop = (down_average if down is None else down[0] / down[1]) * fraction
-        up_drop = (up_average if up is None else up[0] / up[1]) * (1.0 - fraction)
-        score = max(down_drop, _LEAST_DROP) * max(up_drop, _LEAST_DROP)
+        score = _score(costs, averages, aggregate.index, fraction)
         if score > most:
             pick, most = (aggregate, total), score
     assert pick is not None
@@ -330,18 +325,30 @@ def _branching(
             fractional.append((i, value, fraction))
     if not fractional:
         return None
-    down_average, up_average = _averages(costs)
+    averages = _averages(costs)
     pick: tuple[int, float] | None = None
     most = -1.0
     for i, value, fraction in fractional:
-        down = costs.get((i, False))
-        up = costs.get((i, True))
-        down_drop = (down_average if down is None else down[0] / down[1]) * fraction
-        up_drop = (up_average if up is None else up[0] / up[1]) * (1.0 - fraction)
-        score = max(down_drop, _LEAST_DROP) * max(up_drop, _LEAST_DROP)
+        score = _score(costs, averages, i, fraction)
         if score > most:
             pick, most = (i, value), score
     return pick
+
+
+def _score(
+    costs: dict[tuple[int, bool], list[float]],
+    averages: tuple[float, float],
+    i: int | None,
+    fraction: float,
+) -> float:
+    """The product of the expected drops of branching on variable ``i`` (None: one not
+    made yet, which has no pseudocost) at ``fraction``: a side without a pseudocost of
+    its own counts the average of its side (``averages``, down and up)."""
+    down = None if i is None else costs.get((i, False))
+    up = None if i is None else costs.get((i, True))
+    down_drop = (averages[0] if down is None else down[0] / down[1]) * fraction
+    up_drop = (averages[1] if up is None else up[0] / up[1]) * (1.0 - fraction)
+    return max(down_drop, _LEAST_DROP) * max(up_drop, _LEAST_DROP)
 
 
 #: A child's expected drop counts as at least this, so that a side that never drops does
