@@ -1,7 +1,7 @@
 """Timing the analysis: ``--top 5`` and ``--outs`` on the game-like corpora.
 
-In-process wall time of :func:`rummikub.analysis.top_moves` (k = 5) and
-:func:`rummikub.analysis.outs` per position, which is what ``rummikub analyse --top 5`` and
+In-process wall time of :func:`rummikub.tiles.analysis.top_moves` (k = 5) and
+:func:`rummikub.tiles.analysis.outs` per position, which is what ``rummikub analyse --top 5`` and
 ``rummikub analyse --outs`` spend besides starting the process and reading the file. Every
 move found is checked with the checker (untimed), so a fast but wrong analysis cannot pass.
 The target of issue 12: ``--outs`` on a standard position under 0.5 s median.
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from benchmarks.corpora import CORPORA, Case
 from benchmarks.record import Record, path_for
-from rummikub.analysis import RankedMove, outs, top_moves
-from rummikub.checker import check
-from rummikub.position import Position
+from rummikub.tiles.analysis import RankedMove, outs, top_moves
+from rummikub.tiles.checker import check
+from rummikub.tiles.position import Position
 
 #: The corpora of positions met in play (``late`` only once it exists).
 NAMES = ("game", "late")

@@ -40,7 +40,7 @@ from rummikub.cards.checker import check
 from rummikub.cards.melds import CardMeld, natural_meld
 from rummikub.cards.position import CardPosition
 from rummikub.cards.rules import GAMES, CardRules, preset
-from rummikub.errors import MeldError
+from rummikub.core.errors import MeldError
 
 TARGET_MEDIAN = 0.005
 TARGET_MAX = 0.100

@@ -4,7 +4,8 @@ The ``not-opened-jokers`` corpus under ``joker_swap_from = "rack_or_table"`` (a 
 tile may then release a joker just laid in the initial meld, so the checker searches the
 initial melds laid and released again), each position with the solver's answer (legal) and
 two illegal variants of it: one played tile changed into another tile of the box, and one
-tile moved from one meld to another. In-process wall time of one :func:`rummikub.checker.check`
+tile moved from one meld to another. In-process wall time of one
+:func:`rummikub.tiles.checker.check`
 call per move, the packing cache cleared before each (every call is timed cold); the solves
 that make the answers are not timed. Every answer must be judged legal and every variant
 illegal, so a fast but wrong checker cannot pass.
@@ -19,12 +20,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import rummikub.checker as checker_module
+import rummikub.tiles.checker as checker_module
 from benchmarks.corpora import CORPORA, stream
-from rummikub.checker import check
-from rummikub.melds import Meld, RawMeld
-from rummikub.position import Position
-from rummikub.solver import solve
+from rummikub.tiles.checker import check
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.solver import solve
 
 #: The corpus, and how many of its positions (a full run; ``--quick`` takes the first few).
 CORPUS = "not-opened-jokers"

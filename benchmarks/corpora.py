@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from rummikub.melds import Kind, Meld
-from rummikub.position import Position
-from rummikub.rules import PRESETS, STANDARD, Rules
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.melds import Kind, Meld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import PRESETS, STANDARD, Rules
+from rummikub.tiles.tiles import JOKER, Tile
 
 #: The rule set of the ``generalised`` and ``full-box`` corpora: the largest box the rules
 #: allow (836 tiles).
@@ -371,7 +371,7 @@ def make_game(rng: random.Random, count: int) -> list[Case]:
     opened, so opened and not-opened positions both occur, and jokers end up locked in table
     melds the way they do in real play.
     """
-    from rummikub.solver import solve
+    from rummikub.tiles.solver import solve
 
     rules = STANDARD
     cases: list[Case] = []
@@ -425,7 +425,7 @@ def make_late(rng: random.Random, count: int) -> list[Case]:
     therefore grow, and positions are recorded while the table holds 50-100 tiles and the
     rack 12-25, half of those met, so that the corpus spans many games.
     """
-    from rummikub.solver import solve
+    from rummikub.tiles.solver import solve
 
     rules = STANDARD
     cases: list[Case] = []

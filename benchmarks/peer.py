@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.position import Position
-from rummikub.rules import Rules
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.tiles import JOKER, Tile
 
 #: The peer's colour names for our color letters, where they name the same color.
 _NAMES = {"K": "BLACK", "R": "RED", "B": "BLUE", "O": "ORANGE", "G": "GREEN", "W": "WHITE"}

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.corpora import Case
-from rummikub.position import Position
-from rummikub.rules import STANDARD, Rules
-from rummikub.tiles import format_tiles
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import STANDARD, Rules
+from rummikub.tiles.tiles import format_tiles
 
 DATA = Path(__file__).resolve().parent / "data"
 

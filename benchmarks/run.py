@@ -42,12 +42,12 @@ from benchmarks import startup
 from benchmarks import tails as tails_module
 from benchmarks.corpora import CORPORA, Case, make_mid, stream
 from benchmarks.record import Record, path_for
-from rummikub.checker import check
-from rummikub.position import Position
-from rummikub.puzzles import Puzzle, dump, load
-from rummikub.rules import Rules
-from rummikub.solver import SolveResult, solve
-from rummikub.tiles import JOKER, format_tiles
+from rummikub.tiles.checker import check
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import Puzzle, dump, load
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.solver import SolveResult, solve
+from rummikub.tiles.tiles import JOKER, format_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
@@ -470,21 +470,25 @@ def peer_line(report: CorpusReport) -> str:
 #: The parts of a solve, as (label, function name, file name ending); a part whose
 #: function no longer exists is left out of the report.
 PHASES = (
-    ("the whole `solve` call", "solve", "rummikub/solver/__init__.py"),
-    ("building the model", "__init__", "rummikub/solver/model.py"),
-    ("- the base: the template of the jokers in play", "_load_base", "rummikub/solver/model.py"),
-    ("- bounding the base to the position", "_bind", "rummikub/solver/model.py"),
-    ("-- its copy, loaded with the bounds in place", "load", "rummikub/solver/template.py"),
-    ("- old melds left as they were", "_add_as_was", "rummikub/solver/model.py"),
-    ("- locked melds (fates)", "add", "rummikub/solver/units.py"),
-    ("- the initial meld", "_add_opening_melds", "rummikub/solver/model.py"),
-    ("- objective", "_set_objective", "rummikub/solver/model.py"),
-    ("branch and bound", "branch_and_bound", "rummikub/solver/search.py"),
+    ("the whole `solve` call", "solve", "rummikub/tiles/solver/__init__.py"),
+    ("building the model", "__init__", "rummikub/tiles/solver/model.py"),
+    (
+        "- the base: the template of the jokers in play",
+        "_load_base",
+        "rummikub/tiles/solver/model.py",
+    ),
+    ("- bounding the base to the position", "_bind", "rummikub/tiles/solver/model.py"),
+    ("-- its copy, loaded with the bounds in place", "load", "rummikub/tiles/solver/template.py"),
+    ("- old melds left as they were", "_add_as_was", "rummikub/tiles/solver/model.py"),
+    ("- locked melds (fates)", "add", "rummikub/tiles/solver/units.py"),
+    ("- the initial meld", "_add_opening_melds", "rummikub/tiles/solver/model.py"),
+    ("- objective", "_set_objective", "rummikub/tiles/solver/model.py"),
+    ("branch and bound", "branch_and_bound", "rummikub/core/lp/search.py"),
     ("- CLP solves", "Solve", "ortools/linear_solver/pywraplp.py"),
-    ("- reading node solutions", "values", "rummikub/solver/search.py"),
-    ("the MIP back end (CBC)", "_solve_mip", "rummikub/solver/model.py"),
-    ("reading the answer back", "_read", "rummikub/solver/model.py"),
-    ("- laying out the new table", "lay_out", "rummikub/solver/layout.py"),
+    ("- reading node solutions", "values", "rummikub/core/lp/search.py"),
+    ("the MIP back end (CBC)", "_solve_mip", "rummikub/tiles/solver/model.py"),
+    ("reading the answer back", "_read", "rummikub/tiles/solver/model.py"),
+    ("- laying out the new table", "lay_out", "rummikub/tiles/solver/layout.py"),
 )
 PROFILE_CORPUS = "small"
 PROFILE_POSITIONS = 50
@@ -603,7 +607,7 @@ def process_env(cache: str) -> dict[str, str]:
 #: What one process costs before our code runs, on the same machine: the interpreter alone,
 #: with and without ``site`` (the .pth files of the site-packages), and OR-Tools' linear
 #: solver module, which every solve imports (and with protobuf's messages, which a solve no
-#: longer imports: it reads OR-Tools' messages as bytes, rummikub/solver/wire.py).
+#: longer imports: it reads OR-Tools' messages as bytes, rummikub/core/lp/wire.py).
 _PYWRAPLP = "import ortools.linear_solver.pywraplp"
 _PROTOBUF = f"{_PYWRAPLP}, ortools.linear_solver.linear_solver_pb2"
 FLOORS = (
@@ -891,7 +895,8 @@ def markdown(
         lines += [
             "## Time to a proven optimum (value objective, each corpus's own rules)",
             "",
-            "In-process wall time of one `rummikub.solver.solve` call. An answer the time limit "
+            "In-process wall time of one `rummikub.tiles.solver.solve` call. "
+            "An answer the time limit "
             "cut short counts at the time it took (a lower bound) and is not proven. "
             f"Memory: {memory.method}, and in brackets its rise over the RSS before the corpus "
             "(the process keeps what earlier corpora loaded). Warm-up: untimed one-tile "
@@ -1269,7 +1274,7 @@ def checks_section(reports: list[CorpusReport], seed: int) -> list[str]:
     compared = sum(r.compared_answers for r in reports)
     record = path_for(seed).relative_to(REPO)
     lines = [
-        f"Checks (untimed): the checker (`rummikub.checker.check`) judged every answer that "
+        f"Checks (untimed): the checker (`rummikub.tiles.checker.check`) judged every answer that "
         f"plays tiles: **{moves - len(illegal)} of {moves} legal**. "
         + (
             f"Proven answers against the record `{record}`: **{compared - len(mismatches)} of "

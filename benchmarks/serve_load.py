@@ -55,7 +55,7 @@ class Run:
 
 def requests_of_the_collection() -> list[tuple[dict[str, Any], tuple[int, int] | None]]:
     """Every puzzle of ``puzzles/`` as a request body, with its expected value and tiles."""
-    from rummikub.puzzles import expand, load
+    from rummikub.tiles.puzzles import expand, load
 
     found = []
     for path in expand(str(REPO / "puzzles")):

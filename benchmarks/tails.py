@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.position import Position
-from rummikub.solver import solve
+from rummikub.tiles.position import Position
+from rummikub.tiles.solver import solve
 
 #: Positions profiled per set (the slowest, the typical): enough to show the pattern,
 #: few enough that a full-box corpus costs seconds.
@@ -38,12 +38,12 @@ QUICK_POSITIONS = 1
 #: may build several); "clp" only the LP solves the branch and bound asks for (the MIP
 #: back end calls the same ``Solve``).
 PARTS = (
-    ("whole", "solve", "rummikub/solver/__init__.py", None),
-    ("build", "__init__", "rummikub/solver/model.py", None),
-    ("search", "branch_and_bound", "rummikub/solver/search.py", None),
-    ("clp", "Solve", "ortools/linear_solver/pywraplp.py", "rummikub/solver/search.py"),
-    ("mip", "_solve_mip", "rummikub/solver/model.py", None),
-    ("read", "_read", "rummikub/solver/model.py", None),
+    ("whole", "solve", "rummikub/tiles/solver/__init__.py", None),
+    ("build", "__init__", "rummikub/tiles/solver/model.py", None),
+    ("search", "branch_and_bound", "rummikub/core/lp/search.py", None),
+    ("clp", "Solve", "ortools/linear_solver/pywraplp.py", "rummikub/core/lp/search.py"),
+    ("mip", "_solve_mip", "rummikub/tiles/solver/model.py", None),
+    ("read", "_read", "rummikub/tiles/solver/model.py", None),
 )
 
 

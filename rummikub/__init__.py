@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rummikub.errors import (
+from rummikub import _aliases
+from rummikub.core.errors import (
     ExplainError,
     MeldError,
     NotationError,
@@ -25,11 +26,11 @@ from rummikub.errors import (
     RulesError,
     RummikubError,
 )
-from rummikub.melds import Kind, Meld, RawMeld
-from rummikub.position import Move, Position
-from rummikub.rules import PRESETS, STANDARD, Rules, preset
-from rummikub.solver import Objective, SolveResult, Status, solve
-from rummikub.tiles import JOKER, Tile, format_tiles, parse_tiles
+from rummikub.tiles.melds import Kind, Meld, RawMeld
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.rules import PRESETS, STANDARD, Rules, preset
+from rummikub.tiles.solver import Objective, SolveResult, Status, solve
+from rummikub.tiles.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 __all__ = [
     "JOKER",
@@ -66,20 +67,23 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
+# The module paths of before the layout by domain (rummikub.checker, rummikub.solver, ...).
+_aliases.install()
+
 if TYPE_CHECKING:
-    from rummikub.checker import Verdict, check
-    from rummikub.explain import Explanation, Step, explain, replay
+    from rummikub.tiles.checker import Verdict, check
+    from rummikub.tiles.explain import Explanation, Step, explain, replay
 
 #: Loaded on first use: the checker and the explanations are not needed to start the
 #: command line, and every ``rummikub`` process would pay for importing them (the time a
 #: whole process takes is in benchmarks/RESULTS.md, "One whole process").
 _LAZY = {
-    "Verdict": "rummikub.checker",
-    "check": "rummikub.checker",
-    "Explanation": "rummikub.explain",
-    "Step": "rummikub.explain",
-    "explain": "rummikub.explain",
-    "replay": "rummikub.explain",
+    "Verdict": "rummikub.tiles.checker",
+    "check": "rummikub.tiles.checker",
+    "Explanation": "rummikub.tiles.explain",
+    "Step": "rummikub.tiles.explain",
+    "explain": "rummikub.tiles.explain",
+    "replay": "rummikub.tiles.explain",
 }
 
 

@@ -9,7 +9,7 @@ from rummikub.cards.cards import DECK, JOKER, Card
 from rummikub.cards.melds import CardMeld, RawCardMeld, Slot, card_at, natural_meld
 from rummikub.cards.position import CardPosition
 from rummikub.cards.rules import CONTRACTS, GAMES, CardRules, preset, with_options
-from rummikub.errors import MeldError
+from rummikub.core.errors import MeldError
 
 
 def _pack(rules: CardRules) -> list[Card]:

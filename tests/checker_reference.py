@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from unittest import mock
 
-import rummikub.checker as checker
-from rummikub.checker import (
+import rummikub.tiles.checker as checker
+from rummikub.tiles.checker import (
     Verdict,
     Violation,
     _assignments,
@@ -36,13 +36,13 @@ from rummikub.checker import (
     _Turn,
     check,
 )
-from rummikub.melds import Identity, Meld, RawMeld
-from rummikub.position import Position
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.melds import Identity, Meld, RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.tiles import JOKER, Tile
 
 
 def reference_check(position: Position, proposed: Sequence[Meld | RawMeld]) -> Verdict:
-    """:func:`rummikub.checker.check` with the old initial-meld search."""
+    """:func:`rummikub.tiles.checker.check` with the old initial-meld search."""
     with mock.patch.object(checker, "_strict_initial_errors", _strict_initial_errors):
         return check(position, proposed)
 

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from rummikub.melds import Kind, Meld, RawMeld
-from rummikub.position import Position
-from rummikub.rules import DEFAULT_COLOR_LETTERS, MAX_COLORS, PRESETS, Rules
-from rummikub.solver.opening_bound import takes_relaxations
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.melds import Kind, Meld, RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import DEFAULT_COLOR_LETTERS, MAX_COLORS, PRESETS, Rules
+from rummikub.tiles.solver.opening_bound import takes_relaxations
+from rummikub.tiles.tiles import JOKER, Tile
 
 #: Letters a rule set may use as colors: any upper-case letter but J (the joker).
 COLOR_LETTERS = "".join(c for c in string.ascii_uppercase if c != "J")
@@ -538,7 +538,7 @@ def just_laid_joker_positions(draw: st.DrawFn) -> Position:
 def opening_joker_positions(draw: st.DrawFn) -> Position:
     """Not-opened positions whose rack holds 1-4 jokers and mostly a joker-free meld
     besides, under the joker lock, either ``joker_swap_from``: the positions the solver first
-    solves by relaxations of the initial meld (:mod:`rummikub.solver.opening_bound`)."""
+    solves by relaxations of the initial meld (:mod:`rummikub.tiles.solver.opening_bound`)."""
     swap = draw(st.sampled_from(["rack", "rack_or_table"]))
     threshold = draw(st.sampled_from([0, 3, 6, 10, 15]))
     rules = draw(

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummikub.analysis import (
+from rummikub.tiles.analysis import (
     Analysis,
     RankedMove,
     analyse,
@@ -31,13 +31,13 @@ from rummikub.analysis import (
     top_moves,
     unseen_tiles,
 )
-from rummikub.checker import check
-from rummikub.exhaustive import count_unchanged, partitions, rack_subsets
-from rummikub.melds import Meld
-from rummikub.position import Position
-from rummikub.rules import STANDARD
-from rummikub.solver import solve
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.checker import check
+from rummikub.tiles.exhaustive import count_unchanged, partitions, rack_subsets
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import STANDARD
+from rummikub.tiles.solver import solve
+from rummikub.tiles.tiles import JOKER, Tile
 from tests.strategies import examples, small_positions
 
 EXHAUSTIVE = settings(

@@ -13,10 +13,10 @@ import benchmarks.peer
 from benchmarks import run, startup, tails
 from benchmarks.corpora import CORPORA, GENERALISED, NOT_OPENED_BOXES, Case, box
 from benchmarks.record import Record, path_for
-from rummikub.checker import check
-from rummikub.position import Position
-from rummikub.solver import solve
-from rummikub.tiles import JOKER
+from rummikub.tiles.checker import check
+from rummikub.tiles.position import Position
+from rummikub.tiles.solver import solve
+from rummikub.tiles.tiles import JOKER
 
 
 def test_quick_run_writes_a_report(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_import_times_are_summed_by_package() -> None:
             "import time:       100 |        100 |   _io",
             "import time:      2000 |       2500 |     click.core",
             "import time:       500 |        500 |   click",
-            "import time:      1500 |       9000 | rummikub.solver",
+            "import time:      1500 |       9000 | rummikub.tiles.solver",
             "some other line a module printed",
         ]
     )

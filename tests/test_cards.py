@@ -11,7 +11,7 @@ from rummikub.cards.checker import check
 from rummikub.cards.melds import RawCardMeld
 from rummikub.cards.puzzles import CardPuzzle, loads
 from rummikub.cards.rules import PRESETS, preset, with_options
-from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError
+from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError
 
 
 def meld(text: str, game: str) -> str:

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummikub.checker import RULES, Verdict, check
-from rummikub.melds import Meld, RawMeld
-from rummikub.position import Position
-from rummikub.rules import PRESETS, STANDARD, Rules
-from rummikub.tiles import Tile, parse_tiles
+from rummikub.tiles.checker import RULES, Verdict, check
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import PRESETS, STANDARD, Rules
+from rummikub.tiles.tiles import Tile, parse_tiles
 from tests.strategies import (
     box,
     examples,
@@ -1110,8 +1110,8 @@ def test_a_legal_opening_is_judged_without_listing_released_initial_melds(
     """Released initial melds (rack_or_table) are combinations of the rack's every
     joker-holding meld, minutes to list for four jokers in a big rack; a move that opens
     without them is judged legal before they are listed."""
-    import rummikub.checker as checker
-    from rummikub.rules import STANDARD
+    import rummikub.tiles.checker as checker
+    from rummikub.tiles.rules import STANDARD
 
     def listed(*_: object) -> list[object]:
         raise AssertionError("released initial melds listed for a move legal without them")

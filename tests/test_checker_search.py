@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rummikub.checker as checker
-from rummikub.checker import Verdict, check
-from rummikub.exhaustive import partitions
-from rummikub.melds import Meld, RawMeld
-from rummikub.position import Position
-from rummikub.rules import STANDARD, Rules
+import rummikub.tiles.checker as checker
+from rummikub.tiles.checker import Verdict, check
+from rummikub.tiles.exhaustive import partitions
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import STANDARD, Rules
 from tests.checker_reference import reference_check
 from tests.strategies import (
     box,

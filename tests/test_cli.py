@@ -16,13 +16,13 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-import rummikub.solver
+import rummikub.tiles.solver
 from rummikub.cli import main, render
 from rummikub.cli import solve as solve_module  # the module: see rummikub/cli/__init__.py
-from rummikub.melds import Meld
-from rummikub.position import Position
-from rummikub.puzzles import SUFFIXES
-from rummikub.solver.result import SolveResult
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import SUFFIXES
+from rummikub.tiles.solver.result import SolveResult
 
 REPO = Path(__file__).resolve().parent.parent
 BASICS = REPO / "puzzles" / "basics"
@@ -400,7 +400,7 @@ def _unproven(real: Callable[..., SolveResult]) -> Callable[..., SolveResult]:
 
 
 def test_unproven_answer_exits_3(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(rummikub.solver, "solve", _unproven(rummikub.solver.solve))
+    monkeypatch.setattr(rummikub.tiles.solver, "solve", _unproven(rummikub.tiles.solver.solve))
     result = run("solve", TWO_TILES, "--time-limit", "5", "--json")
     assert_clean_exit(result, 3)
     assert json_lines(result)[0]["status"] == "feasible"
@@ -416,13 +416,13 @@ def test_unproven_answer_exits_3(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 def test_time_limit_is_passed_on(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[dict[str, Any]] = []
-    real = rummikub.solver.solve
+    real = rummikub.tiles.solver.solve
 
     def spy(position: Position, **kwargs: Any) -> SolveResult:
         seen.append(kwargs)
         return real(position, **kwargs)
 
-    monkeypatch.setattr(rummikub.solver, "solve", spy)
+    monkeypatch.setattr(rummikub.tiles.solver, "solve", spy)
     assert_clean_exit(run("solve", TWO_TILES, "--time-limit", "2.5", "--objective", "tiles"), 0)
     assert seen == [{"objective": "tiles", "time_limit": 2.5}]
 

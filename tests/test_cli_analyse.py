@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from rummikub.checker import check
 from rummikub.cli import analyse as analyse_module
 from rummikub.cli import main
-from rummikub.melds import Meld
-from rummikub.position import Position
+from rummikub.tiles.checker import check
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Position
 
 REPO = Path(__file__).resolve().parent.parent
 TWO_TILES = str(REPO / "puzzles" / "basics" / "two-tiles-fit.toml")
@@ -88,7 +88,7 @@ def test_analyse_json_extends_the_solve_object() -> None:
 
 
 def _tile(text: str) -> Any:
-    from rummikub.tiles import Tile
+    from rummikub.tiles.tiles import Tile
 
     return Tile.parse(text)
 

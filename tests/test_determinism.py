@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 
 from benchmarks.corpora import CORPORA, GENERALISED, random_position, stream
-from rummikub.position import Position
-from rummikub.puzzles import Puzzle, dump
-from rummikub.rules import STANDARD
-from rummikub.solver import SolveResult, solve
-from rummikub.solver import model as model_module
-from rummikub.solver.candidates import group_candidates
-from rummikub.solver.search import SearchOutcome
-from rummikub.solver.template import play_template
+from rummikub.core.lp.search import SearchOutcome
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import Puzzle, dump
+from rummikub.tiles.rules import STANDARD
+from rummikub.tiles.solver import SolveResult, solve
+from rummikub.tiles.solver import model as model_module
+from rummikub.tiles.solver.candidates import group_candidates
+from rummikub.tiles.solver.template import play_template
 
 REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = gc.get_threshold()
@@ -154,7 +154,7 @@ def test_a_time_limit_covers_the_whole_solve(limit: float, warm: bool) -> None:
     plus 50 ms, unproven, with a legal move if it found one. The limit counts building the
     model: cold, the rule set's template and candidates (built once per rule set) are cut
     short; warm, the model is built and searched."""
-    from rummikub.checker import check
+    from rummikub.tiles.checker import check
 
     position = random_position(stream(5, "time-limit"), GENERALISED, table=300, rack=60)
     # OR-Tools is imported (no limit can cut an import short), and the rule set's
@@ -195,7 +195,7 @@ def test_earlier_solves_leave_no_trace() -> None:
     ]
     script = (
         "import pickle, sys\n"
-        "from rummikub.solver import solve\n"
+        "from rummikub.tiles.solver import solve\n"
         "p, objective = pickle.loads(sys.stdin.buffer.read())\n"
         "r = solve(p, objective=objective)\n"
         "print(r.status, r.value, r.tiles, ' | '.join(map(str, r.table)))\n"

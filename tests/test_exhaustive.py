@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummikub import MeldError, Position, Rules, Tile, parse_tiles
-from rummikub.exhaustive import (
+from rummikub.tiles.exhaustive import (
     NO_MOVE,
     BestMove,
     best_move,
@@ -26,9 +26,9 @@ from rummikub.exhaustive import (
     partitions,
     rack_subsets,
 )
-from rummikub.melds import Identity, Meld
-from rummikub.rules import PRESETS
-from rummikub.solver import Objective
+from rummikub.tiles.melds import Identity, Meld
+from rummikub.tiles.rules import PRESETS
+from rummikub.tiles.solver import Objective
 from tests.strategies import box, option_rule_sets, small_positions, small_rule_sets, tables
 
 # -- partitions against a naive enumeration --------------------------------------------

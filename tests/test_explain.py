@@ -21,9 +21,9 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import rummikub.solver
+import rummikub.tiles.solver
 from rummikub.cli import main
-from rummikub.explain import (
+from rummikub.tiles.explain import (
     NEW,
     RACK,
     ExplainError,
@@ -35,11 +35,11 @@ from rummikub.explain import (
     plain,
     replay,
 )
-from rummikub.melds import Meld
-from rummikub.position import Move, Position
-from rummikub.rules import Rules
-from rummikub.solver import SolveResult, solve
-from rummikub.tiles import Tile, parse_tiles
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.solver import SolveResult, solve
+from rummikub.tiles.tiles import Tile, parse_tiles
 from tests.strategies import examples, positions, presets, rule_sets, tables
 
 TWO_TILES = "puzzles/basics/two-tiles-fit.toml"
@@ -512,7 +512,7 @@ def fixed_solver(monkeypatch: pytest.MonkeyPatch) -> None:
         played = parse_tiles("K5 K6 R6")
         return SolveResult("optimal", position, new, played, (), 17, 3, 0.012)
 
-    monkeypatch.setattr(rummikub.solver, "solve", fixed)
+    monkeypatch.setattr(rummikub.tiles.solver, "solve", fixed)
 
 
 def run(*args: str, color: bool = False, env: dict[str, str] | None = None) -> Result:
@@ -590,15 +590,18 @@ def test_check_explain_of_an_illegal_move_has_no_steps() -> None:
 
 
 def test_explain_from_the_top_level_is_callable_whatever_was_imported_first() -> None:
-    # Importing the package rummikub.explain rebinds the attribute; both stay callable.
+    # Importing the package by its old path, rummikub.explain, rebinds the attribute; all
+    # stay callable.
+    import rummikub.explain as old_path
+
     import rummikub
-    import rummikub.explain as package
+    import rummikub.tiles.explain as package
 
     position = Position.parse(rack="R4", table=["R1 R2 R3"])
     new = melds("R1 R2 R3 R4")
     from rummikub import explain as top_level
 
-    for function in (top_level, rummikub.explain, package, package.explain):
+    for function in (top_level, rummikub.explain, old_path, package, package.explain):
         explanation = function(position, new)
         assert explanation.text() == '1. Add R4 from your rack to "R1 R2 R3" (now "R1 R2 R3 R4").'
         assert explanation.fates == explanation.aftermaths

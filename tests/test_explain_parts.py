@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rummikub.explain.arrangement import arranged, valid
-from rummikub.explain.planner import plan
-from rummikub.explain.planner.local_search import improved
-from rummikub.explain.planner.plan import Task, unchanged_pairs
-from rummikub.explain.planner.routes_first import routes_first
-from rummikub.explain.planner.routing import assign
-from rummikub.explain.planner.shared_first import shared_first
-from rummikub.explain.results import RACK, Source
-from rummikub.melds import Meld
-from rummikub.rules import STANDARD, Rules
-from rummikub.tiles import Tile, parse_tiles
+from rummikub.tiles.explain.arrangement import arranged, valid
+from rummikub.tiles.explain.planner import plan
+from rummikub.tiles.explain.planner.local_search import improved
+from rummikub.tiles.explain.planner.plan import Task, unchanged_pairs
+from rummikub.tiles.explain.planner.routes_first import routes_first
+from rummikub.tiles.explain.planner.routing import assign
+from rummikub.tiles.explain.planner.shared_first import shared_first
+from rummikub.tiles.explain.results import RACK, Source
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.rules import STANDARD, Rules
+from rummikub.tiles.tiles import Tile, parse_tiles
 
 
 def task(old: list[str], new: list[str]) -> Task:

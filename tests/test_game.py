@@ -31,8 +31,8 @@ from rummikub.game import record as record_module
 from rummikub.game.engine import box, turn_of_move
 from rummikub.game.simulate import play_game
 from rummikub.game.strategies import STRATEGIES, View, best, casual, hold
-from rummikub.melds import Meld, RawMeld
-from rummikub.tiles import format_tiles, parse_tiles
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.tiles import format_tiles, parse_tiles
 
 #: A small box (49 tiles) so that whole games take a fraction of a second.
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
@@ -274,7 +274,7 @@ def _view() -> View:
 
 
 def _nothing(position: Position):  # type: ignore[no-untyped-def]
-    from rummikub.position import Move
+    from rummikub.tiles.position import Move
 
     return Move(position.table, ())
 

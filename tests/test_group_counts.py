@@ -1,4 +1,4 @@
-"""Free groups counted by number (:mod:`rummikub.solver.group_counts`), used by boxes of
+"""Free groups counted by number (:mod:`rummikub.tiles.solver.group_counts`), used by boxes of
 more than four colors.
 
 The counts' rows are exact (a split into valid groups exists exactly when they hold): the
@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummikub import Position, Rules
-from rummikub.solver import solve
-from rummikub.solver.group_counts import _deal, counts_groups
-from rummikub.solver.template import play_template
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.solver import solve
+from rummikub.tiles.solver.group_counts import _deal, counts_groups
+from rummikub.tiles.solver.template import play_template
+from rummikub.tiles.tiles import JOKER, Tile
 from tests.strategies import examples, option_rule_sets, positions
 from tests.test_solver_properties import OBJECTIVES, assert_legal, assert_optimal
 
@@ -170,7 +170,7 @@ def test_candidate_runs_and_counted_groups_take_over_from_the_flow(
 ) -> None:
     # Where the flow's best table needs a run of jokers alone (three or more jokers in
     # play), the model is built again with candidate runs; the groups stay counted.
-    from rummikub.solver import runs_flow
+    from rummikub.tiles.solver import runs_flow
 
     def refuse(*args: object) -> None:
         raise runs_flow.JokerOnlyRun("R")

@@ -36,7 +36,7 @@ from rummikub import (
 )
 from rummikub.cli import main
 from rummikub.cli import solve as solve_module
-from rummikub.puzzles import MAX_FILE_BYTES, expand_all, from_data, load, loads
+from rummikub.tiles.puzzles import MAX_FILE_BYTES, expand_all, from_data, load, loads
 
 REPO = Path(__file__).resolve().parent.parent
 BASICS = REPO / "puzzles" / "basics"

@@ -23,7 +23,7 @@ from rummikub import (
     parse_tiles,
     preset,
 )
-from rummikub.rules import parse_option, with_options
+from rummikub.tiles.rules import parse_option, with_options
 from tests.strategies import (
     ambiguous_melds,
     groups,

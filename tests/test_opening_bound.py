@@ -1,4 +1,5 @@
-"""The solver's relaxations of an initial meld with jokers (:mod:`rummikub.solver.opening_bound`)
+"""The solver's relaxations of an initial meld with jokers
+(:mod:`rummikub.tiles.solver.opening_bound`)
 against the exhaustive search: not opened, 1-4 jokers in the rack, both readings of
 ``joker_swap_from``. Each answer must be the exhaustive search's best, whichever stage of
 the relaxations settles it; a second run makes every relaxed move fail its check (as if no
@@ -13,17 +14,17 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummikub.position import Position
-from rummikub.rules import Rules
-from rummikub.solver.candidates import (
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.solver.candidates import (
     TileIndex,
     candidates,
     group_readings,
     max_run_length,
     run_readings,
 )
-from rummikub.solver.model import MoveModel
-from rummikub.solver.opening import hand_melds, hand_readings_with_jokers
+from rummikub.tiles.solver.model import MoveModel
+from rummikub.tiles.solver.opening import hand_melds, hand_readings_with_jokers
 from tests.strategies import examples, opening_joker_positions, small_rule_sets
 from tests.test_solver_properties import OBJECTIVES, assert_optimal
 

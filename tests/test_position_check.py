@@ -8,12 +8,12 @@ from dataclasses import replace
 import pytest
 
 from benchmarks.corpora import CORPORA
-from rummikub import position as position_module
-from rummikub.errors import PositionError
-from rummikub.melds import Meld
-from rummikub.position import Position
-from rummikub.rules import STANDARD
-from rummikub.tiles import JOKER, Tile, parse_tiles
+from rummikub.core.errors import PositionError
+from rummikub.tiles import position as position_module
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import STANDARD
+from rummikub.tiles.tiles import JOKER, Tile, parse_tiles
 
 SOUND = Position.parse(rack="R4 K7 O7 J", table=["R1 R2 R3", "K7 R7 B7", "B5 B6 J"])
 

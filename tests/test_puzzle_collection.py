@@ -19,10 +19,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from rummikub.cli import main
-from rummikub.position import Position
-from rummikub.puzzles import load
-from rummikub.rules import PRESETS
-from rummikub.tiles import parse_tiles
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import load
+from rummikub.tiles.rules import PRESETS
+from rummikub.tiles.tiles import parse_tiles
 from tests.tools import run_without_ortools
 
 REPO = Path(__file__).resolve().parent.parent

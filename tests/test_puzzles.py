@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rummikub import Meld, PuzzleError, RawMeld, Tile, parse_tiles
-from rummikub.puzzles import (
+from rummikub.tiles.puzzles import (
     MAX_FILE_BYTES,
     Expect,
     Overrides,
@@ -24,7 +24,7 @@ from rummikub.puzzles import (
     loads,
     read_bytes,
 )
-from rummikub.rules import STANDARD, preset
+from rummikub.tiles.rules import STANDARD, preset
 
 REPO = Path(__file__).resolve().parent.parent
 KEYS = "title, description, rack, table, opened, after, rules, expect"
@@ -479,7 +479,7 @@ def test_a_file_that_grew_since_it_was_listed_is_read_whole(tmp_path: Path) -> N
 
 def test_a_meld_read_before_is_not_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # A folder's puzzles lay the same melds again and again: each is read once per rule set.
-    from rummikub import puzzles as puzzles_module
+    from rummikub.tiles import puzzles as puzzles_module
 
     monkeypatch.setattr(puzzles_module, "_KNOWN_MELDS", {})
     parsed: list[str] = []

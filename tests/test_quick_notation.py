@@ -1,4 +1,4 @@
-"""Quick entry (rummikub.notation): ranges, group shorthands, several melds in one string,
+"""Quick entry (rummikub.tiles.notation): ranges, group shorthands, several melds in one string,
 one-line positions; round trips, exact places in messages, and the command line's use."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rummikub import Meld, MeldError, NotationError, Position, PositionError, Rules, Tile
 from rummikub.cli import main
-from rummikub.notation import (
+from rummikub.tiles.notation import (
     expand_word,
     format_meld,
     format_position,
@@ -23,7 +23,7 @@ from rummikub.notation import (
     parse_position,
     parse_rack,
 )
-from rummikub.puzzles import loads
+from rummikub.tiles.puzzles import loads
 from tests.strategies import melds, positions, rule_sets, rules_and_melds
 
 NOTATION = settings(max_examples=150, deadline=None)

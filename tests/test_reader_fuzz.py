@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummikub import PuzzleError
-from rummikub.puzzles import KEYS, Format, Puzzle, from_data, loads
+from rummikub.tiles.puzzles import KEYS, Format, Puzzle, from_data, loads
 from tests.strategies import examples
 
 #: Stands for an integer of 5,000 digits, more than Python reads by default (hypothesis

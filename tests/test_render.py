@@ -17,10 +17,10 @@ from hypothesis import given, settings
 
 from rummikub import Position, solve
 from rummikub.cli import main
-from rummikub.explain import explain
 from rummikub.render.svg import position_svg, proposal_svg, result_svg, table_svg
 from rummikub.render.text import paint, tile_text, use_color
-from rummikub.tiles import Tile
+from rummikub.tiles.explain import explain
+from rummikub.tiles.tiles import Tile
 from tests.strategies import positions
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,10 +1,10 @@
-"""Splitting the run flow back into runs (rummikub.solver.runs_flow)."""
+"""Splitting the run flow back into runs (rummikub.tiles.solver.runs_flow)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rummikub.solver.runs_flow import ColorFlow, JokerOnlyRun, _split
+from rummikub.tiles.solver.runs_flow import ColorFlow, JokerOnlyRun, _split
 
 
 def split(start: dict[int, int], long: dict[int, int], jokers: dict[int, int]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rummikub import PRESETS, Position, Rules, SolveResult, check, solve
-from rummikub.exhaustive import NO_MOVE, BestMove, best_move
+from rummikub.tiles.exhaustive import NO_MOVE, BestMove, best_move
 
 
 def position(
@@ -175,7 +175,7 @@ def test_three_jokers_alone_are_no_run() -> None:
 def test_candidate_runs_take_over_when_the_flow_needs_a_run_of_jokers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from rummikub.solver import runs_flow
+    from rummikub.tiles.solver import runs_flow
 
     def refuse(*args: object) -> None:
         raise runs_flow.JokerOnlyRun("R")

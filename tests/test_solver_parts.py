@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 
 from rummikub import PRESETS, Position, Rules, check, solve
-from rummikub.melds import Meld
-from rummikub.solver import model as move_model
-from rummikub.solver import search
-from rummikub.solver.candidates import TileIndex
-from rummikub.solver.layout import lay_out
-from rummikub.solver.locks import fates
-from rummikub.solver.model import MoveModel
-from rummikub.solver.search import branch_and_bound
-from rummikub.solver.template import lay_base
-from rummikub.tiles import Tile
+from rummikub.core.lp import search
+from rummikub.core.lp.search import branch_and_bound
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.solver import model as move_model
+from rummikub.tiles.solver.candidates import TileIndex
+from rummikub.tiles.solver.layout import lay_out
+from rummikub.tiles.solver.locks import fates
+from rummikub.tiles.solver.model import MoveModel
+from rummikub.tiles.solver.template import lay_base
+from rummikub.tiles.tiles import Tile
 
 STANDARD = PRESETS["standard"]
 
@@ -422,8 +422,8 @@ def test_fast_fitting_agrees_with_the_candidates_own() -> None:
     Candidates.fitting chooses, jokers and copies included."""
     import random
 
-    from rummikub.solver.candidates import candidates, group_candidates
-    from rummikub.solver.template import fitting
+    from rummikub.tiles.solver.candidates import candidates, group_candidates
+    from rummikub.tiles.solver.template import fitting
 
     rng = random.Random(7)
     for rules in (STANDARD, Rules(jokers=4), Rules(numbers=9, colors="KRBOG", copies=3)):
@@ -440,8 +440,8 @@ def test_remembered_fitting_agrees_with_the_candidates_own() -> None:
     when it answers from memory."""
     import random
 
-    from rummikub.solver.candidates import candidates, group_candidates
-    from rummikub.solver.template import fitting_rows
+    from rummikub.tiles.solver.candidates import candidates, group_candidates
+    from rummikub.tiles.solver.template import fitting_rows
 
     rng = random.Random(11)
     for rules in (STANDARD, Rules(jokers=4), Rules(numbers=9, colors="KRBOG", copies=3)):
@@ -455,8 +455,8 @@ def test_remembered_fitting_agrees_with_the_candidates_own() -> None:
 def test_a_table_read_once_makes_no_clusters() -> None:
     """The clusters are made on a table's second read (a process that solves one position
     never needs them); both reads choose what Candidates.fitting chooses."""
-    from rummikub.solver import template
-    from rummikub.solver.candidates import group_candidates
+    from rummikub.tiles.solver import template
+    from rummikub.tiles.solver.candidates import group_candidates
 
     cands = group_candidates(Rules(numbers=11, colors="KRBO", copies=2, jokers=1))
     limit = [1] * len(cands.index.tiles)
@@ -471,7 +471,7 @@ def test_a_small_position_is_solved_over_the_columns_it_can_use() -> None:
     """A small table's model holds only the template's variables its tiles can use (and
     the rows they enter), not the whole template with the rest fixed at 0; a bigger
     table's still copies the template whole (see ``LIVE_SHARE``)."""
-    from rummikub.solver.template import template_for
+    from rummikub.tiles.solver.template import template_for
 
     small = Position.parse(rack="R4 K7 O7 B2", table=["R1 R2 R3", "K7 R7 B7"])
     model = MoveModel(small, "value")
@@ -493,8 +493,8 @@ def test_clp_models_are_made_by_type_not_by_name(monkeypatch: pytest.MonkeyPatch
     (Solver.CreateSolver) costs ~1.4 ms the first time in a process."""
     from ortools.linear_solver import pywraplp
 
-    from rummikub.solver.rows import clp
-    from rummikub.solver.template import play_template
+    from rummikub.core.lp.rows import clp
+    from rummikub.tiles.solver.template import play_template
 
     assert clp().SolverVersion().startswith("Clp")
 

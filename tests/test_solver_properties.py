@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummikub.checker import check
-from rummikub.exhaustive import NO_MOVE, BestMove, best_move, count_unchanged
-from rummikub.melds import Meld
-from rummikub.position import Position
-from rummikub.rules import Rules
-from rummikub.solver import SolveResult, solve
-from rummikub.solver.result import Objective
+from rummikub.tiles.checker import check
+from rummikub.tiles.exhaustive import NO_MOVE, BestMove, best_move, count_unchanged
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.solver import SolveResult, solve
+from rummikub.tiles.solver.result import Objective
 from tests.strategies import (
     box,
     examples,

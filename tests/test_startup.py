@@ -10,11 +10,11 @@ from pathlib import Path
 
 from hypothesis import given, settings
 
-from rummikub.notation import expand_word
-from rummikub.position import Position
-from rummikub.puzzles import Puzzle, dumps, expand, load, loads, read_document
-from rummikub.rules import STANDARD, with_options
-from rummikub.tiles import Tile
+from rummikub.tiles.notation import expand_word
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import Puzzle, dumps, expand, load, loads, read_document
+from rummikub.tiles.rules import STANDARD, with_options
+from rummikub.tiles.tiles import Tile
 from tests.strategies import examples, positions
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,16 +36,16 @@ NOT_FOR_SOLVING = (
     "rummikub.cards",  # the card rummies: only for a card puzzle
     "rummikub.cli.cards",
     "rummikub.cli.explaining",  # --explain
-    "rummikub.explain",
-    "rummikub.checker",
+    "rummikub.tiles.explain",
+    "rummikub.tiles.checker",
     "rummikub.render.svg",  # --svg
     "xml.sax",
     "rich",  # colors and the progress bar on a terminal
     "networkx",
-    "rummikub.analysis",
+    "rummikub.tiles.analysis",
     "rummikub.game",
     "multiprocessing",  # only for several puzzles
-    "google.protobuf",  # OR-Tools' messages are read as bytes (rummikub/solver/wire.py)
+    "google.protobuf",  # OR-Tools' messages are read as bytes (rummikub/core/lp/wire.py)
 )
 
 SOLVING = """
@@ -112,7 +112,7 @@ def test_solving_a_tile_puzzle_imports_only_what_solving_needs() -> None:
         ["solve", "--json", "puzzles/basics/two-tiles-fit.toml"],
     ):
         loaded = _modules_after(*args)
-        assert "rummikub.solver.model" in loaded  # it did solve
+        assert "rummikub.tiles.solver.model" in loaded  # it did solve
         assert _unwanted(loaded) == [], args
         if "--json" not in args:  # json is read and written only where JSON is (~1 ms)
             assert "json" not in loaded, args
@@ -242,16 +242,16 @@ print(" ".join(m for m in made if m.startswith("rummikub.")), file=sys.stderr)
 #: The library's public records, the only dataclasses a solve makes: the solver's own
 #: records are named tuples or plain classes (each dataclass costs every process ~0.5 ms).
 PUBLIC_DATACLASSES = {
-    "rummikub.tiles.Tile",
-    "rummikub.melds.RawMeld",
-    "rummikub.melds.Meld",
-    "rummikub.rules.Rules",
-    "rummikub.position.Position",
-    "rummikub.position.Move",
-    "rummikub.solver.result.SolveResult",
-    "rummikub.puzzles.Expect",
-    "rummikub.puzzles.Puzzle",
-    "rummikub.puzzles.Overrides",
+    "rummikub.tiles.tiles.Tile",
+    "rummikub.tiles.melds.RawMeld",
+    "rummikub.tiles.melds.Meld",
+    "rummikub.tiles.rules.Rules",
+    "rummikub.tiles.position.Position",
+    "rummikub.tiles.position.Move",
+    "rummikub.tiles.solver.result.SolveResult",
+    "rummikub.tiles.puzzles.Expect",
+    "rummikub.tiles.puzzles.Puzzle",
+    "rummikub.tiles.puzzles.Overrides",
 }
 
 
@@ -260,5 +260,5 @@ def test_a_solve_makes_only_the_public_dataclasses() -> None:
         [sys.executable, "-c", DATACLASSES], capture_output=True, text=True, cwd=REPO, check=False
     )
     made = done.stderr.split()
-    assert "rummikub.tiles.Tile" in made, done.stderr  # it counted
+    assert "rummikub.tiles.tiles.Tile" in made, done.stderr  # it counted
     assert set(made) <= PUBLIC_DATACLASSES, sorted(set(made) - PUBLIC_DATACLASSES)

@@ -1,4 +1,4 @@
-"""OR-Tools' messages read and written as bytes (rummikub/solver/wire.py) agree with
+"""OR-Tools' messages read and written as bytes (rummikub/core/lp/wire.py) agree with
 protobuf's own messages: the template's records, their bounds, a node's values."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.linear_solver import linear_solver_pb2, pywraplp
 
-from rummikub.rules import STANDARD, Rules
-from rummikub.solver import wire
-from rummikub.solver.candidates import group_candidates
-from rummikub.solver.group_counts import counts_groups
-from rummikub.solver.template import lay_base, play_template
-from rummikub.tile_index import TileIndex
+from rummikub.core.lp import wire
+from rummikub.tiles.rules import STANDARD, Rules
+from rummikub.tiles.solver.candidates import group_candidates
+from rummikub.tiles.solver.group_counts import counts_groups
+from rummikub.tiles.solver.template import lay_base, play_template
+from rummikub.tiles.tile_index import TileIndex
 
 bounds = st.floats(allow_nan=False) | st.sampled_from([0.0, -0.0, math.inf, -math.inf])
 names = st.text(max_size=12)
@@ -112,7 +112,7 @@ def test_a_message_cut_short_is_an_error() -> None:
     [STANDARD, STANDARD.replace(jokers=0), Rules(numbers=26, colors="KRBOGYPW", copies=4)],
 )
 def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
-    """The template's records (written without a solver, rummikub/solver/records.py) are
+    """The template's records (written without a solver, rummikub/core/lp/records.py) are
     its model laid through pywraplp as protobuf exports it, without names, byte for byte;
     a bounded record is that with its bounds changed."""
     play_template.cache_clear()  # built here, not by an earlier test

@@ -129,8 +129,8 @@ def test_errors_stay_between_the_answers_where_they_were(tmp_path: Path) -> None
 
 PRELOADED = """
 import sys
-from rummikub.position import Position
-from rummikub.solver import preload, solve
+from rummikub.tiles.position import Position
+from rummikub.tiles.solver import preload, solve
 
 position = Position.parse(rack="R4 K7 O7 J", table=["R1 R2 R3", "K7 R7 B7"])
 preload()

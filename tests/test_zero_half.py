@@ -1,4 +1,4 @@
-"""Zero-half cuts (:mod:`rummikub.solver.zero_half`) at the root of models with counted
+"""Zero-half cuts (:mod:`rummikub.core.lp.zero_half`) at the root of models with counted
 groups: what they cut, that answers stay optimal with them, and that they settle the
 `full-box` positions the search once handed to CBC."""
 
@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from benchmarks.corpora import CORPORA
 from rummikub import Position
-from rummikub.solver import model as move_model
-from rummikub.solver import solve
-from rummikub.solver.search import _Reader
-from rummikub.solver.zero_half import Cut, ModelRows, separate
+from rummikub.core.lp.search import _Reader
+from rummikub.core.lp.zero_half import Cut, ModelRows, separate
+from rummikub.tiles.solver import model as move_model
+from rummikub.tiles.solver import solve
 from tests.strategies import examples
 from tests.test_group_counts import small_many_color_positions
 from tests.test_solver_properties import OBJECTIVES, assert_legal, assert_optimal

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from rummikub.checker import check
-from rummikub.position import Position
-from rummikub.puzzles import Puzzle
-from rummikub.tiles import JOKER, Tile
+from rummikub.tiles.checker import check
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import Puzzle
+from rummikub.tiles.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True, slots=True)

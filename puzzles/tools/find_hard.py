@@ -26,12 +26,12 @@ from pathlib import Path
 
 from benchmarks.corpora import GENERALISED, box, random_rack, random_table
 from puzzles.tools.certify import Certificate, certify
-from rummikub.melds import RawMeld
-from rummikub.position import Position
-from rummikub.puzzles import Expect, Puzzle, dumps
-from rummikub.rules import PRESETS, Rules
-from rummikub.solver import SolveResult, solve
-from rummikub.tiles import JOKER, format_tiles
+from rummikub.tiles.melds import RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import Expect, Puzzle, dumps
+from rummikub.tiles.rules import PRESETS, Rules
+from rummikub.tiles.solver import SolveResult, solve
+from rummikub.tiles.tiles import JOKER, format_tiles
 
 #: Every preset, and the largest box the rules allow (26 numbers, 8 colors, 4 copies, 4 jokers).
 RULE_SETS: dict[str, Rules] = {**PRESETS, "generalised": GENERALISED}

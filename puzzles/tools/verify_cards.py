@@ -21,8 +21,8 @@ from pathlib import Path
 from rummikub.cards.checker import check
 from rummikub.cards.exhaustive import best
 from rummikub.cards.puzzles import CardPuzzle, is_card_file, load
-from rummikub.errors import PuzzleError
-from rummikub.puzzles import expand_all
+from rummikub.core.errors import PuzzleError
+from rummikub.tiles.puzzles import expand_all
 
 #: The repository: the card puzzles are its ``puzzles/cards`` folder.
 REPO = Path(__file__).resolve().parents[2]

@@ -4,7 +4,8 @@
     python -m puzzles.tools.verify_exhaustive puzzles/basics   # some files or folders
 
 * A **small** puzzle (at most ``--max-table`` table tiles and ``--max-rack`` rack tiles) is
-  solved by the exhaustive search of :mod:`rummikub.exhaustive`: every sub-multiset of the rack,
+  solved by the exhaustive search of :mod:`rummikub.tiles.exhaustive`: every sub-multiset of the
+  rack,
   every partition of the tiles into melds, every reading of every joker, each judged by the
   checker. Its answer must equal the ``[expect]``.
 * A **large** puzzle is proven by its ``after`` table and a bound (``certify.py``): the checker
@@ -27,10 +28,10 @@ from pathlib import Path
 
 from puzzles.tools.certify import Certificate, certify
 from rummikub.cards.puzzles import is_card_file
-from rummikub.checker import check
-from rummikub.errors import PuzzleError
-from rummikub.exhaustive import NO_MOVE, best_move
-from rummikub.puzzles import Expect, Puzzle, expand_all, load
+from rummikub.core.errors import PuzzleError
+from rummikub.tiles.checker import check
+from rummikub.tiles.exhaustive import NO_MOVE, best_move
+from rummikub.tiles.puzzles import Expect, Puzzle, expand_all, load
 
 #: The repository: the collection is its ``puzzles`` folder.
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rummikub.errors import NotationError
+from rummikub.core.errors import NotationError
 
 SUITS = "SHDC"
 RED = "HD"

@@ -38,7 +38,7 @@ from rummikub.cards.cards import Card, format_cards, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld, card_at
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
-from rummikub.errors import MeldError
+from rummikub.core.errors import MeldError
 
 __all__ = ["CARD_RULES", "CardRule", "CardVerdict", "Violation", "check"]
 

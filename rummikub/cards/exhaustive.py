@@ -20,7 +20,7 @@ from rummikub.cards.checker import check
 from rummikub.cards.melds import CardMeld, RawCardMeld, Slot, card_at
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
-from rummikub.errors import MeldError
+from rummikub.core.errors import MeldError
 
 
 @dataclass(frozen=True, slots=True)

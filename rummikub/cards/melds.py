@@ -25,7 +25,7 @@ from typing import Literal
 
 from rummikub.cards.cards import JOKER, Card
 from rummikub.cards.rules import CardRules
-from rummikub.errors import MeldError, NotationError
+from rummikub.core.errors import MeldError, NotationError
 
 CardKind = Literal["set", "run"]
 _PREFIX = re.compile(r"^\s*(run|set)\s*:", re.IGNORECASE)

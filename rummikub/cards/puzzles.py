@@ -20,12 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummikub import puzzles as tile_puzzles
 from rummikub.cards.cards import Card, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CONTRACTS, CardRules, preset, with_options
-from rummikub.errors import MeldError, NotationError, PuzzleError, RulesError
+from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError
+from rummikub.tiles import puzzles as tile_puzzles
 
 KEYS = (
     "game",

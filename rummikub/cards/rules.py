@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from rummikub.cards.cards import JOKER, RANK_NAMES, Card
-from rummikub.errors import NotationError, RulesError
+from rummikub.core.errors import NotationError, RulesError
 
 Aces = Literal["low", "high", "both"]
 Opening = Literal["none", "points", "contract"]

@@ -874,7 +874,7 @@ class _Clp:
     def __init__(self, lin: _Linear) -> None:
         from ortools.linear_solver import pywraplp
 
-        from rummikub.solver.rows import add_row
+        from rummikub.core.lp.rows import add_row
 
         self.lin = lin
         solver = pywraplp.Solver.CreateSolver("CLP")
@@ -911,7 +911,7 @@ class _Clp:
         self, settings: _Settings, cases: list[dict[int, int]], deadline: float | None
     ) -> tuple[str, list[int] | None]:
         """The integer optimum over ``cases`` (see :attr:`_Linear.cases`), or ``open``."""
-        from rummikub.solver.search import branch_and_bound
+        from rummikub.core.lp.search import branch_and_bound
 
         self.apply(settings)
         lin, variables = self.lin, self.variables

@@ -18,7 +18,7 @@ import click
 from rummikub import __version__
 from rummikub.cli import ending
 from rummikub.cli.common import BadInput
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 
 __all__ = ["main"]
 

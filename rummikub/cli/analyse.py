@@ -33,15 +33,15 @@ from rummikub.cli.positions import (
     rack_table_options,
     read_puzzle,
 )
-from rummikub.errors import PuzzleError, RummikubError
-from rummikub.melds import Meld, RawMeld
-from rummikub.puzzles import expand_all
-from rummikub.tiles import Tile
+from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.puzzles import expand_all
+from rummikub.tiles.tiles import Tile
 
 if TYPE_CHECKING:  # the analysis (and the solver) load only when a position is analysed
     from rich.progress import Progress, TaskID
 
-    from rummikub.analysis import Analysis, Grade, Hold, Outs, RankedMove
+    from rummikub.tiles.analysis import Analysis, Grade, Hold, Outs, RankedMove
 
 #: The outs show a progress bar on a terminal once they have run this long (seconds):
 #: most positions finish sooner, and a bar that flashes for a moment only distracts.
@@ -191,7 +191,7 @@ def analyse(
                 )
                 bad = True
                 continue
-        from rummikub.analysis import analyse as analyse_position
+        from rummikub.tiles.analysis import analyse as analyse_position
 
         with _outs_bar(show=with_outs and not as_json and sys.stderr.isatty()) as progress:
             analysis = analyse_position(

@@ -17,7 +17,7 @@ from rummikub.cards.position import Draw
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
 from rummikub.cards.rules import option_from_text
 from rummikub.cli.card_options import CardOptions
-from rummikub.errors import NotationError, PuzzleError
+from rummikub.core.errors import NotationError, PuzzleError
 
 if TYPE_CHECKING:
     from rummikub.cards.solver import CardResult, CardTurn

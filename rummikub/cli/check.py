@@ -28,16 +28,16 @@ from rummikub.cli.positions import (
     read_stdin,
     stdin_puzzle,
 )
-from rummikub.errors import PuzzleError
-from rummikub.melds import Meld, RawMeld
-from rummikub.position import Position
-from rummikub.puzzles import load
+from rummikub.core.errors import PuzzleError
 from rummikub.render.text import paint, use_color
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import load
 
 if TYPE_CHECKING:
-    from rummikub.analysis import Grade
-    from rummikub.checker import Verdict
-    from rummikub.explain import Explanation
+    from rummikub.tiles.analysis import Grade
+    from rummikub.tiles.checker import Verdict
+    from rummikub.tiles.explain import Explanation
 
 
 @click.command()
@@ -112,7 +112,7 @@ def check(
     """
     # The checker never loads OR-Tools, but import it here anyway so that --help stays
     # independent of it.
-    from rummikub.checker import check as check_move
+    from rummikub.tiles.checker import check as check_move
 
     given = Inline(rack, table, position)
     check_usage(given)
@@ -190,7 +190,7 @@ def check(
 
 def _grade(position: Position, proposed: Sequence[Meld | RawMeld], verdict: Verdict) -> Grade:
     """How the move compares with the best move (imports the solver)."""
-    from rummikub.analysis import grade
+    from rummikub.tiles.analysis import grade
 
     return grade(position, proposed, verdict=verdict)
 
@@ -201,7 +201,7 @@ def _explanation(
     """How a legal proposed table is reached; None for an illegal one."""
     if not legal:
         return None
-    from rummikub.explain import explain
+    from rummikub.tiles.explain import explain
 
     # A legal table's melds are all valid: read them as melds (runs in ascending order).
     melds = [Meld.of(meld.tiles, kind=meld.kind, rules=position.rules) for meld in proposed]

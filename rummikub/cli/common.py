@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 
 import click
 
-from rummikub.errors import RulesError, RummikubError
-from rummikub.puzzles import Overrides
-from rummikub.rules import PRESETS, STANDARD, Rules, parse_option, preset, with_options
+from rummikub.core.errors import RulesError, RummikubError
+from rummikub.tiles.puzzles import Overrides
+from rummikub.tiles.rules import PRESETS, STANDARD, Rules, parse_option, preset, with_options
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,6 +1,6 @@
 """Rendering explanations (``--explain``): tiles in their colors, changed melds highlighted.
 
-The words come from :mod:`rummikub.explain`; this module only arranges them. Colors are
+The words come from :mod:`rummikub.tiles.explain`; this module only arranges them. Colors are
 those of :mod:`rummikub.render` (whether to use them: :func:`rummikub.render.text.use_color`).
 """
 
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from rummikub.cli import render
 from rummikub.render import text as colors
-from rummikub.tiles import Tile
+from rummikub.tiles.tiles import Tile
 
 if TYPE_CHECKING:  # types only: the explain module (and networkx) load when an answer is explained
-    from rummikub.checker import Verdict
-    from rummikub.explain import Explanation, Word
-    from rummikub.solver.result import SolveResult
+    from rummikub.tiles.checker import Verdict
+    from rummikub.tiles.explain import Explanation, Word
+    from rummikub.tiles.solver.result import SolveResult
 
 
 def use_color(no_color: bool) -> bool:
@@ -49,7 +49,7 @@ def table_lines(explanation: Explanation, color: bool, only_changed: bool = Fals
     """The new table, each changed meld marked, highlighted and followed by its origins;
     then remarks on old melds whose jokers were freed or that were broken up.
     ``only_changed`` leaves out the unchanged melds (``--changed``)."""
-    from rummikub.explain import aftermath_words, change_words
+    from rummikub.tiles.explain import aftermath_words, change_words
 
     width = max(
         (len(" ".join(str(t) for t in c.meld.tiles)) for c in explanation.changes), default=0
@@ -92,7 +92,7 @@ def explanation_data(explanation: Explanation) -> dict[str, Any]:
 
 def explain_result(result: SolveResult) -> Explanation:
     """The explanation of a solver's answer (of "no move": every meld unchanged, no steps)."""
-    from rummikub.explain import explain
+    from rummikub.tiles.explain import explain
 
     return explain(result.position, result.move)
 

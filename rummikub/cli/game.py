@@ -19,13 +19,13 @@ from rummikub.cli.common import (
     rules_of,
     rules_options,
 )
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game import engine
 from rummikub.game.engine import GameState, Replay, TurnError
 from rummikub.game.record import Draw, Pass, Play, Record, Result, Turn, load, save
-from rummikub.melds import RawMeld
-from rummikub.position import Position
-from rummikub.tiles import format_tiles, parse_tiles
+from rummikub.tiles.melds import RawMeld
+from rummikub.tiles.position import Position
+from rummikub.tiles.tiles import format_tiles, parse_tiles
 
 __all__ = ["game"]
 
@@ -337,7 +337,7 @@ def replay_command(path: str, as_json: bool) -> None:
 )
 def hint(path: str, as_json: bool, time_limit: float | None) -> None:
     """The best move for the player to move (their rack must be known)."""
-    from rummikub.solver import solve
+    from rummikub.tiles.solver import solve
 
     game = _open(path)
     _intact(path, game)

@@ -17,7 +17,7 @@ changes. Called before the worker processes are forked, so that they inherit it.
 
 The garbage collector collects the youngest objects every 700 allocations (Python's
 default), but a solve allocates thousands of objects with the collector paused
-(:func:`rummikub.solver.solve`), so on a folder one collection came every few puzzles
+(:func:`rummikub.tiles.solver.solve`), so on a folder one collection came every few puzzles
 and every tenth of them walked the older objects too: 231 collections for 1,000 `mid`
 positions in one process, ~75 ms (timed by ``gc.callbacks``, load ~3). Reading and
 printing a puzzle make few reference cycles (~500 objects for those 1,000), so a folder

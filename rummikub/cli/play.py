@@ -8,10 +8,10 @@ import click
 
 from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.cli.explaining import tile_text, use_color
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game.play import Table, play
 from rummikub.game.strategies import STRATEGIES, strategy
-from rummikub.tiles import Tile
+from rummikub.tiles.tiles import Tile
 
 __all__ = ["play_command"]
 

@@ -1,5 +1,5 @@
 """Positions given on the command line (``--rack``/``--table``/``--position``) or on stdin
-(``-``), in the quick notation of :mod:`rummikub.notation`, checked like puzzle files."""
+(``-``), in the quick notation of :mod:`rummikub.tiles.notation`, checked like puzzle files."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any, NamedTuple, TypeVar
 import click
 
 from rummikub.cli.common import BadInput
-from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
-from rummikub.melds import RawMeld
-from rummikub.notation import parse_melds, parse_position, parse_rack
-from rummikub.puzzles import (
+from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
+from rummikub.tiles.melds import RawMeld
+from rummikub.tiles.notation import parse_melds, parse_position, parse_rack
+from rummikub.tiles.puzzles import (
     MAX_FILE_BYTES,
     Overrides,
     Puzzle,
@@ -24,7 +24,7 @@ from rummikub.puzzles import (
     load,
     loads,
 )
-from rummikub.rules import Rules, preset, with_options
+from rummikub.tiles.rules import Rules, preset, with_options
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
@@ -103,7 +103,7 @@ def read_puzzle(
     """The puzzle of one source: the inline position when there is one, else stdin's text
     (``-``), else the file (raises PuzzleError, also for a source that named no file).
 
-    ``data``: the file's document (:func:`rummikub.puzzles.read_document`) when the caller
+    ``data``: the file's document (:func:`rummikub.tiles.puzzles.read_document`) when the caller
     has read it already, so that the file is not read and parsed twice.
     """
     if inline is not None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rummikub import melds
-from rummikub.melds import Meld
-from rummikub.puzzles import Expect
 from rummikub.render.data import result_data, verdict_data
-from rummikub.rules import Rules
-from rummikub.tiles import Tile, format_tiles
+from rummikub.tiles import melds
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.puzzles import Expect
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = [
     "changed_melds",
@@ -25,8 +25,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # types only: importing the solver package at start-up is not needed
-    from rummikub.checker import Verdict
-    from rummikub.solver.result import SolveResult
+    from rummikub.tiles.checker import Verdict
+    from rummikub.tiles.solver.result import SolveResult
 
 #: The mark of a new or changed meld in human output.
 CHANGED = "*"
@@ -69,7 +69,8 @@ def result_json(result: SolveResult, puzzle: str | None) -> str:
 
 
 def changed_melds(old: Sequence[Meld], new: Sequence[Meld], rules: Rules) -> list[bool]:
-    """For each new meld, whether it is new or changed (:func:`rummikub.melds.changed_melds`)."""
+    """For each new meld, whether it is new or changed
+    (:func:`rummikub.tiles.melds.changed_melds`)."""
     return melds.changed_melds(old, new)
 
 

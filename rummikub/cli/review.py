@@ -1,7 +1,7 @@
 """``rummikub analyse RECORD``: every turn of a game record graded against the best move.
 
 Glue between two libraries that do not know each other: :mod:`rummikub.game` replays the
-record and gives the position before each turn, :mod:`rummikub.analysis` grades the turn
+record and gives the position before each turn, :mod:`rummikub.tiles.analysis` grades the turn
 taken in it. A play is judged by the checker and compared with the best move; a draw (or a
 pass) is compared with the best move too, which says whether a move was there to be made.
 """
@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rummikub.errors import PuzzleError
-from rummikub.puzzles import Format, parse_document, read_bytes
+from rummikub.core.errors import PuzzleError
+from rummikub.tiles.puzzles import Format, parse_document, read_bytes
 
 if TYPE_CHECKING:
-    from rummikub.analysis import Grade
+    from rummikub.tiles.analysis import Grade
 
 #: A record file holds this key (``format = "rummikub-game/1"``); a puzzle file never does.
 FORMAT_KEY = "format"
@@ -82,9 +82,9 @@ class Review:
 
 def review(path: str, time_limit: float | None = None) -> Review:
     """Replay the record at ``path`` and grade each turn whose rack is known."""
-    from rummikub.analysis import grade, grade_draw
     from rummikub.game import engine
     from rummikub.game.record import Draw, Play, load
+    from rummikub.tiles.analysis import grade, grade_draw
 
     record = load(path)
     turns: list[GradedTurn] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game import simulate as sim
 from rummikub.game.strategies import STRATEGIES
 

@@ -33,9 +33,9 @@ from rummikub.cli.positions import (
     read_puzzle,
     read_stdin,
 )
-from rummikub.errors import PuzzleError
-from rummikub.puzzles import Overrides, expand_all, read_document
+from rummikub.core.errors import PuzzleError
 from rummikub.render.text import paint, use_color
+from rummikub.tiles.puzzles import Overrides, expand_all, read_document
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -423,7 +423,7 @@ def _report_batches(
                 yield [_solve_one(task, source)]
             return
         from rummikub.cli.workers import ordered_batches
-        from rummikub.solver import preload
+        from rummikub.tiles.solver import preload
 
         preload()  # once here, for every forked worker
 
@@ -501,7 +501,7 @@ def _document(source: str | PuzzleError, task: _Task) -> Any:
 def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     """Load, solve and render one puzzle."""
     # Imported here so that --help and check never load the solver (and OR-Tools).
-    from rummikub.solver import solve as solve_position
+    from rummikub.tiles.solver import solve as solve_position
 
     if task.cards.inline:
         return _solve_cards(task, "")

@@ -10,7 +10,7 @@ import importlib
 import os
 from typing import Any
 
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game.simulate import Line, Report
 
 __all__ = ["save_chart"]

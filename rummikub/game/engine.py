@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game.record import (
     RACK_SIZE,
     Deal,
@@ -37,10 +37,10 @@ from rummikub.game.record import (
     Result,
     Turn,
 )
-from rummikub.melds import Meld, RawMeld
-from rummikub.position import Move, Position
-from rummikub.rules import Rules
-from rummikub.tiles import JOKER, Tile, format_tiles
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.tiles import JOKER, Tile, format_tiles
 
 __all__ = [
     "GameState",
@@ -206,7 +206,7 @@ def _error(state: GameState, problems: Sequence[str]) -> TurnError:
 
 
 def _play(state: GameState, turn: Play) -> GameState:
-    from rummikub.checker import check
+    from rummikub.tiles.checker import check
 
     seat, rules = state.to_move, state.rules
     rack = state.racks[seat]

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game.engine import (
     GameState,
     TurnError,
@@ -25,11 +25,11 @@ from rummikub.game.engine import (
 )
 from rummikub.game.record import RACK_SIZE, Draw, Pass, Play, Record, Turn, save
 from rummikub.game.strategies import Strategy, View
-from rummikub.melds import Meld
-from rummikub.notation import parse_melds, parse_rack
-from rummikub.position import Position
-from rummikub.rules import Rules
-from rummikub.tiles import Tile
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.notation import parse_melds, parse_rack
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.tiles import Tile
 
 __all__ = ["HELP", "Table", "play", "read_move"]
 
@@ -92,7 +92,7 @@ def lay(state: GameState, tiles: Sequence[Tile], rack_name: str | None = None) -
     messages (default: the player's, by name)."""
     from collections import Counter
 
-    from rummikub.solver import solve
+    from rummikub.tiles.solver import solve
 
     seat = state.to_move
     rack = state.racks[seat]
@@ -228,7 +228,7 @@ def _person(
 
 
 def _hint(state: GameState, paint: Paint) -> str:
-    from rummikub.solver import solve
+    from rummikub.tiles.solver import solve
 
     result = solve(state.position())
     if not result.played:

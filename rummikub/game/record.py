@@ -20,11 +20,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from rummikub import puzzles
-from rummikub.errors import PuzzleError, RulesError, RummikubError
-from rummikub.melds import KINDS, RawMeld
-from rummikub.rules import STANDARD, Rules, preset, rules_data, with_options
-from rummikub.tiles import Tile, format_tiles, parse_tiles
+from rummikub.core.errors import PuzzleError, RulesError, RummikubError
+from rummikub.tiles import puzzles
+from rummikub.tiles.melds import KINDS, RawMeld
+from rummikub.tiles.rules import STANDARD, Rules, preset, rules_data, with_options
+from rummikub.tiles.tiles import Tile, format_tiles, parse_tiles
 
 __all__ = [
     "FORMAT",

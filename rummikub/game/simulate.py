@@ -21,11 +21,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.errors import RummikubError
+from rummikub.core.errors import RummikubError
 from rummikub.game.engine import GameState, advance, deal, start, turn_of_move
 from rummikub.game.record import RACK_SIZE, Record
 from rummikub.game.strategies import Strategy, View, strategy
-from rummikub.rules import STANDARD, Rules, rules_data
+from rummikub.tiles.rules import STANDARD, Rules, rules_data
 
 __all__ = [
     "GameSummary",

@@ -1,6 +1,6 @@
 """Strategies: plain functions from a position (and the public state of the game) to a move.
 
-A strategy returns a :class:`~rummikub.position.Move`; one that plays nothing means "draw"
+A strategy returns a :class:`~rummikub.tiles.position.Move`; one that plays nothing means "draw"
 (or "pass" once the pool is empty). Any function with the signature of :data:`Strategy`
 plugs into :func:`rummikub.game.simulate.play_game` and ``rummikub play``.
 
@@ -22,12 +22,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from rummikub.errors import MeldError, RummikubError
-from rummikub.melds import Meld
-from rummikub.position import Move, Position
-from rummikub.rules import Rules
-from rummikub.solver import solve
-from rummikub.tiles import Tile
+from rummikub.core.errors import MeldError, RummikubError
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.solver import solve
+from rummikub.tiles.tiles import Tile
 
 __all__ = ["STRATEGIES", "Strategy", "View", "best", "casual", "hold", "strategy", "tiles"]
 
@@ -90,7 +90,7 @@ def hold(position: Position, view: View) -> Move:
     move = solve(replace(position, rack=kept)).move
     if not position.opened or not move.played:
         return move
-    from rummikub.explain import RACK, explain
+    from rummikub.tiles.explain import RACK, explain
 
     # Where each tile comes from tells the melds laid from the rack alone, also when the
     # rack and the table hold copies of the same tile.
@@ -107,7 +107,7 @@ def hold(position: Position, view: View) -> Move:
 
 def casual(position: Position, view: View) -> Move:
     """New melds from the hand, then extensions; no rearrangement."""
-    from rummikub.checker import check
+    from rummikub.tiles.checker import check
 
     rules = position.rules
     fresh = solve(Position((), position.rack, position.opened, rules))

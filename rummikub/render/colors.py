@@ -6,7 +6,7 @@ G, Y, P, W) get their own. Terminals have no orange: it is shown yellow there.
 
 from __future__ import annotations
 
-from rummikub.tiles import Tile
+from rummikub.tiles.tiles import Tile
 
 #: Terminal colors (names of the 16 standard colors, which every color terminal has).
 #: Black is shown bright, so that it stays readable on dark terminals.

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rummikub.melds import changed_melds
-from rummikub.tiles import Tile
+from rummikub.tiles.melds import changed_melds
+from rummikub.tiles.tiles import Tile
 
 if TYPE_CHECKING:  # types only: importing the solver package at start-up is not needed
-    from rummikub.checker import Verdict
-    from rummikub.solver.result import SolveResult
+    from rummikub.tiles.checker import Verdict
+    from rummikub.tiles.solver.result import SolveResult
 
 __all__ = ["result_data", "tile_list", "verdict_data"]
 

@@ -4,7 +4,7 @@ Every tile is drawn as a tile (an ivory face, its number in its color; a joker a
 face), melds side by side in rows. A move is drawn as the old table and rack above the new
 table, where tiles from the rack and tiles moved from another meld are highlighted, each
 optionally with the number of the step that puts it there (the steps of
-:func:`rummikub.explain.explain`).
+:func:`rummikub.tiles.explain.explain`).
 
 The pictures are plain SVG 1.1 text, the same for the same input byte for byte, so that they
 can be committed, compared and shown inline (notebooks call ``_repr_svg_``).
@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 from xml.sax.saxutils import escape
 
-from rummikub.melds import Meld
 from rummikub.render.colors import tile_hex
-from rummikub.tiles import Tile
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.tiles import Tile
 
 if TYPE_CHECKING:  # the explanations load only when a move is drawn
-    from rummikub.explain import Explanation
-    from rummikub.position import Position
-    from rummikub.solver.result import SolveResult
+    from rummikub.tiles.explain import Explanation
+    from rummikub.tiles.position import Position
+    from rummikub.tiles.solver.result import SolveResult
 
 __all__ = [
     "Mark",
@@ -287,7 +287,7 @@ def proposal_svg(
 
 def move_svg(position: Position, new_table: Sequence[Meld], *, numbers: bool = True) -> str:
     """The move from ``position`` to ``new_table`` (explained first, to know what moved)."""
-    from rummikub.explain import explain
+    from rummikub.tiles.explain import explain
 
     return explanation_svg(
         explain(position, new_table), rack=position.rack_sorted(), numbers=numbers
@@ -296,7 +296,7 @@ def move_svg(position: Position, new_table: Sequence[Meld], *, numbers: bool = T
 
 def result_svg(result: SolveResult, *, numbers: bool = True) -> str:
     """A solver's answer drawn as a move, or the position when there is no move."""
-    from rummikub.explain import explain
+    from rummikub.tiles.explain import explain
 
     return explanation_svg(
         explain(result.position, result.move),

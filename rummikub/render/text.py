@@ -15,7 +15,7 @@ import re
 from typing import IO
 
 from rummikub.render.colors import tile_terminal
-from rummikub.tiles import Tile
+from rummikub.tiles.tiles import Tile
 
 __all__ = ["paint", "styled", "tile_text", "use_color"]
 

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.errors import NotationError, PositionError, PuzzleError, RulesError
-from rummikub.melds import Meld, RawMeld
-from rummikub.notation import parse_meld, parse_melds, parse_position
-from rummikub.position import Position
-from rummikub.puzzles import from_data
+from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.render.data import result_data, verdict_data
-from rummikub.rules import Rules, preset, with_options
+from rummikub.tiles.melds import Meld, RawMeld
+from rummikub.tiles.notation import parse_meld, parse_melds, parse_position
+from rummikub.tiles.position import Position
+from rummikub.tiles.puzzles import from_data
+from rummikub.tiles.rules import Rules, preset, with_options
 
 __all__ = ["Limits", "RequestError", "analyse", "check", "read_position", "solve"]
 
@@ -158,7 +158,7 @@ def parse(data: Any) -> dict[str, Any]:
 
 def solve(data: Any, limits: Limits) -> dict[str, Any]:
     """``/api/solve``: ``solve --json --explain`` of the position, plus ``"svg"`` if asked."""
-    from rummikub.solver import solve as solve_position
+    from rummikub.tiles.solver import solve as solve_position
 
     request = _keys(data, SOLVE_KEYS)
     position = read_position(request)
@@ -168,7 +168,7 @@ def solve(data: Any, limits: Limits) -> dict[str, Any]:
     explain = _flag(request, "explain", True)
     want_svg = _flag(request, "svg", False)
     if explain or want_svg:
-        from rummikub.explain import explain as explain_move
+        from rummikub.tiles.explain import explain as explain_move
 
         explanation = explain_move(position, result.move)
         if explain:
@@ -182,7 +182,7 @@ def solve(data: Any, limits: Limits) -> dict[str, Any]:
 
 def check(data: Any) -> dict[str, Any]:
     """``/api/check``: ``check --json --explain`` of the proposed table, plus ``"svg"``."""
-    from rummikub.checker import check as check_move
+    from rummikub.tiles.checker import check as check_move
 
     request = _keys(data, CHECK_KEYS)
     position = read_position(request)
@@ -195,7 +195,7 @@ def check(data: Any) -> dict[str, Any]:
     explain = _flag(request, "explain", True)
     want_svg = _flag(request, "svg", False)
     if verdict.legal and (explain or want_svg):
-        from rummikub.explain import explain as explain_move
+        from rummikub.tiles.explain import explain as explain_move
 
         melds = [Meld.of(m.tiles, kind=m.kind, rules=position.rules) for m in proposed]
         explanation = explain_move(position, melds)
@@ -240,7 +240,7 @@ def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, flo
 def analyse(data: Any, limits: Limits) -> dict[str, Any]:
     """``/api/analyse``: ``analyse --json`` of the position (``top`` best moves, ``outs``,
     ``hold``, the grade of ``after``), plus ``"svg"`` (the best move) if asked."""
-    from rummikub.analysis import analyse as analyse_position
+    from rummikub.tiles.analysis import analyse as analyse_position
 
     request = _keys(data, ANALYSE_KEYS)
     position = read_position(request)

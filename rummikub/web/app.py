@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rummikub import __version__
-from rummikub.rules import PRESETS
+from rummikub.tiles.rules import PRESETS
 from rummikub.web import api
 from rummikub.web.api import Limits, RequestError
 

@@ -1,0 +1,271 @@
+"""Rule sets as data: every option of RULES.md, with range checks and presets."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rummikub.core.errors import RulesError, unknown
+from rummikub.tiles.tiles import Tile, sort_key
+
+#: A whole number as an option value is written in ASCII digits (``int()`` would also
+#: take "١٣", "1_3" or a 5,000-digit number).
+_WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+
+JokerLock = Literal["strict", "free"]
+JokerSwapFrom = Literal["rack", "rack_or_table"]
+GroupJokerRelease = Literal["either", "both"]
+
+#: Color letters used when a rule set asks for ``colors = N`` instead of letters:
+#: black, red, blue, orange, then green, yellow, purple, white.
+DEFAULT_COLOR_LETTERS = "KRBOGYPW"
+
+MAX_NUMBERS = 26
+MAX_COLORS = len(DEFAULT_COLOR_LETTERS)
+MAX_COPIES = 4
+MAX_JOKERS = 4
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "joker_lock": ("strict", "free"),
+    "joker_swap_from": ("rack", "rack_or_table"),
+    "group_joker_release": ("either", "both"),
+}
+_RANGES: dict[str, tuple[int, int]] = {
+    "numbers": (3, MAX_NUMBERS),
+    "copies": (1, MAX_COPIES),
+    "jokers": (0, MAX_JOKERS),
+    "initial_meld": (0, 1000),
+    "joker_value": (0, 1000),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """A rule set; the defaults are the ``standard`` preset.
+
+    >>> Rules().tile_count
+    106
+    >>> Rules(copies=9)
+    Traceback (most recent call last):
+    ...
+    rummikub.core.errors.RulesError: copies=9 must be in the range 1-4
+    """
+
+    numbers: int = 13
+    colors: str = "KRBO"
+    copies: int = 2
+    jokers: int = 2
+    initial_meld: int = 30
+    joker_value: int = 30
+    open_then_play: bool = True
+    joker_lock: JokerLock = "strict"
+    joker_swap_from: JokerSwapFrom = "rack"
+    group_joker_release: GroupJokerRelease = "either"
+
+    def __post_init__(self) -> None:
+        problems = list(_problems(self))
+        if problems:
+            raise RulesError("; ".join(problems))
+
+    # -- tile set -------------------------------------------------------------
+
+    @property
+    def tile_count(self) -> int:
+        """How many tiles the box holds."""
+        return self.numbers * len(self.colors) * self.copies + self.jokers
+
+    @property
+    def max_group(self) -> int:
+        """The longest group: one tile of every color."""
+        return len(self.colors)
+
+    def tile_types(self) -> Iterator[Tile]:
+        """Every numbered tile type, in color order then number order."""
+        for color in self.colors:
+            for number in range(1, self.numbers + 1):
+                yield Tile(color, number)
+
+    def copies_of(self, tile: Tile) -> int:
+        """How many copies of ``tile`` the box holds."""
+        return self.jokers if tile.is_joker else self.copies
+
+    def tile_problem(self, tile: Tile) -> str | None:
+        """Why ``tile`` is not in this rule set's box, or None."""
+        if tile.is_joker:
+            return None if self.jokers else "this rule set has no jokers"
+        if tile.color not in self.colors:
+            expected = ", ".join(self.colors)
+            return f"unknown color {tile.color!r} (expected one of {expected})"
+        if not 1 <= tile.number <= self.numbers:
+            return f"number {tile.number} out of range 1-{self.numbers}"
+        return None
+
+    def sort_key(self, tile: Tile) -> tuple[int, str, int]:
+        """Order tiles as players sort a rack: by color, then number, jokers last
+        (:func:`rummikub.tiles.tiles.sort_key` with this rule set's colors)."""
+        return sort_key(tile, self.colors)
+
+    def tile_value(self, tile: Tile) -> int:
+        """What a played tile is worth (RULES.md, rule 5)."""
+        return self.joker_value if tile.is_joker else tile.number
+
+    # -- variants -------------------------------------------------------------
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed; values are checked like ``Rules(...)``."""
+        return with_options(self, changes)
+
+    def options(self) -> dict[str, Any]:
+        """Every option as a plain dict (for JSON / TOML output)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, if any."""
+        for name, rules in PRESETS.items():
+            if rules == self:
+                return name
+        return None
+
+
+def _shown(value: object) -> str:
+    """A value as a message quotes it: its repr, cut short if long (a huge integer's repr
+    would even fail beyond Python's 4,300-digit limit)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number with too many digits"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:36] + "..." + shown[-1]
+
+
+def _problems(rules: Rules) -> Iterator[str]:
+    for name, (low, high) in _RANGES.items():
+        value = getattr(rules, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            yield f"{name}={_shown(value)} must be a whole number in the range {low}-{high}"
+        elif not low <= value <= high:
+            yield f"{name}={_shown(value)} must be in the range {low}-{high}"
+    colors = rules.colors
+    if not isinstance(colors, str):
+        yield (
+            f"colors={_shown(colors)} must be a string of color letters or a count 1-{MAX_COLORS}"
+        )
+    elif not 1 <= len(colors) <= MAX_COLORS:
+        yield f"colors={_shown(colors)} must have 1-{MAX_COLORS} letters"
+    elif not all(c.isascii() and c.isalpha() and c.isupper() for c in colors):
+        yield f"colors={colors!r} must be upper-case letters A-Z"
+    elif "J" in colors:
+        yield f"colors={colors!r}: J is the joker, never a color letter"
+    elif len(set(colors)) != len(colors):
+        yield f"colors={colors!r} repeats a letter"
+    if not isinstance(rules.open_then_play, bool):
+        yield f"open_then_play={_shown(rules.open_then_play)} must be true or false"
+    for name, choices in _CHOICES.items():
+        value = getattr(rules, name)
+        # Compared only as a string: an unhashable or odd value is simply not a choice.
+        if not (isinstance(value, str) and value in choices):
+            expected = " or ".join(repr(c) for c in choices)
+            yield f"{name}={_shown(value)} must be {expected}"
+
+
+STANDARD = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "standard": STANDARD,
+    "boxed": Rules(open_then_play=False, joker_swap_from="rack_or_table"),
+    "book-1978": Rules(group_joker_release="both"),
+    "free-jokers": Rules(joker_lock="free"),
+}
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def preset(name: str) -> Rules:
+    """The rule set of a preset, by name (case-insensitive)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a preset name is a string such as 'standard', got {_shown(name)}")
+    try:
+        return PRESETS[name.strip().lower()]
+    except KeyError:
+        raise RulesError(unknown("preset", name, PRESETS)) from None
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    """The preset closest to ``rules`` and the options that differ from it ({} = standard).
+
+    How puzzle files and game records write their ``rules`` table.
+    """
+
+    def differences(base: Rules) -> dict[str, Any]:
+        return {
+            name: getattr(rules, name)
+            for name in OPTION_NAMES
+            if getattr(rules, name) != getattr(base, name)
+        }
+
+    name = min(PRESETS, key=lambda n: len(differences(PRESETS[n])))
+    options = differences(PRESETS[name])
+    if name == "standard" and not options:
+        return {}
+    return {"preset": name, **options}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Turn option values as written in TOML, JSON or ``KEY=VALUE`` into their types."""
+    if name == "colors":
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 1 <= value <= MAX_COLORS:
+                raise RulesError(f"colors={_shown(value)} must be in the range 1-{MAX_COLORS}")
+            return DEFAULT_COLOR_LETTERS[:value]
+        if isinstance(value, str):
+            text = value.strip()
+            if _WHOLE.fullmatch(text):
+                return _coerce(name, int(text))
+            # Letters outside ASCII stay as written (and are refused): "ﬁ".upper() is "FI".
+            return text.upper() if text.isascii() else text
+        return value
+    if name == "open_then_play":
+        if isinstance(value, str):
+            lowered = value.strip().lower()
+            if lowered in ("true", "yes", "1", "on"):
+                return True
+            if lowered in ("false", "no", "0", "off"):
+                return False
+        return value
+    if name in _RANGES and isinstance(value, str):
+        text = value.strip()
+        return int(text) if _WHOLE.fullmatch(text) else text
+    if name in _CHOICES and isinstance(value, str):
+        return value.strip().lower().replace("-", "_")
+    return value
+
+
+def with_options(base: Rules, options: Mapping[str, Any]) -> Rules:
+    """``base`` with ``options`` applied; reports every unknown key and bad value at once."""
+    problems: list[str] = []
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        if name not in OPTION_NAMES:
+            problems.append(unknown("rule option", name, OPTION_NAMES))
+            continue
+        try:
+            changes[name] = _coerce(name, value)
+        except RulesError as error:
+            problems.append(str(error))
+    if problems:
+        # Range-check the known options too, so one unknown key does not hide a bad value.
+        try:
+            dataclasses.replace(base, **changes)
+        except RulesError as error:
+            problems.append(str(error))
+        raise RulesError("; ".join(problems))
+    return dataclasses.replace(base, **changes)
+
+
+def parse_option(text: str) -> tuple[str, str]:
+    """Split a ``KEY=VALUE`` rule option from the command line."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise RulesError(f"rule option {text!r} must be written KEY=VALUE")
+    return key.strip().lower().replace("-", "_"), value.strip()

@@ -1,0 +1,973 @@
+"""The integer program for the best move: den Hertog & Hulshof's model, with runs as a
+flow, the joker lock and the initial meld.
+
+:class:`MoveModel` builds the whole model in its constructor, from parts that each own their
+variables and rows, and :meth:`MoveModel.solve` returns a :class:`ModelOutcome`.
+
+Variables (all integer but the ranks), by their accessors in :class:`MoveVariables`:
+- ``played(t)``: tiles of type ``t`` played from the rack;
+- free runs: the flow of :mod:`.runs_flow` (or candidate run columns, see ``runs_as_flow``);
+- ``lay``: copies of each candidate group (of each candidate meld without the flow);
+- ``units``: per locked unit, copies ending in each of its fates (see :mod:`.locks`,
+  :mod:`.units`);
+- ``opening``: copies of each meld laid from the hand as the initial meld (:mod:`.opening`);
+- ``as_was``: old melds of kind and tiles ``k`` left as they were (tie-break 3), each
+  with a column of its own;
+- ``from_...`` and ``rank_...``: which released locked meld (old, or an initial meld just
+  laid) gives a tile to replace another meld's joker, in an order that forbids two melds
+  releasing each other (``joker_swap_from = "rack_or_table"``).
+
+Rows: one balance per tile type (new table = old table + played), the fates of each
+locked meld summing to one, the initial meld's value and tiles, and the supply of
+substituting tiles. The objective is lexicographic through exact integer weights.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import chain
+from typing import Any, Literal, NamedTuple
+
+from rummikub.core import deadline
+from rummikub.core.lp.rows import INF, Rows, Terms, clp
+from rummikub.core.lp.search import (
+    INTEGRALITY,
+    Aggregate,
+    SearchOutcome,
+    _Reader,
+    branch_and_bound,
+)
+from rummikub.tiles.melds import Meld
+from rummikub.tiles.position import Position
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.solver.candidates import (
+    Candidates,
+    Counts,
+    Needs,
+    TileIndex,
+    candidates,
+    group_candidates,
+    meld_key,
+    no_candidates,
+    run_candidates,
+)
+from rummikub.tiles.solver.group_counts import (
+    COUNTED_CUT_NODE_LIMIT,
+    COUNTED_MIP_RESERVE_PER_COLUMN,
+    COUNTED_NODE_LIMIT,
+    GroupCounts,
+    counts_groups,
+)
+from rummikub.tiles.solver.layout import lay_out, meld_order
+from rummikub.tiles.solver.locks import Fate, fates, kept_in, substitutions
+from rummikub.tiles.solver.opening import (
+    OpeningMeld,
+    hand_melds,
+    hand_readings_with_jokers,
+    opens_without_jokers,
+    require_opening,
+)
+from rummikub.tiles.solver.result import Objective
+from rummikub.tiles.solver.runs_flow import RunFlow
+from rummikub.tiles.solver.template import (
+    Base,
+    Template,
+    fitting,
+    fitting_rows,
+    lay_base,
+    template_for,
+)
+from rummikub.tiles.solver.units import LockedUnits, Unit
+from rummikub.tiles.tiles import Tile
+
+#: Nodes the branch and bound may spend on a model of a standard size (up to
+#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over. CBC settles the
+#: positions that branch long (half-integral tie-breaks on `late`, `rack-jokers`) at its
+#: root, but its presolve and cuts take 150-350 ms there, while the search (see
+#: :mod:`.search`) needs at most 49 nodes (~0.4 ms each) on `late`, 35 and 30 on 300
+#: `hard` and `rack-jokers` positions.
+NODE_LIMIT = 200
+STANDARD_COLUMNS = 1_000
+#: The budget of a bigger model (boxes of many colors): nodes times columns, counted so
+#: that machine load never changes which code path answers (and so, on ties, the table).
+#: A big model that branches long is solved sooner by CBC, so it gets fewer nodes.
+COLUMN_NODE_LIMIT = 60_000
+#: Simplex iterations over all nodes, a budget of work as well.
+ITERATION_LIMIT = 15_000
+#: Seconds kept back from the MIP back end's time limit for reading the answer back.
+READING_MARGIN = 0.01
+#: Seconds per column kept back from a time limit before the search starts a node, and
+#: for the MIP back end's root, measured on a loaded 2-core machine (4,300 columns: ~60 ms
+#: and ~150 ms).
+LP_RESERVE_PER_COLUMN = 15e-6
+MIP_RESERVE_PER_COLUMN = 35e-6
+
+#: A position's model holds only the template's variables that may move, and the rows
+#: they enter, when they are at most this share of the template's (see
+#: :meth:`.Template.load_live`). Writing that model costs Python a few microseconds a
+#: variable, and each variable left out saves CLP about as much in loading and in each
+#: LP solve: measured position by position against the whole template's copy (tiles
+#: objective, free jokers, CPU time), new/old per-position ratios by share of variables
+#: that may move: 0.77-0.85 below 0.27, 0.94-0.97 at 0.27-0.36, ~0.97 at 0.17-0.47,
+#: 1.01-1.12 from 0.48 on (`game`, `mid`).
+LIVE_SHARE = 0.35
+
+#: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
+#: ``no_move``: proven that no legal move exists; ``unknown``: time ran out before any move
+#: was found.
+ModelStatus = Literal["optimal", "feasible", "no_move", "unknown"]
+
+
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
+# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+class Solution(NamedTuple):
+    """A move read back from the model: the tiles played and the new table."""
+
+    played: tuple[Tile, ...]
+    table: tuple[Meld, ...]
+
+
+class ModelOutcome(NamedTuple):
+    """What a solve of the model established."""
+
+    status: ModelStatus
+    #: The move, for ``optimal`` and ``feasible``.
+    solution: Solution | None
+    #: Branch-and-bound nodes spent (LP solves).
+    nodes: int = 0
+    #: The move's objective (its lexicographic levels as one integer), to compare moves.
+    score: int | None = None
+    #: True when the move lays an initial meld with a joker as free tiles: legal only in
+    #: the relaxed model (``relax_opening``), not under the rules.
+    relaxed: bool = False
+
+    @property
+    def proven(self) -> bool:
+        return self.status in ("optimal", "no_move")
+
+
+class AsWas(NamedTuple):
+    """Old joker-free melds alike (kind and tiles) that may stay as they were."""
+
+    olds: tuple[int, ...]
+    #: How many of them stay as they were (tie-break 3): the column itself where it can
+    #: lay no more copies than there are such old melds.
+    var: Any
+    #: The column that lays their tiles; its copies bound ``var``.
+    column: Any
+
+
+class MoveVariables:
+    """The model's variables by what they mean (a plain class, as the named tuples above:
+    not a dataclass, which costs every process ~0.4 ms to make)."""
+
+    __slots__ = (
+        "_balance",
+        "_base_balance",
+        "_played",
+        "_solver",
+        "as_was",
+        "flow",
+        "groups",
+        "lay",
+        "opening",
+        "units",
+    )
+
+    def __init__(self, solver: Any) -> None:
+        self._solver = solver
+        self._played: dict[int, Any] = {}
+        self._balance: dict[int, Any] = {}
+        #: The base's balance rows by tile type, as row indices (proxies made when first
+        #: needed: making one for every row of a template costs more than a small
+        #: position's solve).
+        self._base_balance: dict[int, int] = {}
+        #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
+        self.lay: list[tuple[Meld, int]] = []
+        self.flow: RunFlow | None = None
+        #: The free groups counted by number (boxes of many colors; see :mod:`.group_counts`).
+        self.groups: GroupCounts | None = None
+        self.units: list[Unit] = []
+        self.opening: list[OpeningMeld] = []
+        self.as_was: list[AsWas] = []
+
+    def played(self, tile: int) -> Any | None:
+        """Tiles of type ``tile`` played; None when the rack holds none."""
+        return self._played.get(tile)
+
+    def played_tiles(self) -> dict[int, Any]:
+        """The played-tile variable of each tile type in the rack."""
+        return dict(self._played)
+
+    def balance(self, tile: int) -> Any:
+        """The row: tiles of type ``tile`` on the new table - played = on the old table
+        (made when first needed: no tile of that type is then in play)."""
+        row = self._balance.get(tile)
+        if row is None:
+            where = self._base_balance.get(tile)
+            if where is not None:
+                row = self._solver.constraint(where)
+            else:
+                row = self._solver.Constraint(0.0, 0.0)
+            self._balance[tile] = row
+        return row
+
+
+@lru_cache(maxsize=16)
+def _tile_index(rules: Rules) -> TileIndex:
+    """The tile ids of ``rules`` (cached: building them costs ~75 us, a twentieth of a small
+    position's solve; the solver never adds tiles to it)."""
+    return TileIndex(rules)
+
+
+@lru_cache(maxsize=16)
+def _tile_values(rules: Rules) -> Counts:
+    """What each tile type is worth when played (cached, as :func:`_tile_index`)."""
+    return _tile_index(rules).values()
+
+
+#: Per candidate table (by id: the tables are cached for the process), the number of each
+#: candidate that is a group, 0 for a run.
+_GROUP_NUMBERS: dict[int, tuple[Candidates, tuple[int, ...]]] = {}
+
+
+def _group_numbers(cands: Candidates) -> tuple[int, ...]:
+    found = _GROUP_NUMBERS.get(id(cands))
+    if found is None or found[0] is not cands:
+        numbers = tuple(m.number if m.kind == "group" else 0 for m in cands.melds)
+        found = _GROUP_NUMBERS[id(cands)] = (cands, numbers)
+    return found[1]
+
+
+#: A hook that adds rows of its own to a built model (before the objective is set).
+ExtraRows = Callable[["MoveModel"], None]
+
+
+class MoveModel:
+    """Builds the integer program for one position; :meth:`solve` reads its answer back."""
+
+    def __init__(
+        self,
+        position: Position,
+        objective: Objective,
+        backend: str = "CBC",
+        *,
+        runs_as_flow: bool = True,
+        extra_rows: tuple[ExtraRows, ...] = (),
+        fewest_tiles: bool = False,
+        relax_opening: bool = False,
+    ) -> None:
+        self.position = position
+        self.rules: Rules = position.rules
+        self.objective = objective
+        #: With the value objective, the fewest tiles at the best value (not the most).
+        self.fewest_tiles = fewest_tiles
+        self.backend = backend
+        self.index = index = _tile_index(self.rules)
+        self.strict = self.rules.joker_lock == "strict"
+        #: Not opened and may not play on: new melds from the hand, old table untouched.
+        self.opening_only = not position.opened and not self.rules.open_then_play
+        #: Not opened and may play on after the initial meld.
+        self.opening = not position.opened and self.rules.open_then_play
+        self.rack: Counts = index.counts(position.rack)
+        #: The relaxations of :mod:`.opening_bound`. Not opened: initial melds with a joker
+        #: are laid as free tiles (no locked units), where the joker lock would lock them.
+        #: Opened: the model stands in for the position not opened, so each move must show
+        #: an initial meld without jokers among its played tiles.
+        self.relax_opening = (
+            relax_opening and self.opening and self.strict and self.rack[index.joker] > 0
+        )
+        self.stand_in = relax_opening and position.opened
+        #: The columns of the initial melds with a joker that the relaxation lays free.
+        self.relaxed: list[tuple[Any, int]] = []
+        #: Variables the branch and bound leaves fractional: in the relaxed model, the
+        #: initial melds (a move's tiles are then checked for an initial meld of their own).
+        self._loose: set[int] = set()
+        #: Whether cuts were added to the model (:meth:`_cut_root`).
+        self._cut = False
+        #: Per tile id, (fate variable, tiles) of the fates that substitute jokers with it.
+        self._demands: dict[int, Terms] = {}
+        # Every old tile stays where it is when only opening, so only rack tiles balance.
+        table = [] if self.opening_only else [t for m in position.table for t in m.tiles]
+        self.table: Counts = index.counts(table)
+        self.available: Counts = [a + b for a, b in zip(self.table, self.rack, strict=True)]
+        #: Variables that may move in the base (the others are fixed at 0).
+        self.active: list[int] = []
+        #: The groups laid of each number, for the search (see :meth:`_aggregates`).
+        self._groups_laid: list[Aggregate] | None = None
+        #: The candidate table and the column of each candidate that fits, by row.
+        self._candidates: tuple[Candidates, dict[int, int]] | None = None
+        #: The candidates that fit, where building the base needed them already.
+        self._fitting: list[tuple[int, int]] | None = None
+        # The model is built for CLP, whose warm re-solves drive the branch and bound of
+        # :mod:`.search`; the MIP back end gets a copy only if that search leaves it open.
+        # The time limit covers building too: deadline.check() raises OutOfTime past it.
+        deadline.check()
+        template, built, base, cands = self._load_base(runs_as_flow)
+        self.base_variables = base.variables
+        deadline.check()
+        columns = self._bind(template, built, base, cands)
+        deadline.check()
+        if self.opening_only:
+            require_opening(self.rows, self.rules, self.vars.opening, None)
+        else:
+            self._add_play(cands, columns)
+        # At least one tile is played (RULES.md rule 2).
+        self.rows.row(1.0, INF, [(v, 1.0) for v in self.vars.played_tiles().values()])
+        for extra in extra_rows:
+            extra(self)
+        deadline.check()
+        self._set_objective()
+
+    @property
+    def solver(self) -> Any:
+        return self.rows.solver
+
+    # -- building ---------------------------------------------------------------
+
+    def _load_base(self, runs_as_flow: bool) -> tuple[Template | None, Any, Base, Candidates]:
+        """The base: the rule set's template (copied by :meth:`_bind` with the position's
+        bounds), or a solver with a base built for this position alone where no template
+        fits (see :mod:`.template`)."""
+        rules = self.rules
+        template = None
+        if not self.opening_only and runs_as_flow:
+            template = template_for(rules, self.available[self.index.joker])
+        if template is not None:
+            base = template.base
+            box = template.rules
+            cands = group_candidates(box) if base.groups is None else no_candidates(box)
+            return template, None, base, cands
+
+        solver = clp()
+        flow = runs_as_flow and not self.opening_only
+        # Many colors: free groups counted by number (an initial meld alone keeps columns,
+        # whose values it counts).
+        counted = counts_groups(rules) and not self.opening_only
+        if counted:
+            cands = no_candidates(rules) if flow else run_candidates(rules)
+        else:
+            cands = group_candidates(rules) if flow else candidates(rules)
+        limit = self.rack if self.opening_only else self.available
+        self._fitting = fitting(cands, limit)  # _bind reads it again
+        columns = [(row, cands.needs[row]) for row, _ in self._fitting]
+        # A played variable for each tile type in the rack, a balance for each in play.
+        played = [t for t, n in enumerate(self.rack) if n]
+        balanced = [t for t, n in enumerate(self.available) if n]
+        base = lay_base(
+            solver,
+            rules,
+            self.index,
+            columns,
+            flow=flow,
+            played=played,
+            balanced=balanced,
+            groups=counted,
+        )
+        return None, solver, base, cands
+
+    def _bind(
+        self, template: Template | None, built: Any, base: Base, cands: Candidates
+    ) -> dict[int, int]:
+        """Bound the base to this position (the template's copy is loaded with its bounds
+        in place); returns the column of each candidate that fits, by candidate row.
+
+        Only what the position's own parts use gets a Python proxy: the rest of the base
+        is read by variable index.
+        """
+        uppers: dict[int, float] = {}
+        for t, v in base.played.items():
+            if self.rack[t]:
+                uppers[v] = float(self.rack[t])
+        flow = None
+        if base.flow is not None:
+            flow, flow_uppers = base.flow.limit(self.available, self.index)
+            uppers.update(flow_uppers)
+        fits = self._fitting
+        if fits is None:  # a template: its candidates are read for every position
+            fits = fitting_rows(cands, self.rack if self.opening_only else self.available)
+        else:
+            fits = sorted(fits)
+        columns: dict[int, int] = {}
+        for k, (row, upper) in enumerate(fits):
+            if k % 256 == 0:
+                deadline.check()
+            where = base.column_of.get(row)
+            if where is not None and upper:
+                uppers[where] = float(upper)
+                columns[row] = where
+        rows = {base.balance[t]: (float(n), float(n)) for t, n in enumerate(self.table) if n}
+        balance = base.balance
+        if (
+            template is not None
+            and base.groups is None
+            and len(uppers) <= LIVE_SHARE * template.variables
+        ):
+            # Only the variables that may move, and the rows they enter (see
+            # Template.load_live): the base's indices are renumbered to the model's.
+            solver, live, kept = template.load_live(uppers, rows)
+            renumbered = {i: k for k, i in enumerate(live)}
+            columns = {row: renumbered[i] for row, i in columns.items()}
+            if flow is not None:
+                flow = flow.renumbered(renumbered)
+            played = {t: renumbered[v] for t, v in base.played.items() if self.rack[t]}
+            balance = {t: kept[r] for t, r in balance.items() if r in kept}
+            self.base_variables = len(live)
+            self.active = list(range(len(live)))
+        else:
+            if template is not None:
+                solver = template.load(uppers, rows)
+            else:
+                solver = built
+                for i, high in uppers.items():
+                    solver.variable(i).SetBounds(0.0, high)
+                for r, (low, high) in rows.items():
+                    solver.constraint(r).SetBounds(low, high)
+            played = {t: v for t, v in base.played.items() if self.rack[t]}
+            self.active = sorted(uppers)
+        self.rows = Rows(solver)
+        self.vars = MoveVariables(solver)
+        self.vars._base_balance = balance
+        self.vars.flow = flow
+        if base.groups is not None:
+            # Groups counted by number (boxes of many colors) are bounded once loaded.
+            proxies: list[Any] = [None] * solver.NumVariables()
+            for number in base.groups.numbers:
+                for i in number.variables():
+                    proxies[i] = solver.variable(i)
+            self.vars.groups = base.groups.bound_to(proxies)
+            self.active += self.vars.groups.limit(self.available, self.index, base.groups)
+        for t, v in played.items():
+            self.vars._played[t] = solver.variable(v)
+        self._candidates = (cands, columns)
+        for row, where in columns.items():
+            self.vars.lay.append((cands.melds[row], where))
+            if self.opening_only:
+                needs = dict(cands.needs[row])
+                value = cands.values[row]
+                var = solver.variable(where)
+                meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
+                self.vars.opening.append(meld)
+        return columns
+
+    def column(self, needs: Needs, upper: int, name: str) -> Any:
+        """A new integer column whose tiles enter the balance rows."""
+        var = self.rows.integer(upper, name)
+        for t, n in needs:
+            self.vars.balance(t).SetCoefficient(var, float(n))
+        return var
+
+    def _add_play(self, cands: Candidates, columns: dict[int, Any]) -> None:
+        """Playing on the table: old melds left as they were, locked units, the initial
+        meld of a player who plays on, the substitutes of released jokers."""
+        position, rules = self.position, self.rules
+        locked = [self.strict and m.jokers > 0 for m in position.table]
+        self._add_as_was(locked, cands, columns)
+        units = LockedUnits(self.rows, self.index, self.available, self.column)
+        for i, meld in enumerate(position.table):
+            if locked[i]:
+                deadline.check()
+                units.add(Unit(meld, i, list(fates(meld, rules))), upper=1)
+        if self.opening:
+            self._add_opening_melds(units)
+            require_opening(self.rows, rules, self.vars.opening, self.vars.played)
+        from_table = rules.joker_swap_from == "rack_or_table"
+        free_table = self._free_table_tiles() if from_table else None
+        units.supply(self.vars.played, self.vars.opening, free_table)
+        self._demands = units.demands
+        self.vars.units = units.units
+
+    def _add_as_was(self, locked: list[bool], cands: Candidates, columns: dict[int, int]) -> None:
+        """Count old joker-free melds that stay exactly as they were (tie-break 3)."""
+        alike: dict[tuple[str, Needs], list[int]] = defaultdict(list)
+        for i, meld in enumerate(self.position.table):
+            if not locked[i]:
+                alike[meld_key(meld, self.index)].append(i)
+        for (kind, multiset), olds in alike.items():
+            row = cands.lookup.get(multiset)
+            if row is not None and cands.melds[row].kind == kind and row in columns:
+                column = self.solver.variable(columns[row])
+                if column.ub() <= len(olds):
+                    var = column  # every copy it may lay can be an old meld as it was
+                else:
+                    var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
+                    self.rows.row(-INF, 0.0, [(var, 1.0), (column, -1.0)])
+            else:
+                # Its own column, at most one copy per old meld, so its copies are the old
+                # melds left as they were: a run (runs are a flow), or a kind the candidate
+                # lacks.
+                meld = self.position.table[olds[0]]
+                needs = self.index.needs(meld.tiles)
+                column = var = self.column(needs, len(olds), f"old_{olds[0]}")
+                self.vars.lay.append((meld, column.index()))
+            self.vars.as_was.append(AsWas(tuple(olds), var, column))
+
+    def _add_opening_melds(self, units: LockedUnits) -> None:
+        """Initial melds from the hand: joker-free ones are free tiles once laid; those with
+        a joker stay locked for the rest of the turn (units with fates)."""
+        rules = self.rules
+        limit = list(self.rack)
+        if self.strict and not self.relax_opening:
+            limit[self.index.joker] = 0
+        for k, (tiles, value, upper) in enumerate(hand_melds(rules, limit, self.index)):
+            var = self.rows.integer(upper, f"opening_{k}")
+            needs = dict(tiles)
+            has_joker = self.index.joker in needs
+            if has_joker and self.relax_opening:
+                # Laid as free tiles, as if joker-free (so also, with rack_or_table, free
+                # to substitute): the relaxation allows every move the lock allows.
+                self.relaxed.append((var, upper))
+                has_joker = False
+            meld = OpeningMeld(needs, value, [(var, 1.0)], has_joker)
+            self.vars.opening.append(meld)
+            if self.relax_opening:
+                self._loose.add(var.index())
+        if not self.strict or self.rack[self.index.joker] == 0 or self.relax_opening:
+            return
+        for core in hand_readings_with_jokers(rules, self.rack, self.index):
+            deadline.check()
+            core_needs = self.index.needs(core.tiles)
+            bound = min(self.rack[t] // n for t, n in core_needs)
+            # Kept, and with rack_or_table also released: a just-laid initial meld is a
+            # table meld like any other (RULES.md), so a free table tile may release its
+            # joker. By a rack tile that is the same as laying that tile at once (a
+            # joker-free opening), so rack-only rules need no releases here.
+            # Enumerated here rather than through the cached ``fates``: a large rack with
+            # jokers has ~1,000 cores and ~20x more releases than kept melds, which,
+            # cached, filled memory (1.4 GiB) and time. Only melds the tiles in play can
+            # lay become fates.
+            ends = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
+            if rules.joker_swap_from == "rack_or_table":
+                ends += self._core_releases(core)
+            copies = units.add(Unit(core, None, ends), upper=bound)
+            self.vars.opening.append(OpeningMeld(dict(core_needs), core.value, copies, True))
+
+    def _core_releases(self, core: Meld) -> list[Fate]:
+        """The (partial) releases of an initial meld with a joker whose substitutes are
+        tiles in play."""
+        found: list[Fate] = []
+        for demands, rest in substitutions(core, self.rules):
+            if not all(self.available[self.index[t]] for t in demands):
+                continue
+            if rest is None:
+                found.append(Fate(None, demands, False))
+            else:
+                found += [
+                    Fate(meld, demands, False)
+                    for meld in kept_in(rest, self.rules)
+                    if self._lays(meld)
+                ]
+        return found
+
+    def _lays(self, meld: Meld) -> bool:
+        """Whether the tiles in play hold ``meld`` (a valid meld holds each numbered tile at
+        most once: a run's numbers differ, and so do a group's colors)."""
+        available, index = self.available, self.index
+        return meld.jokers <= available[index.joker] and all(
+            available[index[t]] for t in meld.numbered
+        )
+
+    def _free_table_tiles(self) -> Counts:
+        """Table tiles free from the start: those of old melds no joker locks."""
+        tiles = [t for m in self.position.table if not (self.strict and m.jokers) for t in m.tiles]
+        return self.index.counts(tiles)
+
+    def forbid_relaxation(self, forbidden: bool = True) -> None:
+        """No initial meld with a joker laid free (``forbidden``): what is left is the exact
+        model without any initial meld holding a joker; or allow them again (not after
+        cuts: they may lean on the bounds forbidden, :meth:`_cut_root`)."""
+        if not forbidden and self._cut:
+            raise RuntimeError("the model's cuts may not hold with looser bounds")
+        for var, upper in self.relaxed:
+            var.SetBounds(0.0, 0.0 if forbidden else float(upper))
+        self._loose = set() if forbidden else self._loose
+
+    def _opens(self, values: list[float], table: tuple[Meld, ...]) -> bool:
+        """Whether a move of a relaxation (``table``, the tiles ``values`` plays) shows an
+        initial meld the rules allow, which makes it a legal move:
+
+        - melds without jokers from the tiles played (the jokers are then played after
+          opening, as free tiles); under ``joker_swap_from = "rack"`` less the tiles that
+          substitute jokers (RULES.md rule 3);
+        - or, besides those, melds with a joker of the new table itself, laid from the
+          hand and left as they are (locked, they stay kept): new melds only (none alike
+          an old one, which keeps tie-break 3 as it is), from the tiles played less every
+          substitute (as if each came from the rack, which both readings allow).
+        """
+        spare = [0] * self.index.size
+        for t, var in self.vars.played_tiles().items():
+            spare[t] = round(values[var.index()])
+        locked = list(spare)
+        for t, terms in self._demands.items():
+            locked[t] -= sum(round(values[var.index()]) * round(n) for var, n in terms)
+        if self.rules.joker_swap_from == "rack":
+            spare = locked
+        if opens_without_jokers(self.rules, spare, self.index):
+            return True
+        if not self.strict:
+            return False
+        old = {meld_key(meld, self.index) for meld in self.position.table}
+        laid = 0
+        for meld in sorted((m for m in table if m.jokers), key=lambda m: -m.value):
+            needs = self.index.needs(meld.tiles)
+            if meld_key(meld, self.index) in old or any(locked[t] < n for t, n in needs):
+                continue
+            for t, n in needs:
+                locked[t] -= n
+            laid += meld.value
+            if laid >= self.rules.initial_meld:
+                return True
+        return laid > 0 and opens_without_jokers(self.rules, locked, self.index, reached=laid)
+
+    def lp_bound(self) -> float:
+        """The LP relaxation's optimum rounded down: no integer solution scores more (the
+        objective's coefficients are integers); -inf when the LP has no solution, +inf
+        when CLP did not settle it (the time limit)."""
+        from ortools.linear_solver import pywraplp
+
+        params = pywraplp.MPSolverParameters()
+        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+        left = deadline.remaining()
+        if left is not None:
+            self.solver.SetTimeLimit(max(1, int(left * 1000)))
+        status = self.solver.Solve(params)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return -math.inf
+        if status != pywraplp.Solver.OPTIMAL:
+            return math.inf
+        return float(math.floor(self.solver.Objective().Value() + INTEGRALITY))
+
+    def _set_objective(self) -> None:
+        """Lexicographic objective as exact integer weights: no level can trade against
+        the next, since each weight exceeds the largest possible total below it."""
+        values = _tile_values(self.rules)
+        played = self.vars.played_tiles()
+        value: Terms = [(v, float(values[t])) for t, v in played.items()]
+        tiles: Terms = [(v, 1.0) for v in played.values()]
+        as_was: Terms = [(a.var, 1.0) for a in self.vars.as_was]
+        as_was += [
+            (v, 1.0) for u in self.vars.units if u.old is not None for v in u.left_as_it_was()
+        ]
+        most_as_was = len(self.position.table)
+        if self.objective == "value":
+            most_second = sum(self.rack)
+            # Fewest tiles at the best value: the tiles level counts down instead of up
+            # (the same weights hold, since -tiles spans the same range as tiles).
+            first, second = value, [(v, -c) for v, c in tiles] if self.fewest_tiles else tiles
+        else:
+            most_second = int(sum(self.rules.tile_value(t) for t in self.position.rack))
+            first, second = tiles, value
+        w2 = most_as_was + 1
+        w1 = (most_second + 1) * w2
+        weights: dict[int, tuple[Any, float]] = {}
+        for terms, weight in ((first, w1), (second, w2), (as_was, 1)):
+            for var, coef in terms:
+                i = var.index()
+                _, before = weights.get(i, (var, 0.0))
+                weights[i] = (var, before + weight * coef)
+        goal = self.solver.Objective()
+        for var, coef in weights.values():
+            goal.SetCoefficient(var, coef)
+        goal.SetMaximization()
+        self._weights = [(var.index(), coef) for var, coef in weights.values()]
+
+    # -- solving ----------------------------------------------------------------
+
+    def solve(self, time_limit: float | None, *, above: int | None = None) -> ModelOutcome:
+        """Solve within ``time_limit`` seconds (None: until proven).
+
+        Branch and bound over CLP first (see :mod:`.search`); what it leaves open within
+        its node limit goes to the MIP back end (CBC by default), so answers stay proven.
+        With ``above`` (a score a move is known to reach), only moves scoring more are
+        sought: ``no_move`` then means that none does.
+        """
+        if not self.vars.played_tiles() or (
+            self.position.opened is False and not self.vars.opening
+        ):
+            # Nothing to play, or no meld to open with: no move, without asking CLP.
+            return ModelOutcome("no_move", None)
+        started = time.perf_counter()
+        until = None if time_limit is None else started + time_limit
+        # CLP copies the model on its first solve, which no time limit interrupts (~30-60
+        # ms for 4,000 columns on a loaded machine): no node starts without that reserve.
+        reserve = LP_RESERVE_PER_COLUMN * self.solver.NumVariables()
+        integer = self._integer_variables()
+        floor = -math.inf if above is None else float(above)
+        search = branch_and_bound(
+            self.solver,
+            integer,
+            node_limit=self._node_limit(time_limit),
+            iteration_limit=ITERATION_LIMIT,
+            deadline=None if until is None else until - reserve,
+            floor=floor,
+            first=self._decisive(integer),
+            aggregates=self._aggregates,
+            aggregate_while=[var.index() for var in self.vars.played_tiles().values()],
+        )
+        nodes = search.nodes
+        if search.status == "open" and self.vars.groups is not None and self._cut_root(until):
+            # Counted groups: the gap the search left open is closed by cuts at the root
+            # (:mod:`.zero_half`) and a second search, sooner than by CBC.
+            if search.values is not None:
+                floor = max(floor, float(self._score(search.values)))
+            again = branch_and_bound(
+                self.solver,
+                integer,
+                node_limit=COUNTED_CUT_NODE_LIMIT,
+                iteration_limit=ITERATION_LIMIT,
+                deadline=None if until is None else until - reserve,
+                floor=floor,
+                first=self._decisive(integer),
+            )
+            nodes += again.nodes
+            if again.status == "infeasible" and search.values is not None:
+                # Nothing scores more than the first search's move: it is the best.
+                return self._found("optimal", search.values, nodes)
+            search = SearchOutcome(
+                again.status, again.values or search.values, nodes, again.iterations
+            )
+        if search.status == "optimal" and search.values is not None:
+            return self._found("optimal", search.values, nodes)
+        if search.status == "infeasible":
+            return ModelOutcome("no_move", None, nodes)  # proven: no legal move
+        remaining = None if until is None else until - time.perf_counter()
+        if remaining is not None and remaining <= 2 * self._mip_reserve():
+            return self._unproven(search, nodes)  # too little time for CBC to start
+        try:
+            mip = self._solve_mip(until, above)
+        except deadline.OutOfTime:
+            return self._unproven(search, nodes)
+        if mip.status == "infeasible":
+            return ModelOutcome("no_move", None, nodes)
+        if mip.values is None:
+            return self._unproven(search, nodes)
+        return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
+
+    def _cut_root(self, until: float | None) -> bool:
+        """Zero-half cuts at the root of a model with counted groups (:mod:`.zero_half`):
+        rounds of an LP solve and the cuts it violates, added to the model as rows, within
+        a budget of rounds and cuts (work, not time; a time limit only stops it sooner).
+        Returns whether any cut was added. The cuts hold for every integer solution under
+        the model's bounds as they are, which later only tighten (:meth:`forbid_relaxation`),
+        so they stay valid for the rest of the model's life, CBC's copy included."""
+        from ortools.linear_solver import pywraplp
+
+        # Imported here: only models with counted groups (8-color boxes) cut.
+        from rummikub.core.lp.zero_half import CUT_ROUNDS, CUTS_PER_ROUND, ModelRows, separate
+
+        params = pywraplp.MPSolverParameters()
+        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
+        params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
+        solver = self.solver
+        loose = self.rows.continuous | self._loose
+        integer = [i not in loose for i in range(solver.NumVariables())]
+        rows = ModelRows(solver, integer)
+        reader = _Reader(solver)
+        added = False
+        for _ in range(CUT_ROUNDS):
+            if until is not None and until - time.perf_counter() < self._mip_reserve():
+                break
+            if solver.Solve(params) != pywraplp.Solver.OPTIMAL:
+                break
+            cuts = separate(rows, reader.values(), CUTS_PER_ROUND)
+            for cut in cuts:
+                row = solver.Constraint(-INF, float(cut.upper))
+                for j, coef in cut.terms:
+                    row.SetCoefficient(solver.variable(j), float(coef))
+                added = True
+            if not cuts:
+                break
+        self._cut = self._cut or added
+        return added
+
+    def _score(self, values: list[float]) -> int:
+        """The objective of an integer solution (its levels as one integer)."""
+        total: float = sum(coef * round(values[i]) for i, coef in self._weights)
+        return round(total)
+
+    def _mip_reserve(self) -> float:
+        counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
+        per_column = COUNTED_MIP_RESERVE_PER_COLUMN if counted else MIP_RESERVE_PER_COLUMN
+        return per_column * int(self.solver.NumVariables())
+
+    def _node_limit(self, time_limit: float | None) -> int:
+        if self.vars.groups is not None and (
+            time_limit is None or time_limit > 4 * self._mip_reserve()
+        ):
+            # Many colors: CBC settles them sooner, where there is time for it to start
+            # and work (.group_counts); else the search goes on as for any model.
+            return COUNTED_NODE_LIMIT
+        columns = max(1, int(self.solver.NumVariables()))
+        if columns <= STANDARD_COLUMNS:
+            return NODE_LIMIT
+        return max(10, min(NODE_LIMIT, COLUMN_NODE_LIMIT // columns))
+
+    def _integer_variables(self) -> list[int]:
+        """The integer variables free to move: the base's that the position left free, then
+        the position's own but the continuous ranks."""
+        own = range(self.base_variables, self.solver.NumVariables())
+        loose = self.rows.continuous | self._loose
+        return sorted(self.active) + [i for i in own if i not in loose]
+
+    def _decisive(self, integer: list[int]) -> list[int]:
+        """The variables the search branches on first (see :mod:`.search`), in the order of
+        ``integer``: the tiles played and the old melds left as they were, with the columns
+        that lay them (levels 1-3 of the objective). Measured against none first (nodes
+        over `late`, 300 `hard` and 300 `rack-jokers` positions): 1,541 / 1,803 / 1,782 ->
+        1,223 / 1,694 / 1,656; the played tiles alone 1,487 / 1,724 / 1,775, the kept melds
+        without their columns 1,378 / 1,744 / 1,749, with the locked melds' fates too 1,235
+        / 1,704 / 1,707."""
+        chosen = {var.index() for var in self.vars.played_tiles().values()}
+        for alike in self.vars.as_was:
+            chosen.add(alike.var.index())
+            chosen.add(alike.column.index())
+        return [i for i in integer if i in chosen]
+
+    def _aggregates(self) -> list[Aggregate]:
+        """The groups laid of each number, as sums the search branches on while the value
+        has a gap (see :mod:`.search`): candidate and old groups' columns, and locked
+        melds' fates that are groups. Made once per model (a model solved again keeps their
+        variables); none where groups are counted by number (boxes of many colors: those
+        counts are such sums already) or only initial melds are laid."""
+        if self._groups_laid is not None:
+            return self._groups_laid
+        by_number: dict[int, list[int]] = defaultdict(list)
+        if self.vars.groups is None and not self.opening_only and self._candidates:
+            cands, columns = self._candidates
+            numbers = _group_numbers(cands)
+            for row, i in columns.items():
+                if numbers[row]:
+                    by_number[numbers[row]].append(i)
+            for meld, i in self.vars.lay[len(columns) :]:  # old melds' own columns
+                if meld.kind == "group":
+                    by_number[meld.number].append(i)
+            for unit in self.vars.units:
+                for fate, var in zip(unit.fates, unit.variables, strict=True):
+                    if fate.meld is not None and fate.meld.kind == "group":
+                        by_number[fate.meld.number].append(var.index())
+        self._groups_laid = [
+            Aggregate(columns, f"groups_{number}")
+            for number, columns in sorted(by_number.items())
+            if len(columns) > 1
+        ]
+        return self._groups_laid
+
+    def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
+        """The best move the search found before time ran out, if any."""
+        if search.values is None:
+            return ModelOutcome("unknown", None, nodes)
+        return self._found("feasible", search.values, nodes)
+
+    def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
+        # The weights are integers and so are the values: the score is exact.
+        score = self._score(values)
+        relaxed = (
+            self.stand_in
+            or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)
+            or any(abs(values[i] - round(values[i])) > INTEGRALITY for i in self._loose)
+        )
+        solution = self._read(values)
+        if relaxed and self._opens(values, solution.table):
+            relaxed = False  # the same move shows an initial meld: the rules allow it
+        return ModelOutcome(status, solution, nodes, score, relaxed)
+
+    def _solve_mip(self, until: float | None, above: int | None = None) -> SearchOutcome:
+        """Solve a copy of the model with the MIP back end until ``until`` (a perf_counter
+        time); status ``open`` when it found no solution in time, ``feasible`` when it found
+        one but not the proof. With ``above``, only solutions scoring more (a row)."""
+        from ortools.linear_solver import linear_solver_pb2, pywraplp
+
+        deadline.check()
+        proto = linear_solver_pb2.MPModelProto()
+        self.solver.ExportModelToProto(proto)
+        mip = pywraplp.Solver.CreateSolver(self.backend)
+        if mip is None:
+            raise RuntimeError(f"OR-Tools has no {self.backend} back end")
+        mip.SetNumThreads(1)
+        mip.LoadModelFromProto(proto)
+        for i in self._loose:
+            mip.variables()[i].SetInteger(False)  # as in the branch and bound
+        if above is not None:
+            better = mip.Constraint(float(above + 1), mip.infinity())
+            columns = mip.variables()
+            for i, coef in self._weights:
+                better.SetCoefficient(columns[i], coef)
+        if until is not None:
+            # What is left of the whole solve's limit, less a margin for reading back and
+            # one for CBC's root (presolve, first LP), which its time limit does not cut.
+            left = until - time.perf_counter() - READING_MARGIN - self._mip_reserve()
+            mip.SetTimeLimit(max(1, int(left * 1000)))
+        params = pywraplp.MPSolverParameters()
+        # The objective is integral, so a gap of zero is exact optimality.
+        params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
+        status = mip.Solve(params)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return SearchOutcome("infeasible", None, 0)
+        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            return SearchOutcome("open", None, 0)
+        values = [v.solution_value() for v in mip.variables()]
+        return SearchOutcome(
+            "optimal" if status == pywraplp.Solver.OPTIMAL else "feasible", values, 0
+        )
+
+    # -- reading the answer back --------------------------------------------------
+
+    def _read(self, values: list[float]) -> Solution:
+        def count(var: Any) -> int:
+            return round(float(values[var.index()]))
+
+        tiles = self.index.tiles
+        played = [tiles[t] for t, v in self.vars.played_tiles().items() for _ in range(count(v))]
+        if self.opening_only:
+            new = [m for m, i in self.vars.lay for _ in range(round(values[i]))]
+            table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
+        else:
+            table = self._lay_out(values, count, lambda i: round(values[i]))
+        # A cheap guard against any slip in reading the model back: tiles are conserved.
+        # (Counted in C, and compared as plain dicts: both hold positive counts only, and
+        # Counter's own + and == run in Python.)
+        laid = Counter(chain.from_iterable(m.tiles for m in table))
+        kept = self.position.table_tiles()
+        kept.update(played)
+        if not dict.__eq__(laid, kept):
+            raise AssertionError("the solver's table does not conserve the tiles")
+        return Solution(tuple(played), table)
+
+    def _lay_out(
+        self, values: list[float], count: Callable[[Any], int], at: Callable[[int], int]
+    ) -> tuple[Meld, ...]:
+        """The new table from the variables' ``values``; ``count`` reads a variable's
+        value, ``at`` a variable index's."""
+        old = self.position.table
+        in_place: list[Meld | None] = [None] * len(old)
+        locked = [False] * len(old)
+        new: list[Meld] = []
+        taken: dict[int, int] = {}  # copies of a column shown as old melds in place
+        for alike in self.vars.as_was:
+            for i in alike.olds[: count(alike.var)]:
+                in_place[i] = old[i]
+                column = alike.column.index()
+                taken[column] = taken.get(column, 0) + 1
+        for meld, i in self.vars.lay:
+            if values[i] > 0.5:  # most candidate columns are unused: read them no further
+                copies = round(values[i]) - taken.get(i, 0)
+                if copies:
+                    new.extend([meld] * copies)
+        if self.vars.flow is not None:
+            new.extend(self.vars.flow.runs(at))
+        if self.vars.groups is not None:
+            new.extend(self.vars.groups.groups(count))
+        for unit in self.vars.units:
+            for fate, n in unit.chosen(count):
+                if fate.meld is None:
+                    continue
+                if unit.old is not None:
+                    in_place[unit.old] = unit.meld if fate.unchanged else fate.meld
+                    locked[unit.old] = not fate.unchanged
+                else:
+                    new.extend([fate.meld] * n)
+        return lay_out(old, in_place, locked, new, self.rules)
