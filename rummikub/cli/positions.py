@@ -1,9 +1,9 @@
 """Positions given on the command line (``--rack``/``--table``/``--position``) or on stdin
-(``-``), in the quick notation of :mod:`rummikub.tiles.notation`, checked like puzzle files."""
+(``-``, read by :func:`rummikub.core.documents.read_stdin`), in the quick notation of
+:mod:`rummikub.tiles.notation`, checked like puzzle files."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar
@@ -11,14 +11,13 @@ from typing import Any, NamedTuple, TypeVar
 import click
 
 from rummikub.cli.common import BadInput
+from rummikub.core.documents import STDIN, quote
 from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.tiles.melds import RawMeld
 from rummikub.tiles.notation import parse_melds, parse_position, parse_rack
 from rummikub.tiles.puzzles import (
-    MAX_FILE_BYTES,
     Overrides,
     Puzzle,
-    decode,
     from_data,
     has_puzzle_suffix,
     load,
@@ -28,8 +27,6 @@ from rummikub.tiles.rules import Rules, preset, with_options
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
-#: The PUZZLE argument that means "read the puzzle from stdin".
-STDIN = "-"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,12 +42,6 @@ class Inline(NamedTuple):
     @property
     def given(self) -> bool:
         return self.rack is not None or bool(self.table) or self.position is not None
-
-
-def _quote(text: str) -> str:
-    import json  # lazy: a solve that quotes nothing never needs it (~1 ms a process)
-
-    return json.dumps(text, ensure_ascii=False)
 
 
 def _rules(choices: Overrides) -> Rules:
@@ -103,7 +94,7 @@ def read_puzzle(
     """The puzzle of one source: the inline position when there is one, else stdin's text
     (``-``), else the file (raises PuzzleError, also for a source that named no file).
 
-    ``data``: the file's document (:func:`rummikub.tiles.puzzles.read_document`) when the caller
+    ``data``: the file's document (:func:`rummikub.core.documents.read_document`) when the caller
     has read it already, so that the file is not read and parsed twice.
     """
     if inline is not None:
@@ -131,12 +122,12 @@ def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:
         try:
             melds += [str(meld) for meld in parse_melds(text, rules)]
         except NotationError as error:
-            problems.append(f"--table {_quote(text)}: {error}")
+            problems.append(f"--table {quote(text)}: {error}")
     rack = inline.rack or ""
     try:
         parse_rack(rack, rules, box=False)
     except NotationError as error:
-        problems.append(f"--rack {_quote(rack)}: {error}")
+        problems.append(f"--rack {quote(rack)}: {error}")
     if problems:
         raise PuzzleError(COMMAND_LINE, problems)
     # Tiles in the box, melds valid, tile counts: as for a file (each meld by its index).
@@ -148,18 +139,10 @@ def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "
     try:
         position = parse_position(text, _rules(choices))
     except (NotationError, PositionError, RulesError) as error:
-        raise PuzzleError(name, [f"{option}{_quote(text.strip())}: {error}"]) from None
+        raise PuzzleError(name, [f"{option}{quote(text.strip())}: {error}"]) from None
     if choices.opened is not None:
         position = replace(position, opened=choices.opened)
     return Puzzle(name, position)
-
-
-def read_stdin() -> str:
-    """The text on stdin, read as a puzzle file is: at most MAX_FILE_BYTES (one byte more
-    tells that it is too big, without reading it all), UTF-8, a byte order mark skipped."""
-    stream = getattr(sys.stdin, "buffer", None)  # None: the process has no stdin at all
-    data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else b""
-    return decode(data, STDIN)
 
 
 def stdin_puzzle(text: str, choices: Overrides) -> Puzzle:

@@ -17,11 +17,10 @@ import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 
+from rummikub.core.documents import Format, format_of, parse_document, read_bytes
 from rummikub.core.errors import PuzzleError, RulesError, RummikubError
-from rummikub.tiles import puzzles
 from rummikub.tiles.melds import KINDS, RawMeld
 from rummikub.tiles.rules import STANDARD, Rules, preset, rules_data, with_options
 from rummikub.tiles.tiles import Tile, format_tiles, parse_tiles
@@ -46,7 +45,6 @@ __all__ = [
 FORMAT = "rummikub-game/1"
 RACK_SIZE = 14
 MAX_PLAYERS = 4
-Format = Literal["toml", "json"]
 Ending = Literal["went_out", "pool_empty"]
 _KEYS = ("format", "players", "rules", "seed", "rack_size", "me", "deal", "turns", "result")
 
@@ -122,17 +120,18 @@ def load(path: str | os.PathLike[str]) -> Record:
     """Read a record file; the format follows the suffix (``.json``, else TOML)."""
     name = os.fspath(path)
     try:
-        data = puzzles.read_bytes(name)
+        data = read_bytes(name)
     except PuzzleError as error:
         raise RecordError(str(error)) from None
-    return loads(data, name, fmt=_format_of(name))
+    return loads(data, name, fmt=format_of(name))
 
 
 def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") -> Record:
-    """Read a record from text (or UTF-8 bytes); ``path`` names it in messages. Read with
-    the care of puzzle files: a size limit, a byte order mark, nesting too deep."""
+    """Read a record from text (or UTF-8 bytes); ``path`` names it in messages. Read as
+    every document is (:mod:`rummikub.core.documents`): a size limit, UTF-8 and a byte
+    order mark, numbers too long, nesting too deep."""
     try:
-        data = puzzles.parse_document(text, path, fmt=fmt)
+        data = parse_document(text, path, fmt=fmt)
     except PuzzleError as error:
         raise RecordError(str(error)) from None
     return from_data(data, path)
@@ -186,10 +185,6 @@ def from_data(data: Any, path: str = "<record>") -> Record:
         result=result,
         problem=problem,
     )
-
-
-def _format_of(path: str) -> Format:
-    return "json" if Path(path).suffix.lower() == ".json" else "toml"
 
 
 def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
@@ -401,7 +396,7 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
     A crash at any point leaves either the old record or the new one, never half of one.
     """
     name = os.fspath(path)
-    text = dumps(record, _format_of(name))
+    text = dumps(record, format_of(name))
     folder = os.path.dirname(os.path.abspath(name))
     try:
         handle, temporary = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.render.data import result_data, verdict_data
 from rummikub.tiles.melds import Meld, RawMeld
@@ -101,7 +102,7 @@ def read_position(data: Mapping[str, Any]) -> Position:
         try:
             return parse_position(text, rules)
         except (NotationError, PositionError) as error:
-            raise RequestError(422, [f"position {_quote(text)}: {error}"]) from None
+            raise RequestError(422, [f"position {quote(text)}: {error}"]) from None
     if "rack" not in data:
         raise _bad('expected a position: "position", or "rack" and "table"')
     puzzle_data = {key: data[key] for key in ("rack", "table", "opened") if key in data}
@@ -118,12 +119,6 @@ def _rules_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return raw if isinstance(raw, Mapping) else {}
 
 
-def _quote(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _after(raw: Any, rules: Rules) -> list[RawMeld]:
     """The proposed table: melds as notation only (the checker judges them)."""
     try:
@@ -132,7 +127,7 @@ def _after(raw: Any, rules: Rules) -> list[RawMeld]:
         if isinstance(raw, list) and all(isinstance(m, str) for m in raw):
             return [parse_meld(m, rules) for m in raw]
     except NotationError as error:
-        raise RequestError(422, [f"after {_quote(str(raw))}: {error}"]) from None
+        raise RequestError(422, [f"after {quote(str(raw))}: {error}"]) from None
     raise _bad("after: expected melds, as a string (separated by |) or a list of strings")
 
 
