@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummikub.cards.cards import Card, sort_key
+from rummikub.cards.cards import Card, card_words, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CONTRACTS, CardRules, preset, with_options
@@ -237,12 +237,12 @@ class _Reader:
 
     def _cards(self, raw: Any, key: str, rules: CardRules | None) -> tuple[Card, ...]:
         if isinstance(raw, str):
-            words = [(key, raw, w) for w in raw.replace(",", " ").split()]
+            words = [(key, raw, w) for w in card_words(raw)]
         elif isinstance(raw, list):
             words = []
             for index, item in enumerate(raw):
                 if isinstance(item, str):
-                    words += [(f"{key}[{index}]", item, w) for w in item.replace(",", " ").split()]
+                    words += [(f"{key}[{index}]", item, w) for w in card_words(item)]
                 else:
                     self.problems.append(
                         f"{key}[{index}]: expected a card string, got {describe(item)}"
@@ -320,8 +320,12 @@ class _Reader:
         if not isinstance(raw, str):
             self.problems.append(f"{key}: expected a card, got {describe(raw)}")
             return None
+        words = card_words(raw)
+        if len(words) != 1:
+            self.problems.append(f"{key} {quote(raw)}: expected one card, such as 'KH'")
+            return None
         try:
-            return Card.parse(raw)
+            return Card.parse(words[0])
         except NotationError as error:
             self.problems.append(f"{key} {quote(raw)}: {error}")
             return None

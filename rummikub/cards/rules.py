@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from rummikub.cards.cards import JOKER, RANK_NAMES, Card
+from rummikub.cards.cards import JOKER, RANK_NAMES, Card, card_words
 from rummikub.core.errors import NotationError, RulesError
 
 Aces = Literal["low", "high", "both"]
@@ -317,7 +317,7 @@ def _option(key: str, value: Any) -> Any:
             raise RulesError(f"joker_value={value!r} must be 'represented' or a number 0-1000")
         return value
     if key == "wild":
-        words = value.replace(",", " ").split() if isinstance(value, str) else value
+        words = card_words(value) if isinstance(value, str) else value
         if not isinstance(words, list | tuple) or not all(isinstance(w, str) for w in words):
             raise RulesError(f"wild={value!r} must be a list of cards such as ['AH', 'AD']")
         try:

@@ -22,8 +22,9 @@ from typing import Any, Literal
 from rummikub.core.documents import Format, format_of, parse_document, read_bytes
 from rummikub.core.errors import PuzzleError, RulesError, RummikubError
 from rummikub.tiles.melds import KINDS, RawMeld
+from rummikub.tiles.notation import parse_meld, parse_rack
 from rummikub.tiles.rules import STANDARD, Rules, preset, rules_data, with_options
-from rummikub.tiles.tiles import Tile, format_tiles, parse_tiles
+from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = [
     "FORMAT",
@@ -154,7 +155,7 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     me = _int_or_none(data, "me", problems)
     if me is not None and not 0 <= me < max(len(players), 1):
         problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
-    deal = _deal(data.get("deal"), len(players), problems)
+    deal = _deal(data.get("deal"), len(players), rules, problems)
     if problems:
         raise RecordError("\n".join(f"{path}: {p}" for p in problems))
     raw_turns = data.get("turns", [])
@@ -164,7 +165,7 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     problem: str | None = None
     for number, raw in enumerate(raw_turns, start=1):
         try:
-            turns.append(_turn(raw, (number - 1) % len(players)))
+            turns.append(_turn(raw, (number - 1) % len(players), rules))
         except (RummikubError, ValueError) as error:
             problem = f"turn {number}: {error}"
             break
@@ -218,15 +219,18 @@ def _int_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int 
     return value
 
 
-def _tiles(raw: Any, where: str) -> tuple[Tile, ...]:
+def _tiles(raw: Any, where: str, rules: Rules) -> tuple[Tile, ...]:
+    """Tiles as typed, in the quick notation (ranges, group shorthands) as everywhere: a
+    record is also written by hand, at a real table. Whether they are in the box is for
+    the engine to judge."""
     if isinstance(raw, str):
-        return parse_tiles(raw)
+        return parse_rack(raw, rules, box=False)
     if isinstance(raw, list) and all(isinstance(w, str) for w in raw):
-        return tuple(t for word in raw for t in parse_tiles(word))
+        return tuple(t for word in raw for t in parse_rack(word, rules, box=False))
     raise ValueError(f"{where}: expected tiles as a string, got {raw!r}")
 
 
-def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
+def _deal(raw: Any, players: int, rules: Rules, problems: list[str]) -> Deal:
     if raw is None:
         return Deal(racks=(None,) * players)
     if not isinstance(raw, Mapping) or not isinstance(raw.get("racks"), list):
@@ -238,7 +242,7 @@ def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
             racks.append(None)
             continue
         try:
-            racks.append(_tiles(text, f"deal.racks[{seat}]"))
+            racks.append(_tiles(text, f"deal.racks[{seat}]", rules))
         except (RummikubError, ValueError) as error:
             problems.append(f"deal.racks[{seat}] {text!r}: {error}")
             racks.append(None)
@@ -247,13 +251,13 @@ def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
     pool = None
     if "pool" in raw:
         try:
-            pool = _tiles(raw["pool"], "deal.pool")
+            pool = _tiles(raw["pool"], "deal.pool", rules)
         except (RummikubError, ValueError) as error:
             problems.append(f"deal.pool: {error}")
     return Deal(tuple(racks), pool)
 
 
-def _turn(raw: Any, seat: int) -> Turn:
+def _turn(raw: Any, seat: int, rules: Rules) -> Turn:
     if not isinstance(raw, Mapping):
         raise ValueError(f"expected a table with play, draw or pass, got {raw!r}")
     actions = [key for key in ("play", "draw", "pass") if key in raw]
@@ -270,23 +274,23 @@ def _turn(raw: Any, seat: int) -> Turn:
         text = raw["draw"]
         if text in ("?", True):
             return Draw(None)
-        tiles = _tiles(text, "draw")
+        tiles = _tiles(text, "draw", rules)
         if len(tiles) != 1:
             raise ValueError(f"draw {text!r}: expected one tile (or '?' when unknown)")
         return Draw(tiles[0])
     melds = raw["play"]
     if not isinstance(melds, list):
         raise ValueError("play: expected the new table as a list of melds")
-    return Play(tuple(_raw_meld(item) for item in melds))
+    return Play(tuple(_raw_meld(item, rules) for item in melds))
 
 
-def _raw_meld(item: Any) -> RawMeld:
+def _raw_meld(item: Any, rules: Rules) -> RawMeld:
     if isinstance(item, str):
-        return RawMeld.parse(item)
+        return parse_meld(item, rules)
     if isinstance(item, list):
-        return RawMeld(_tiles(item, "meld"))
+        return RawMeld(_tiles(item, "meld", rules))
     if isinstance(item, Mapping) and item.get("kind") in KINDS:
-        return RawMeld(_tiles(item.get("tiles"), "meld"), item["kind"])
+        return RawMeld(_tiles(item.get("tiles"), "meld", rules), item["kind"])
     raise ValueError(f"meld {item!r}: expected a string such as 'R1 R2 R3'")
 
 

@@ -40,7 +40,7 @@ from rummikub.core.documents import (
 )
 from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
 from rummikub.tiles.melds import KINDS, Kind, Meld, RawMeld
-from rummikub.tiles.notation import expand_word, parse_meld, parse_melds
+from rummikub.tiles.notation import expand_word, parse_meld, parse_melds, tile_words
 from rummikub.tiles.position import Position, too_often, vouch_sound
 from rummikub.tiles.rules import (
     MAX_COLORS,
@@ -329,12 +329,12 @@ class _Reader:
             self.problems.append(f"rack: {len(raw):,} items, more than {_box(rules)}")
             return ()
         if isinstance(raw, str):
-            words = [("rack", raw, w) for w in raw.replace(",", " ").split()]
+            words = [("rack", raw, w) for w in tile_words(raw)]
         elif isinstance(raw, list):
             words = []
             for index, item in enumerate(raw):
                 if isinstance(item, str):
-                    words += [(f"rack[{index}]", item, w) for w in item.replace(",", " ").split()]
+                    words += [(f"rack[{index}]", item, w) for w in tile_words(item)]
                 else:
                     self.problems.append(
                         f"rack[{index}]: expected a tile string, got {describe(item)}"
