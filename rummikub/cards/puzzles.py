@@ -22,7 +22,7 @@ from typing import Any, Literal
 from rummikub.cards.cards import Card, card_words, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
-from rummikub.cards.rules import CONTRACTS, CardRules, preset, with_options
+from rummikub.cards.rules import CONTRACTS, CardRules, read_rules
 from rummikub.core.documents import (
     TOO_DEEP,
     describe,
@@ -32,7 +32,7 @@ from rummikub.core.documents import (
     quote,
     read_document,
 )
-from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
+from rummikub.core.errors import MeldError, NotationError, PuzzleError, unknown
 
 KEYS = (
     "game",
@@ -192,33 +192,15 @@ class _Reader:
         return default
 
     def _rules(self, data: Mapping[str, Any]) -> CardRules | None:
-        name = self.overrides.game or data.get("game")
-        if not isinstance(name, str):
-            self.problems.append(f"game: expected a game name, got {describe(name)}")
-            return None
-        try:
-            base = preset(name)
-        except RulesError as error:
-            self.problems.append(f"game: {error}")
-            return None
-        raw = data.get("rules", {})
-        if not isinstance(raw, Mapping):
-            self.problems.append(f"rules: expected a table, got {describe(raw)}")
-            return base
-        options = dict(raw) | dict(self.overrides.options)
-        good: dict[str, Any] = {}
-        for key, value in options.items():
-            try:
-                with_options(base, {key: value})
-            except RulesError as error:
-                self.problems.append(f"rules: {error}")
-            else:
-                good[key] = value
-        try:
-            return with_options(base, good)
-        except RulesError as error:
-            self.problems.append(f"rules: {error}")
-            return base
+        """The rule set; with a bad option the cards are still judged (by the preset with
+        the good values), so that the file's other problems are reported too."""
+        reading = read_rules(
+            self.overrides.game or data.get("game"),
+            data.get("rules"),
+            options=self.overrides.options,
+        )
+        self.problems += reading.problems
+        return reading.nearest
 
     def _deal(self, data: Mapping[str, Any], rules: CardRules | None) -> int | None:
         deal = data.get("deal")

@@ -23,7 +23,7 @@ from rummikub.tiles.puzzles import (
     load,
     loads,
 )
-from rummikub.tiles.rules import Rules, preset, with_options
+from rummikub.tiles.rules import Rules, read_rules
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
@@ -44,9 +44,14 @@ class Inline(NamedTuple):
         return self.rack is not None or bool(self.table) or self.position is not None
 
 
-def _rules(choices: Overrides) -> Rules:
-    # The options were checked when the command line was read.
-    return with_options(preset(choices.preset or "standard"), choices.options)
+def _rules(choices: Overrides, name: str) -> Rules:
+    """The rule set of ``--rules``/``--rule`` for a position without a file of its own (each
+    --rule was checked when the command line was read, but a card game's option only
+    now meets a tile position); raises :class:`PuzzleError` naming the position."""
+    reading = read_rules({}, preset_name=choices.preset, options=choices.options)
+    if reading.rules is None:
+        raise PuzzleError(name, reading.problems)
+    return reading.rules
 
 
 def check_usage(inline: Inline) -> None:
@@ -116,7 +121,7 @@ def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:
     if inline.position is not None:
         return position_puzzle(inline.position, COMMAND_LINE, choices, option="--position ")
     problems: list[str] = []
-    rules = _rules(choices)
+    rules = _rules(choices, COMMAND_LINE)
     melds: list[str] = []
     for text in inline.table:
         try:
@@ -136,8 +141,9 @@ def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:
 
 def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "") -> Puzzle:
     """A one-line position (``table / rack / opened``) as a puzzle named ``name``."""
+    rules = _rules(choices, name)
     try:
-        position = parse_position(text, _rules(choices))
+        position = parse_position(text, rules)
     except (NotationError, PositionError, RulesError) as error:
         raise PuzzleError(name, [f"{option}{quote(text.strip())}: {error}"]) from None
     if choices.opened is not None:

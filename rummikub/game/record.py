@@ -20,10 +20,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rummikub.core.documents import Format, format_of, parse_document, read_bytes
-from rummikub.core.errors import PuzzleError, RulesError, RummikubError
+from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.melds import KINDS, RawMeld
 from rummikub.tiles.notation import parse_meld, parse_rack
-from rummikub.tiles.rules import STANDARD, Rules, preset, rules_data, with_options
+from rummikub.tiles.rules import STANDARD, Rules, read_rules, rules_data
 from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = [
@@ -198,15 +198,9 @@ def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
 
 
 def _rules(raw: Any, problems: list[str]) -> Rules:
-    if not isinstance(raw, Mapping):
-        problems.append("rules: expected a table of rule options")
-        return STANDARD
-    options = {k: v for k, v in raw.items() if k != "preset"}
-    try:
-        return with_options(preset(str(raw.get("preset", "standard"))), options)
-    except RulesError as error:
-        problems.append(f"rules: {error}")
-        return STANDARD
+    reading = read_rules(raw)
+    problems += reading.problems
+    return reading.rules if reading.rules is not None else STANDARD
 
 
 def _int_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int | None:

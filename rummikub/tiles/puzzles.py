@@ -38,7 +38,7 @@ from rummikub.core.documents import (
     quote,
     read_bytes,
 )
-from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
+from rummikub.core.errors import MeldError, NotationError, PuzzleError, unknown
 from rummikub.tiles.melds import KINDS, Kind, Meld, RawMeld
 from rummikub.tiles.notation import expand_word, parse_meld, parse_melds, tile_words
 from rummikub.tiles.position import Position, too_often, vouch_sound
@@ -49,14 +49,10 @@ from rummikub.tiles.rules import (
     MAX_NUMBERS,
     STANDARD,
     Rules,
-    preset,
+    read_rules,
     rules_data,
-    with_options,
 )
 from rummikub.tiles.tiles import JOKER, Tile, format_tiles
-
-#: Options that decide which tiles and melds exist.
-TILE_SET_OPTIONS = ("numbers", "colors")
 
 KEYS = ("title", "description", "rack", "table", "opened", "after", "rules", "expect")
 EXPECT_KEYS = ("value", "tiles", "status")
@@ -285,41 +281,13 @@ class _Reader:
     # -- rules ------------------------------------------------------------------------
 
     def _rules(self, raw: Any) -> Rules | None:
-        """The rule set, or None when it is broken (then tiles are checked as notation only,
-        since whether a tile or meld exists depends on the rules)."""
-        if not isinstance(raw, Mapping):
-            self.problems.append(f"rules: expected a table, got {describe(raw)}")
-            return None
-        options = {k: v for k, v in raw.items() if k != "preset"}
-        options.update(self.overrides.options)
-        name = self.overrides.preset or raw.get("preset", "standard")
-        if not isinstance(name, str):
-            self.problems.append(f"rules.preset: expected a string, got {describe(name)}")
-            return None
-        try:
-            base = preset(name)
-        except RulesError as error:
-            self.problems.append(f"rules.preset: {error}")
-            return None
-        # One option at a time, so that every bad option is its own problem.
-        good: dict[str, Any] = {}
-        for key, value in options.items():
-            try:
-                with_options(base, {key: value})
-            except RulesError as error:
-                self.problems.append(f"rules: {error}")
-            else:
-                good[key] = value
-        if any(k in TILE_SET_OPTIONS and k not in good for k in options):
-            # The box itself is unknown: judging tiles against another box would mislead.
-            return None
-        # Otherwise the tiles and melds are still judged (with the good options), so that
-        # the file's other problems are reported too; the bad option keeps it rejected.
-        try:
-            return with_options(base, good)
-        except RulesError as error:  # pragma: no cover - options are checked one by one above
-            self.problems.append(f"rules: {error}")
-            return None
+        """The rule set, or None when it is broken in a way that leaves the box unknown
+        (then tiles are checked as notation only, since whether a tile or meld exists
+        depends on the rules). With a lesser problem the tiles and melds are still judged,
+        by the good options, so that the file's other problems are reported too."""
+        reading = read_rules(raw, preset_name=self.overrides.preset, options=self.overrides.options)
+        self.problems += reading.problems
+        return reading.nearest
 
     # -- tiles and melds ----------------------------------------------------------------
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummikub.core.documents import quote
-from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
+from rummikub.core.errors import NotationError, PositionError, PuzzleError
 from rummikub.render.data import result_data, verdict_data
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.notation import parse_meld, parse_melds, parse_position
 from rummikub.tiles.position import Position
 from rummikub.tiles.puzzles import from_data
-from rummikub.tiles.rules import Rules, preset, with_options
+from rummikub.tiles.rules import Rules, read_rules
 
 __all__ = ["Limits", "RequestError", "analyse", "check", "read_position", "solve"]
 
@@ -79,14 +79,11 @@ def _rules(data: Mapping[str, Any]) -> Rules:
     raw = data.get("rules", {})
     if not isinstance(raw, Mapping):
         raise _bad('rules: expected an object such as {"preset": "standard"}')
-    name = raw.get("preset", "standard")
-    options = {k: v for k, v in raw.items() if k != "preset"}
-    try:
-        if not isinstance(name, str):
-            raise RulesError(f"preset {name!r}: expected a preset name")
-        return with_options(preset(name), options)
-    except RulesError as error:
-        raise RequestError(422, [f"rules: {error}"]) from None
+    # Read as a puzzle file's [rules] is: every problem at once, each with its option.
+    reading = read_rules(raw)
+    if reading.rules is None:
+        raise RequestError(422, list(reading.problems))
+    return reading.rules
 
 
 def read_position(data: Mapping[str, Any]) -> Position:
