@@ -36,7 +36,8 @@ from rummikub import (
 )
 from rummikub.cli import main
 from rummikub.cli import solve as solve_module
-from rummikub.tiles.puzzles import MAX_FILE_BYTES, expand_all, from_data, load, loads
+from rummikub.core.documents import MAX_FILE_BYTES
+from rummikub.tiles.puzzles import expand_all, from_data, load, loads
 
 REPO = Path(__file__).resolve().parent.parent
 BASICS = REPO / "puzzles" / "basics"

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from rummikub import Meld, PuzzleError, RawMeld, Tile, parse_tiles
+from rummikub.core.documents import MAX_FILE_BYTES, read_bytes
 from rummikub.tiles.puzzles import (
-    MAX_FILE_BYTES,
     Expect,
     Overrides,
     Puzzle,
@@ -22,7 +22,6 @@ from rummikub.tiles.puzzles import (
     from_data,
     load,
     loads,
-    read_bytes,
 )
 from rummikub.tiles.rules import STANDARD, preset
 

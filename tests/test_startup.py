@@ -10,9 +10,10 @@ from pathlib import Path
 
 from hypothesis import given, settings
 
+from rummikub.core.documents import read_document
 from rummikub.tiles.notation import expand_word
 from rummikub.tiles.position import Position
-from rummikub.tiles.puzzles import Puzzle, dumps, expand, load, loads, read_document
+from rummikub.tiles.puzzles import Puzzle, dumps, expand, load, loads
 from rummikub.tiles.rules import STANDARD, with_options
 from rummikub.tiles.tiles import Tile
 from tests.strategies import examples, positions

@@ -73,9 +73,23 @@ JOKER = Card(0, "*")
 DECK = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 
 
+def card_words(text: str) -> list[str]:
+    """The words of cards as typed: separated by spaces or commas. Every reader of cards
+    (a hand, a meld, the ``wild`` option) splits them here, so that they all read alike.
+
+    >>> card_words("7S, 8S 10H,*")
+    ['7S', '8S', '10H', '*']
+    """
+    return text.replace(",", " ").split()
+
+
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Cards separated by spaces or commas."""
-    return tuple(Card.parse(word) for word in text.replace(",", " ").split())
+    """Cards separated by spaces or commas.
+
+    >>> parse_cards("as, 10h")
+    (Card(rank=1, suit='S'), Card(rank=10, suit='H'))
+    """
+    return tuple(Card.parse(word) for word in card_words(text))
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from rummikub.cards.cards import JOKER, Card
+from rummikub.cards.cards import JOKER, Card, card_words
 from rummikub.cards.rules import CardRules
 from rummikub.core.errors import MeldError, NotationError
 
@@ -73,7 +73,7 @@ class RawCardMeld:
         if match:
             kind = "run" if match.group(1).lower() == "run" else "set"
             text = text[match.end() :]
-        slots = tuple(Slot.parse(w) for w in text.replace(",", " ").split())
+        slots = tuple(Slot.parse(w) for w in card_words(text))
         if not slots:
             raise NotationError("empty meld: expected cards such as '7S 7H 7D'")
         return cls(slots, kind)

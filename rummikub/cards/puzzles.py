@@ -14,18 +14,25 @@ p.toml: expect.points: expected a whole number >= 0, got integer -1
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummikub.cards.cards import Card, sort_key
+from rummikub.cards.cards import Card, card_words, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
-from rummikub.cards.rules import CONTRACTS, CardRules, preset, with_options
-from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError
-from rummikub.tiles import puzzles as tile_puzzles
+from rummikub.cards.rules import CONTRACTS, CardRules, read_rules
+from rummikub.core.documents import (
+    TOO_DEEP,
+    describe,
+    format_of,
+    nested_too_deep,
+    parse_document,
+    quote,
+    read_document,
+)
+from rummikub.core.errors import MeldError, NotationError, PuzzleError, unknown
 
 KEYS = (
     "game",
@@ -95,37 +102,32 @@ def is_card_data(data: Any) -> bool:
     return isinstance(data, Mapping) and "game" in data
 
 
-def read_data(path: str) -> Any:
-    """The parsed TOML/JSON of a file, read with the tile puzzle reader's care (size limit,
-    UTF-8 and byte order mark, numbers too long, nesting too deep); raises PuzzleError."""
-    return parse_text(tile_puzzles.read_bytes(path), path)
-
-
-def parse_text(text: str | bytes, path: str) -> Any:
-    fmt: tile_puzzles.Format = "json" if path.lower().endswith(".json") else "toml"
-    return tile_puzzles.parse_document(text, path, fmt=fmt)
-
-
 def is_card_file(path: str) -> bool:
     """Whether ``path`` is a card puzzle (a readable file with a ``game`` key). Anything that
     does not parse is not: the tile puzzle reader then reports it, with its limits."""
     try:
-        return is_card_data(read_data(path))
+        return is_card_data(read_document(path))
     except PuzzleError:
         return False
 
 
 def load(path: str, *, overrides: CardOverrides | None = None) -> CardPuzzle:
-    return from_data(read_data(path), path, overrides=overrides)
+    """Read and check a card puzzle file (:mod:`rummikub.core.documents` reads it)."""
+    return from_data(read_document(path), path, overrides=overrides)
 
 
-def loads(text: str, path: str, *, overrides: CardOverrides | None = None) -> CardPuzzle:
-    return from_data(parse_text(text, path), path, overrides=overrides)
+def loads(text: str | bytes, path: str, *, overrides: CardOverrides | None = None) -> CardPuzzle:
+    """Read and check a card puzzle from text; ``path`` names it (and its suffix, the format)."""
+    data = parse_document(text, path, fmt=format_of(path))
+    return from_data(data, path, overrides=overrides)
 
 
 def from_data(data: Any, path: str, *, overrides: CardOverrides | None = None) -> CardPuzzle:
+    """Check a card puzzle given as parsed TOML/JSON data (also an inline position's)."""
     if not isinstance(data, Mapping):
-        raise PuzzleError(path, [f"expected a table of keys at the top, got {_describe(data)}"])
+        raise PuzzleError(path, [f"expected a table of keys at the top, got {describe(data)}"])
+    if nested_too_deep(data):
+        raise PuzzleError(path, [TOO_DEEP])
     return _Reader(path, overrides or CardOverrides()).read(data)
 
 
@@ -138,7 +140,7 @@ class _Reader:
     def read(self, data: Mapping[str, Any]) -> CardPuzzle:
         for key in data:
             if key not in KEYS:
-                self.problems.append(f"unknown key {key!r} (expected one of {', '.join(KEYS)})")
+                self.problems.append(unknown("key", key, KEYS))
         rules = self._rules(data)
         title = self._str(data, "title")
         description = self._str(data, "description")
@@ -179,44 +181,26 @@ class _Reader:
         value = data.get(key)
         if value is None or isinstance(value, str):
             return value
-        self.problems.append(f"{key}: expected a string, got {_describe(value)}")
+        self.problems.append(f"{key}: expected a string, got {describe(value)}")
         return None
 
     def _bool(self, data: Mapping[str, Any], key: str, default: bool) -> bool:
         value = data.get(key, default)
         if isinstance(value, bool):
             return value
-        self.problems.append(f"{key}: expected true or false, got {_describe(value)}")
+        self.problems.append(f"{key}: expected true or false, got {describe(value)}")
         return default
 
     def _rules(self, data: Mapping[str, Any]) -> CardRules | None:
-        name = self.overrides.game or data.get("game")
-        if not isinstance(name, str):
-            self.problems.append(f"game: expected a game name, got {_describe(name)}")
-            return None
-        try:
-            base = preset(name)
-        except RulesError as error:
-            self.problems.append(f"game: {error}")
-            return None
-        raw = data.get("rules", {})
-        if not isinstance(raw, Mapping):
-            self.problems.append(f"rules: expected a table, got {_describe(raw)}")
-            return base
-        options = dict(raw) | dict(self.overrides.options)
-        good: dict[str, Any] = {}
-        for key, value in options.items():
-            try:
-                with_options(base, {key: value})
-            except RulesError as error:
-                self.problems.append(f"rules: {error}")
-            else:
-                good[key] = value
-        try:
-            return with_options(base, good)
-        except RulesError as error:
-            self.problems.append(f"rules: {error}")
-            return base
+        """The rule set; with a bad option the cards are still judged (by the preset with
+        the good values), so that the file's other problems are reported too."""
+        reading = read_rules(
+            self.overrides.game or data.get("game"),
+            data.get("rules"),
+            options=self.overrides.options,
+        )
+        self.problems += reading.problems
+        return reading.nearest
 
     def _deal(self, data: Mapping[str, Any], rules: CardRules | None) -> int | None:
         deal = data.get("deal")
@@ -227,7 +211,7 @@ class _Reader:
                 )
             return None
         if isinstance(deal, bool) or not isinstance(deal, int) or deal not in CONTRACTS:
-            self.problems.append(f"deal: expected a deal number 1-7, got {_describe(deal)}")
+            self.problems.append(f"deal: expected a deal number 1-7, got {describe(deal)}")
             return None
         return deal
 
@@ -235,19 +219,19 @@ class _Reader:
 
     def _cards(self, raw: Any, key: str, rules: CardRules | None) -> tuple[Card, ...]:
         if isinstance(raw, str):
-            words = [(key, raw, w) for w in raw.replace(",", " ").split()]
+            words = [(key, raw, w) for w in card_words(raw)]
         elif isinstance(raw, list):
             words = []
             for index, item in enumerate(raw):
                 if isinstance(item, str):
-                    words += [(f"{key}[{index}]", item, w) for w in item.replace(",", " ").split()]
+                    words += [(f"{key}[{index}]", item, w) for w in card_words(item)]
                 else:
                     self.problems.append(
-                        f"{key}[{index}]: expected a card string, got {_describe(item)}"
+                        f"{key}[{index}]: expected a card string, got {describe(item)}"
                     )
         else:
             self.problems.append(
-                f"{key}: expected a string of cards or a list of cards, got {_describe(raw)}"
+                f"{key}: expected a string of cards or a list of cards, got {describe(raw)}"
             )
             return ()
         cards: list[Card] = []
@@ -255,7 +239,7 @@ class _Reader:
             try:
                 card = Card.parse(word)
             except NotationError as error:
-                self.problems.append(f"{where} {_quote(text)}: {error}")
+                self.problems.append(f"{where} {quote(text)}: {error}")
                 continue
             if self._card_ok(card, where, text, rules):
                 cards.append(card)
@@ -263,7 +247,7 @@ class _Reader:
 
     def _card_ok(self, card: Card, where: str, text: str, rules: CardRules | None) -> bool:
         if rules is not None and card.is_joker and rules.jokers == 0:
-            self.problems.append(f"{where} {_quote(text)}: {rules.game} is played without jokers")
+            self.problems.append(f"{where} {quote(text)}: {rules.game} is played without jokers")
             return False
         return True
 
@@ -274,18 +258,18 @@ class _Reader:
             text = item
         else:
             self.problems.append(
-                f"{where}: expected a meld (a string or a list of cards), got {_describe(item)}"
+                f"{where}: expected a meld (a string or a list of cards), got {describe(item)}"
             )
             return None
         try:
             return RawCardMeld.parse(text), text
         except NotationError as error:
-            self.problems.append(f"{where} {_quote(text)}: {error}")
+            self.problems.append(f"{where} {quote(text)}: {error}")
             return None
 
     def _table(self, raw: Any, rules: CardRules | None) -> list[CardMeld | RawCardMeld]:
         if not isinstance(raw, list):
-            self.problems.append(f"table: expected a list of melds, got {_describe(raw)}")
+            self.problems.append(f"table: expected a list of melds, got {describe(raw)}")
             return []
         melds: list[CardMeld | RawCardMeld] = []
         for index, item in enumerate(raw):
@@ -300,13 +284,13 @@ class _Reader:
             try:
                 melds.append(meld.read(rules))
             except MeldError as error:
-                self.problems.append(f"table[{index}] {_quote(text)}: {error}")
+                self.problems.append(f"table[{index}] {quote(text)}: {error}")
                 melds.append(meld)
         return melds
 
     def _after(self, raw: Any) -> tuple[RawCardMeld, ...] | None:
         if not isinstance(raw, list):
-            self.problems.append(f"after: expected a list of melds, got {_describe(raw)}")
+            self.problems.append(f"after: expected a list of melds, got {describe(raw)}")
             return None
         parsed = [self._raw_meld(item, f"after[{i}]") for i, item in enumerate(raw)]
         return tuple(p[0] for p in parsed if p is not None)
@@ -316,12 +300,16 @@ class _Reader:
         if raw is None:
             return None
         if not isinstance(raw, str):
-            self.problems.append(f"{key}: expected a card, got {_describe(raw)}")
+            self.problems.append(f"{key}: expected a card, got {describe(raw)}")
+            return None
+        words = card_words(raw)
+        if len(words) != 1:
+            self.problems.append(f"{key} {quote(raw)}: expected one card, such as 'KH'")
             return None
         try:
-            return Card.parse(raw)
+            return Card.parse(words[0])
         except NotationError as error:
-            self.problems.append(f"{key} {_quote(raw)}: {error}")
+            self.problems.append(f"{key} {quote(raw)}: {error}")
             return None
 
     def _after_draw(self, data: Mapping[str, Any]) -> Draw | None:
@@ -330,7 +318,7 @@ class _Reader:
             return None if raw is None else "stock"
         if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
             self.problems.append(
-                f'after_draw: expected "stock" or a pile depth >= 0, got {_describe(raw)}'
+                f'after_draw: expected "stock" or a pile depth >= 0, got {describe(raw)}'
             )
             return None
         return raw
@@ -352,13 +340,11 @@ class _Reader:
 
     def _expect(self, raw: Any) -> CardExpect | None:
         if not isinstance(raw, Mapping):
-            self.problems.append(f"expect: expected a table, got {_describe(raw)}")
+            self.problems.append(f"expect: expected a table, got {describe(raw)}")
             return None
         for key in raw:
             if key not in EXPECT_KEYS:
-                self.problems.append(
-                    f"expect: unknown key {key!r} (expected one of {', '.join(EXPECT_KEYS)})"
-                )
+                self.problems.append(f"expect: {unknown('key', key, EXPECT_KEYS)}")
         numbers: dict[str, int | None] = {}
         for key in ("points", "penalty"):
             value = raw.get(key)
@@ -366,29 +352,16 @@ class _Reader:
                 isinstance(value, bool) or not isinstance(value, int) or value < 0
             ):
                 self.problems.append(
-                    f"expect.{key}: expected a whole number >= 0, got {_describe(value)}"
+                    f"expect.{key}: expected a whole number >= 0, got {describe(value)}"
                 )
                 value = None
             numbers[key] = value
         status = raw.get("status")
         if status is not None and status != "no_move":
-            self.problems.append(f"expect.status: expected 'no_move', got {_describe(status)}")
+            self.problems.append(f"expect.status: expected 'no_move', got {describe(status)}")
             status = None
         if status == "no_move" and numbers["points"]:
             self.problems.append("expect: status 'no_move' lays nothing, so points are 0")
         if not raw.keys() & set(EXPECT_KEYS):
             self.problems.append("expect: give points, penalty or status = 'no_move'")
         return CardExpect(numbers["points"], numbers["penalty"], "no_move" if status else None)
-
-
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _describe(value: Any) -> str:
-    kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list"}
-    kind = "table" if isinstance(value, Mapping) else kinds.get(type(value), type(value).__name__)
-    shown = json.dumps(value, ensure_ascii=False, default=str)
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    return f"{kind} {shown}"

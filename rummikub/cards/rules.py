@@ -5,16 +5,22 @@
 (1, 2, 'both', 'points')
 >>> with_options(rules, {"run_min": 4}).run_min
 4
+
+Rule options are read in one place, :func:`read_rules` (a card puzzle's ``game`` and
+``[rules]``, the command line's ``--game`` and ``--rule``): every option is applied, then the
+rule set they make is checked as a whole (CARDS.md: every value is an option, so a pair of
+values may be consistent only together), and every problem is reported at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from rummikub.cards.cards import JOKER, RANK_NAMES, Card
-from rummikub.core.errors import NotationError, RulesError
+from rummikub.cards.cards import JOKER, RANK_NAMES, Card, card_words
+from rummikub.core.documents import describe
+from rummikub.core.errors import NotationError, RulesError, unknown
 
 Aces = Literal["low", "high", "both"]
 Opening = Literal["none", "points", "contract"]
@@ -261,25 +267,108 @@ def preset(name: str) -> CardRules:
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
-        raise RulesError(f"unknown game {name!r} (expected one of {', '.join(PRESETS)})") from None
+        raise RulesError(unknown("game", name, PRESETS)) from None
 
 
-def with_options(rules: CardRules, options: Mapping[str, Any]) -> CardRules:
-    """``rules`` with ``options`` changed, each value checked; raises :class:`RulesError`."""
+def _read_options(
+    rules: CardRules, options: Mapping[str, Any]
+) -> tuple[CardRules, list[tuple[str, str]]]:
+    """``rules`` with every good value of ``options`` applied, and every problem as the
+    option and the message: each value on its own, then the rule set as a whole. The
+    problems come in the order the options are given."""
+    problems: list[tuple[str, str]] = []
     changes: dict[str, Any] = {}
     for key, value in options.items():
-        changes[key] = _option(key, value)
+        try:
+            changes[key] = _option(key, value)
+        except RulesError as error:
+            problems.append((key, str(error)))
     if "values" in changes:
         table = list(rules.values)
         for index, points in changes["values"].items():
             table[index] = points
         changes["values"] = tuple(table)
     new = replace(rules, **changes)
-    if new.set_max and new.set_max < new.set_min:
-        raise RulesError(f"set_max={new.set_max} is below set_min={new.set_min} (0 = no maximum)")
-    if new.set_suits == "distinct" and (new.set_max == 0 or new.set_max > 4):
-        raise RulesError("set_suits='distinct' allows at most 4 cards in a set: set set_max 1-4")
+    problems += _whole_problems(new)
+    given = {key: index for index, key in enumerate(options)}
+    problems.sort(key=lambda problem: given.get(problem[0], len(given)))
+    return new, problems
+
+
+def _whole_problems(rules: CardRules) -> Iterator[tuple[str, str]]:
+    """What makes a rule set inconsistent although each value is good on its own."""
+    if rules.set_max and rules.set_max < rules.set_min:
+        yield (
+            "set_max",
+            f"set_max={rules.set_max} is below set_min={rules.set_min} (0 = no maximum)",
+        )
+    if rules.set_suits == "distinct" and (rules.set_max == 0 or rules.set_max > 4):
+        most = "no maximum" if rules.set_max == 0 else f"at most {rules.set_max}"
+        yield (
+            "set_max",
+            f"set_max={rules.set_max} ({most}) with set_suits='distinct': four suits make "
+            "sets of at most 4 cards (set set_max 1-4, or set_suits='any')",
+        )
+
+
+def with_options(rules: CardRules, options: Mapping[str, Any]) -> CardRules:
+    """``rules`` with ``options`` changed, each value and then the whole checked; raises
+    :class:`RulesError` with every problem."""
+    new, problems = _read_options(rules, options)
+    if problems:
+        raise RulesError("; ".join(text for _, text in problems))
     return new
+
+
+class CardRulesReading(NamedTuple):
+    """What :func:`read_rules` read."""
+
+    #: The rule set, or None when anything is wrong.
+    rules: CardRules | None
+    #: Every problem, each naming its key (``game: ...``, ``rules: set_max=...``).
+    problems: tuple[str, ...]
+    #: The options with a problem (``"game"`` for the game).
+    bad: frozenset[str]
+    #: The rule set to judge the rest of a puzzle by despite the problems, so that those
+    #: are reported too: the game's preset with every good value; None when the game is
+    #: unknown. The rule set itself when nothing is wrong.
+    nearest: CardRules | None
+
+
+def read_rules(
+    game: object, table: object = None, *, options: Mapping[str, Any] | None = None
+) -> CardRulesReading:
+    """The rule set of a card puzzle: the preset of ``game``, its ``[rules]`` ``table`` and
+    ``options`` over those (the command line's ``--rule``, as :func:`option_from_text`
+    reads them).
+
+    >>> read_rules("rummy", {"set_max": 0}, options={"set_suits": "any"}).rules.set_max
+    0
+    >>> read_rules("rummy", {"set_max": 0}).problems  # doctest: +ELLIPSIS
+    ("rules: set_max=0 (no maximum) with set_suits='distinct': four suits make sets of ...",)
+    """
+    if not isinstance(game, str):
+        problem = f"game: expected a game name, got {describe(game)}"
+        return CardRulesReading(None, (problem,), frozenset({"game"}), None)
+    try:
+        base = preset(game)
+    except RulesError as error:
+        return CardRulesReading(None, (f"game: {error}",), frozenset({"game"}), None)
+    problems: list[tuple[str, str]] = []
+    given: dict[str, Any] = {}
+    if table is None:
+        pass
+    elif isinstance(table, Mapping):
+        given.update(table)
+    else:
+        problems.append(("rules", f"expected a table, got {describe(table)}"))
+    given.update(options or {})
+    new, found = _read_options(base, given)
+    problems += found
+    if not problems:
+        return CardRulesReading(new, (), frozenset(), new)
+    texts = tuple(f"rules: {text}" for _, text in problems)
+    return CardRulesReading(None, texts, frozenset(option for option, _ in problems), new)
 
 
 def option_from_text(text: str) -> Any:
@@ -295,8 +384,9 @@ def option_from_text(text: str) -> Any:
 
 
 def _option(key: str, value: Any) -> Any:
+    """One option's value, checked on its own (:func:`_whole_problems` checks them together)."""
     if key not in OPTION_NAMES:
-        raise RulesError(f"unknown rule option {key!r} (expected one of {', '.join(OPTION_NAMES)})")
+        raise RulesError(unknown("rule option", key, OPTION_NAMES))
     if key in _CHOICES:
         if value not in _CHOICES[key]:
             raise RulesError(f"{key}={value!r} must be one of {', '.join(_CHOICES[key])}")
@@ -317,7 +407,7 @@ def _option(key: str, value: Any) -> Any:
             raise RulesError(f"joker_value={value!r} must be 'represented' or a number 0-1000")
         return value
     if key == "wild":
-        words = value.replace(",", " ").split() if isinstance(value, str) else value
+        words = card_words(value) if isinstance(value, str) else value
         if not isinstance(words, list | tuple) or not all(isinstance(w, str) for w in words):
             raise RulesError(f"wild={value!r} must be a list of cards such as ['AH', 'AD']")
         try:

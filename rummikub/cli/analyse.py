@@ -25,7 +25,6 @@ from rummikub.cli.common import (
 )
 from rummikub.cli.positions import (
     COMMAND_LINE,
-    STDIN,
     Inline,
     after_melds,
     check_sources,
@@ -33,6 +32,7 @@ from rummikub.cli.positions import (
     rack_table_options,
     read_puzzle,
 )
+from rummikub.core.documents import STDIN, read_stdin
 from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.puzzles import expand_all
@@ -153,7 +153,7 @@ def analyse(
     if after and not with_grade:
         raise click.UsageError("--after gives the move to grade: use it with --grade")
     choices = overrides(rules_preset, rule_options, False if not_opened else None)
-    stdin = click.get_text_stream("stdin").read() if STDIN in puzzles else None
+    stdin = read_stdin() if STDIN in puzzles else None
     sources: list[str | PuzzleError] = [COMMAND_LINE] if inline else expand_all(puzzles)
     if svg is not None and len(sources) > 1:
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")

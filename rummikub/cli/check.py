@@ -20,14 +20,13 @@ from rummikub.cli.common import (
     write_svg,
 )
 from rummikub.cli.positions import (
-    STDIN,
     Inline,
     after_melds,
     check_usage,
     inline_puzzle,
-    read_stdin,
     stdin_puzzle,
 )
+from rummikub.core.documents import STDIN, read_stdin
 from rummikub.core.errors import PuzzleError
 from rummikub.render.text import paint, use_color
 from rummikub.tiles.melds import Meld, RawMeld

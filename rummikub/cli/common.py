@@ -10,7 +10,7 @@ import click
 
 from rummikub.core.errors import RulesError, RummikubError
 from rummikub.tiles.puzzles import Overrides
-from rummikub.tiles.rules import PRESETS, STANDARD, Rules, parse_option, preset, with_options
+from rummikub.tiles.rules import PRESETS, Rules, parse_option, preset, read_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,24 +54,24 @@ def _check_rules(
     ctx: click.Context, param: click.Parameter, value: Sequence[str]
 ) -> dict[str, str]:
     # Checked here, once, so that a bad --rule is a usage error rather than a problem
-    # repeated for every puzzle file.
-    # A card game's option (CARDS.md) is checked by the card puzzle reader, against the
-    # puzzle's game, and named there with the file.
+    # repeated for every puzzle file: the options read together as a tile rule set.
+    # A card game's option (CARDS.md) that is no good tile option is checked by the card
+    # puzzle reader, with the puzzle's game and [rules], and named there with the file.
     options: dict[str, str] = {}
-    cards_only: set[str] = set()
     try:
         for text in value:
             key, option = parse_option(text)
             options[key] = option
-            try:
-                with_options(STANDARD, {key: option})
-            except RulesError:
-                if not _card_option(key):
-                    raise
-                cards_only.add(key)
-        with_options(STANDARD, {k: v for k, v in options.items() if k not in cards_only})
     except RulesError as error:
         raise click.BadParameter(str(error)) from None
+    reading = read_rules({}, options=options, where="")
+    if reading.problems:
+        # The card rummies load only now, when a tile rule set cannot hold the options.
+        for_cards = {key for key in reading.bad if _card_option(key)}
+        tiles = {key: option for key, option in options.items() if key not in for_cards}
+        reading = read_rules({}, options=tiles, where="")
+    if reading.problems:
+        raise click.BadParameter("; ".join(reading.problems))
     return options
 
 
@@ -105,9 +105,12 @@ def rules_options(command: F) -> F:
 
 def rules_of(rules_preset: str | None, rule_options: dict[str, str]) -> Rules:
     """The rules of ``--rules``/``--rule`` for a command with no puzzle file (game, play,
-    simulate): the preset (standard when none) with the options set."""
-    base = preset(rules_preset) if rules_preset else STANDARD
-    return with_options(base, rule_options)
+    simulate): the preset (standard when none) with the options set, read as a whole;
+    raises :class:`BadInput` with every problem."""
+    reading = read_rules({}, preset_name=rules_preset, options=rule_options, where="")
+    if reading.rules is None:
+        raise BadInput("; ".join(reading.problems))
+    return reading.rules
 
 
 def rack_size_option(command: F) -> F:

@@ -19,13 +19,15 @@ from rummikub.cli.common import (
     rules_of,
     rules_options,
 )
-from rummikub.core.errors import RummikubError
+from rummikub.core.errors import NotationError, RummikubError
 from rummikub.game import engine
 from rummikub.game.engine import GameState, Replay, TurnError
 from rummikub.game.record import Draw, Pass, Play, Record, Result, Turn, load, save
 from rummikub.tiles.melds import RawMeld
+from rummikub.tiles.notation import parse_melds, parse_rack
 from rummikub.tiles.position import Position
-from rummikub.tiles.tiles import format_tiles, parse_tiles
+from rummikub.tiles.rules import Rules
+from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = ["game"]
 
@@ -70,7 +72,12 @@ def _intact(path: str, game: Replay) -> None:
     help="Names separated by commas (in turn order), or a count (P1, P2, ...).",
 )
 @click.option("--seed", type=int, help="Shuffle and deal the box with this seed.")
-@click.option("--rack", "rack_text", metavar="TILES", help="A real table: your dealt rack.")
+@click.option(
+    "--rack",
+    "rack_text",
+    metavar="TILES",
+    help="A real table: your dealt rack (ranges R1-3 and groups KRB7 too).",
+)
 @click.option("--me", type=int, default=0, show_default=True, help="Your seat (with --rack).")
 @rack_size_option
 @click.option("--force", is_flag=True, help="Overwrite an existing record.")
@@ -97,7 +104,8 @@ def new(
     if rack_text is not None:
         if not 0 <= me < len(names):
             raise BadInput(f"--me {me}: expected a seat 0-{len(names) - 1}")
-        record = engine.real_table(names, rules, me, parse_tiles(rack_text), rack_size)
+        rack = _tiles("--rack", rack_text, rules)
+        record = engine.real_table(names, rules, me, rack, rack_size)
     else:
         assert seed is not None
         record = engine.deal(names, rules, seed, rack_size)
@@ -105,6 +113,28 @@ def new(
     save(record, path)
     click.echo(f"New game of {len(names)} players: {', '.join(names)}. Saved to {path}.")
     click.echo(_state_text(engine.replay(record).state, record))
+
+
+def _tiles(option: str, text: str, rules: Rules) -> tuple[Tile, ...]:
+    """The tiles of an option, in the quick notation (ranges R1-5, group shorthands KRB7) as
+    everywhere a position is typed; a mistake names the option, its text and the column.
+    Whether the tiles are in the box is for the engine to judge."""
+    try:
+        return parse_rack(text, rules, box=False)
+    except NotationError as error:
+        raise BadInput(f"{option} {text!r}: {error}") from None
+
+
+def _melds(texts: tuple[str, ...], rules: Rules) -> tuple[RawMeld, ...]:
+    """The melds of ``--table`` options (each may hold several, separated by | or ;), as
+    written: the engine judges the new table."""
+    melds: list[RawMeld] = []
+    for text in texts:
+        try:
+            melds += parse_melds(text, rules)
+        except NotationError as error:
+            raise BadInput(f"--table {text!r}: {error}") from None
+    return tuple(melds)
 
 
 def _state_text(state: GameState, record: Record) -> str:
@@ -193,7 +223,12 @@ def show(path: str, as_json: bool) -> None:
 @game.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option(
-    "--table", "melds", multiple=True, metavar="MELD", help="The new table, one meld each."
+    "--table",
+    "melds",
+    multiple=True,
+    metavar="MELDS",
+    help='The whole new table: melds separated by | or ; (e.g. "R1-3 | KRB7 | B9 B10 J"); '
+    "repeatable, the options together give the table.",
 )
 @click.option("--play", "play_text", metavar="TILES", help="Tiles to lay: the solver lays them.")
 @click.option(
@@ -218,11 +253,11 @@ def apply(
     state = game.state
     turn: Turn
     if melds:
-        turn = Play(tuple(RawMeld.parse(text) for text in melds))
+        turn = Play(_melds(melds, state.rules))
     elif play_text is not None:
         turn = lay(state, play_text)
     elif draw_text is not None:
-        tiles = () if draw_text.strip() == "?" else parse_tiles(draw_text)
+        tiles = () if draw_text.strip() == "?" else _tiles("--draw", draw_text, state.rules)
         if len(tiles) > 1:
             raise BadInput(f"--draw {draw_text!r}: one tile, e.g. --draw R5")
         tile = tiles[0] if tiles else None
@@ -247,7 +282,7 @@ def lay(state: GameState, text: str) -> Play:
     """The play laying exactly ``text``'s tiles, arranged by the solver."""
     from rummikub.game.play import lay as lay_tiles
 
-    tiles = parse_tiles(text)
+    tiles = _tiles("--play", text, state.rules)
     if not tiles:
         raise BadInput("--play: give the tiles to lay, e.g. --play 'R4 O7'")
     problems = Position((), tiles, True, state.rules).problems()

@@ -1,9 +1,9 @@
 """Positions given on the command line (``--rack``/``--table``/``--position``) or on stdin
-(``-``), in the quick notation of :mod:`rummikub.tiles.notation`, checked like puzzle files."""
+(``-``, read by :func:`rummikub.core.documents.read_stdin`), in the quick notation of
+:mod:`rummikub.tiles.notation`, checked like puzzle files."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar
@@ -11,25 +11,22 @@ from typing import Any, NamedTuple, TypeVar
 import click
 
 from rummikub.cli.common import BadInput
+from rummikub.core.documents import STDIN, quote
 from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.tiles.melds import RawMeld
 from rummikub.tiles.notation import parse_melds, parse_position, parse_rack
 from rummikub.tiles.puzzles import (
-    MAX_FILE_BYTES,
     Overrides,
     Puzzle,
-    decode,
     from_data,
     has_puzzle_suffix,
     load,
     loads,
 )
-from rummikub.tiles.rules import Rules, preset, with_options
+from rummikub.tiles.rules import Rules, read_rules
 
 #: How a position given by options is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
-#: The PUZZLE argument that means "read the puzzle from stdin".
-STDIN = "-"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,15 +44,14 @@ class Inline(NamedTuple):
         return self.rack is not None or bool(self.table) or self.position is not None
 
 
-def _quote(text: str) -> str:
-    import json  # lazy: a solve that quotes nothing never needs it (~1 ms a process)
-
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _rules(choices: Overrides) -> Rules:
-    # The options were checked when the command line was read.
-    return with_options(preset(choices.preset or "standard"), choices.options)
+def _rules(choices: Overrides, name: str) -> Rules:
+    """The rule set of ``--rules``/``--rule`` for a position without a file of its own (each
+    --rule was checked when the command line was read, but a card game's option only
+    now meets a tile position); raises :class:`PuzzleError` naming the position."""
+    reading = read_rules({}, preset_name=choices.preset, options=choices.options)
+    if reading.rules is None:
+        raise PuzzleError(name, reading.problems)
+    return reading.rules
 
 
 def check_usage(inline: Inline) -> None:
@@ -103,7 +99,7 @@ def read_puzzle(
     """The puzzle of one source: the inline position when there is one, else stdin's text
     (``-``), else the file (raises PuzzleError, also for a source that named no file).
 
-    ``data``: the file's document (:func:`rummikub.tiles.puzzles.read_document`) when the caller
+    ``data``: the file's document (:func:`rummikub.core.documents.read_document`) when the caller
     has read it already, so that the file is not read and parsed twice.
     """
     if inline is not None:
@@ -125,18 +121,18 @@ def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:
     if inline.position is not None:
         return position_puzzle(inline.position, COMMAND_LINE, choices, option="--position ")
     problems: list[str] = []
-    rules = _rules(choices)
+    rules = _rules(choices, COMMAND_LINE)
     melds: list[str] = []
     for text in inline.table:
         try:
             melds += [str(meld) for meld in parse_melds(text, rules)]
         except NotationError as error:
-            problems.append(f"--table {_quote(text)}: {error}")
+            problems.append(f"--table {quote(text)}: {error}")
     rack = inline.rack or ""
     try:
         parse_rack(rack, rules, box=False)
     except NotationError as error:
-        problems.append(f"--rack {_quote(rack)}: {error}")
+        problems.append(f"--rack {quote(rack)}: {error}")
     if problems:
         raise PuzzleError(COMMAND_LINE, problems)
     # Tiles in the box, melds valid, tile counts: as for a file (each meld by its index).
@@ -145,21 +141,14 @@ def inline_puzzle(inline: Inline, choices: Overrides) -> Puzzle:
 
 def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "") -> Puzzle:
     """A one-line position (``table / rack / opened``) as a puzzle named ``name``."""
+    rules = _rules(choices, name)
     try:
-        position = parse_position(text, _rules(choices))
+        position = parse_position(text, rules)
     except (NotationError, PositionError, RulesError) as error:
-        raise PuzzleError(name, [f"{option}{_quote(text.strip())}: {error}"]) from None
+        raise PuzzleError(name, [f"{option}{quote(text.strip())}: {error}"]) from None
     if choices.opened is not None:
         position = replace(position, opened=choices.opened)
     return Puzzle(name, position)
-
-
-def read_stdin() -> str:
-    """The text on stdin, read as a puzzle file is: at most MAX_FILE_BYTES (one byte more
-    tells that it is too big, without reading it all), UTF-8, a byte order mark skipped."""
-    stream = getattr(sys.stdin, "buffer", None)  # None: the process has no stdin at all
-    data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else b""
-    return decode(data, STDIN)
 
 
 def stdin_puzzle(text: str, choices: Overrides) -> Puzzle:

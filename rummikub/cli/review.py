@@ -9,11 +9,10 @@ pass) is compared with the best move too, which says whether a move was there to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rummikub.core.documents import read_document
 from rummikub.core.errors import PuzzleError
-from rummikub.tiles.puzzles import Format, parse_document, read_bytes
 
 if TYPE_CHECKING:
     from rummikub.tiles.analysis import Grade
@@ -25,9 +24,8 @@ FORMAT_PREFIX = "rummikub-game/"
 
 def is_record(path: str) -> bool:
     """Whether ``path`` is a game record rather than a puzzle (by its ``format`` key)."""
-    fmt: Format = "json" if Path(path).suffix.lower() == ".json" else "toml"
     try:
-        data = parse_document(read_bytes(path), path, fmt=fmt)
+        data = read_document(path)
     except PuzzleError:
         return False  # the puzzle reader reports what is wrong with it
     value = data.get(FORMAT_KEY) if isinstance(data, dict) else None

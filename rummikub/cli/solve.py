@@ -25,17 +25,16 @@ from rummikub.cli.common import (
 )
 from rummikub.cli.positions import (
     COMMAND_LINE,
-    STDIN,
     Inline,
     check_sources,
     check_usage,
     rack_table_options,
     read_puzzle,
-    read_stdin,
 )
+from rummikub.core.documents import STDIN, read_document, read_stdin
 from rummikub.core.errors import PuzzleError
 from rummikub.render.text import paint, use_color
-from rummikub.tiles.puzzles import Overrides, expand_all, read_document
+from rummikub.tiles.puzzles import Overrides, expand_all
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID

@@ -17,14 +17,14 @@ import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 
-from rummikub.core.errors import PuzzleError, RulesError, RummikubError
-from rummikub.tiles import puzzles
+from rummikub.core.documents import Format, format_of, parse_document, read_bytes
+from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.melds import KINDS, RawMeld
-from rummikub.tiles.rules import STANDARD, Rules, preset, rules_data, with_options
-from rummikub.tiles.tiles import Tile, format_tiles, parse_tiles
+from rummikub.tiles.notation import parse_meld, parse_rack
+from rummikub.tiles.rules import STANDARD, Rules, read_rules, rules_data
+from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = [
     "FORMAT",
@@ -46,7 +46,6 @@ __all__ = [
 FORMAT = "rummikub-game/1"
 RACK_SIZE = 14
 MAX_PLAYERS = 4
-Format = Literal["toml", "json"]
 Ending = Literal["went_out", "pool_empty"]
 _KEYS = ("format", "players", "rules", "seed", "rack_size", "me", "deal", "turns", "result")
 
@@ -122,17 +121,18 @@ def load(path: str | os.PathLike[str]) -> Record:
     """Read a record file; the format follows the suffix (``.json``, else TOML)."""
     name = os.fspath(path)
     try:
-        data = puzzles.read_bytes(name)
+        data = read_bytes(name)
     except PuzzleError as error:
         raise RecordError(str(error)) from None
-    return loads(data, name, fmt=_format_of(name))
+    return loads(data, name, fmt=format_of(name))
 
 
 def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") -> Record:
-    """Read a record from text (or UTF-8 bytes); ``path`` names it in messages. Read with
-    the care of puzzle files: a size limit, a byte order mark, nesting too deep."""
+    """Read a record from text (or UTF-8 bytes); ``path`` names it in messages. Read as
+    every document is (:mod:`rummikub.core.documents`): a size limit, UTF-8 and a byte
+    order mark, numbers too long, nesting too deep."""
     try:
-        data = puzzles.parse_document(text, path, fmt=fmt)
+        data = parse_document(text, path, fmt=fmt)
     except PuzzleError as error:
         raise RecordError(str(error)) from None
     return from_data(data, path)
@@ -155,7 +155,7 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     me = _int_or_none(data, "me", problems)
     if me is not None and not 0 <= me < max(len(players), 1):
         problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
-    deal = _deal(data.get("deal"), len(players), problems)
+    deal = _deal(data.get("deal"), len(players), rules, problems)
     if problems:
         raise RecordError("\n".join(f"{path}: {p}" for p in problems))
     raw_turns = data.get("turns", [])
@@ -165,7 +165,7 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     problem: str | None = None
     for number, raw in enumerate(raw_turns, start=1):
         try:
-            turns.append(_turn(raw, (number - 1) % len(players)))
+            turns.append(_turn(raw, (number - 1) % len(players), rules))
         except (RummikubError, ValueError) as error:
             problem = f"turn {number}: {error}"
             break
@@ -188,10 +188,6 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     )
 
 
-def _format_of(path: str) -> Format:
-    return "json" if Path(path).suffix.lower() == ".json" else "toml"
-
-
 def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
         problems.append("players: expected a list of 2-4 names")
@@ -202,15 +198,9 @@ def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
 
 
 def _rules(raw: Any, problems: list[str]) -> Rules:
-    if not isinstance(raw, Mapping):
-        problems.append("rules: expected a table of rule options")
-        return STANDARD
-    options = {k: v for k, v in raw.items() if k != "preset"}
-    try:
-        return with_options(preset(str(raw.get("preset", "standard"))), options)
-    except RulesError as error:
-        problems.append(f"rules: {error}")
-        return STANDARD
+    reading = read_rules(raw)
+    problems += reading.problems
+    return reading.rules if reading.rules is not None else STANDARD
 
 
 def _int_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int | None:
@@ -223,15 +213,18 @@ def _int_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int 
     return value
 
 
-def _tiles(raw: Any, where: str) -> tuple[Tile, ...]:
+def _tiles(raw: Any, where: str, rules: Rules) -> tuple[Tile, ...]:
+    """Tiles as typed, in the quick notation (ranges, group shorthands) as everywhere: a
+    record is also written by hand, at a real table. Whether they are in the box is for
+    the engine to judge."""
     if isinstance(raw, str):
-        return parse_tiles(raw)
+        return parse_rack(raw, rules, box=False)
     if isinstance(raw, list) and all(isinstance(w, str) for w in raw):
-        return tuple(t for word in raw for t in parse_tiles(word))
+        return tuple(t for word in raw for t in parse_rack(word, rules, box=False))
     raise ValueError(f"{where}: expected tiles as a string, got {raw!r}")
 
 
-def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
+def _deal(raw: Any, players: int, rules: Rules, problems: list[str]) -> Deal:
     if raw is None:
         return Deal(racks=(None,) * players)
     if not isinstance(raw, Mapping) or not isinstance(raw.get("racks"), list):
@@ -243,7 +236,7 @@ def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
             racks.append(None)
             continue
         try:
-            racks.append(_tiles(text, f"deal.racks[{seat}]"))
+            racks.append(_tiles(text, f"deal.racks[{seat}]", rules))
         except (RummikubError, ValueError) as error:
             problems.append(f"deal.racks[{seat}] {text!r}: {error}")
             racks.append(None)
@@ -252,13 +245,13 @@ def _deal(raw: Any, players: int, problems: list[str]) -> Deal:
     pool = None
     if "pool" in raw:
         try:
-            pool = _tiles(raw["pool"], "deal.pool")
+            pool = _tiles(raw["pool"], "deal.pool", rules)
         except (RummikubError, ValueError) as error:
             problems.append(f"deal.pool: {error}")
     return Deal(tuple(racks), pool)
 
 
-def _turn(raw: Any, seat: int) -> Turn:
+def _turn(raw: Any, seat: int, rules: Rules) -> Turn:
     if not isinstance(raw, Mapping):
         raise ValueError(f"expected a table with play, draw or pass, got {raw!r}")
     actions = [key for key in ("play", "draw", "pass") if key in raw]
@@ -275,23 +268,23 @@ def _turn(raw: Any, seat: int) -> Turn:
         text = raw["draw"]
         if text in ("?", True):
             return Draw(None)
-        tiles = _tiles(text, "draw")
+        tiles = _tiles(text, "draw", rules)
         if len(tiles) != 1:
             raise ValueError(f"draw {text!r}: expected one tile (or '?' when unknown)")
         return Draw(tiles[0])
     melds = raw["play"]
     if not isinstance(melds, list):
         raise ValueError("play: expected the new table as a list of melds")
-    return Play(tuple(_raw_meld(item) for item in melds))
+    return Play(tuple(_raw_meld(item, rules) for item in melds))
 
 
-def _raw_meld(item: Any) -> RawMeld:
+def _raw_meld(item: Any, rules: Rules) -> RawMeld:
     if isinstance(item, str):
-        return RawMeld.parse(item)
+        return parse_meld(item, rules)
     if isinstance(item, list):
-        return RawMeld(_tiles(item, "meld"))
+        return RawMeld(_tiles(item, "meld", rules))
     if isinstance(item, Mapping) and item.get("kind") in KINDS:
-        return RawMeld(_tiles(item.get("tiles"), "meld"), item["kind"])
+        return RawMeld(_tiles(item.get("tiles"), "meld", rules), item["kind"])
     raise ValueError(f"meld {item!r}: expected a string such as 'R1 R2 R3'")
 
 
@@ -401,7 +394,7 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
     A crash at any point leaves either the old record or the new one, never half of one.
     """
     name = os.fspath(path)
-    text = dumps(record, _format_of(name))
+    text = dumps(record, format_of(name))
     folder = os.path.dirname(os.path.abspath(name))
     try:
         handle, temporary = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)

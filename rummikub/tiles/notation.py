@@ -51,6 +51,7 @@ __all__ = [
     "parse_melds",
     "parse_position",
     "parse_rack",
+    "tile_words",
 ]
 
 #: The third field of a one-line position.
@@ -155,6 +156,17 @@ def _expand_word(word: str, rules: Rules) -> tuple[Tile, ...]:
             raise NotationError(f"invalid group {word!r}: numbers start at 1")
         return tuple(Tile(c, number) for c in colors)
     return (_alias(Tile.parse(word), rules),)
+
+
+def tile_words(text: str) -> list[str]:
+    """The words of tiles as typed: separated by spaces or commas. Each word is a tile, a
+    range or a group shorthand (:func:`expand_word`); a reader that reports every bad word
+    on its own (a puzzle file's rack) splits them here, as :func:`parse_rack` does.
+
+    >>> tile_words("R4, KRB7 R1-3,J")
+    ['R4', 'KRB7', 'R1-3', 'J']
+    """
+    return _WORD.findall(text)
 
 
 def _words(text: str, start: int = 0) -> Iterator[_Span]:

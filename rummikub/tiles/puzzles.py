@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,9 +26,21 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from rummikub.core.errors import MeldError, NotationError, PuzzleError, RulesError, unknown
+from rummikub.core.documents import (
+    TOO_DEEP,
+    Format,
+    describe,
+    file_info,
+    format_of,
+    nested_too_deep,
+    os_reason,
+    parse_document,
+    quote,
+    read_bytes,
+)
+from rummikub.core.errors import MeldError, NotationError, PuzzleError, unknown
 from rummikub.tiles.melds import KINDS, Kind, Meld, RawMeld
-from rummikub.tiles.notation import expand_word, parse_meld, parse_melds
+from rummikub.tiles.notation import expand_word, parse_meld, parse_melds, tile_words
 from rummikub.tiles.position import Position, too_often, vouch_sound
 from rummikub.tiles.rules import (
     MAX_COLORS,
@@ -38,27 +49,16 @@ from rummikub.tiles.rules import (
     MAX_NUMBERS,
     STANDARD,
     Rules,
-    preset,
+    read_rules,
     rules_data,
-    with_options,
 )
 from rummikub.tiles.tiles import JOKER, Tile, format_tiles
-
-#: Options that decide which tiles and melds exist.
-TILE_SET_OPTIONS = ("numbers", "colors")
 
 KEYS = ("title", "description", "rack", "table", "opened", "after", "rules", "expect")
 EXPECT_KEYS = ("value", "tiles", "status")
 MELD_KEYS = ("kind", "tiles")
 SUFFIXES = (".toml", ".json")
-Format = Literal["toml", "json"]
 
-#: The largest puzzle file read (the largest real puzzle is a few kilobytes). A bigger one
-#: is refused before it is read, so that a wrong file costs no time or memory.
-MAX_FILE_BYTES = 1_000_000
-#: The deepest nesting of lists and tables read (a puzzle needs 4: the top, ``table``, a
-#: meld table, its ``tiles``).
-MAX_DEPTH = 32
 #: The most tiles any rule set's box holds: no rack or table is longer, whatever the rules.
 MAX_TILES = MAX_NUMBERS * MAX_COLORS * MAX_COPIES + MAX_JOKERS
 
@@ -157,7 +157,7 @@ def _expand(path: str) -> list[str | PuzzleError]:
                 listed = list(entries)
         except OSError as error:
             found.append(
-                (relative, PuzzleError(folder, [f"cannot read this folder: {_os(error)}"]))
+                (relative, PuzzleError(folder, [f"cannot read this folder: {os_reason(error)}"]))
             )
             continue
         for entry in listed:
@@ -168,7 +168,7 @@ def _expand(path: str) -> list[str | PuzzleError]:
                 elif entry.is_file() and _suffix(entry.name) in SUFFIXES:
                     found.append((below, os.path.join(path, below)))
             except OSError as error:
-                found.append((below, PuzzleError(entry.path, [f"cannot read: {_os(error)}"])))
+                found.append((below, PuzzleError(entry.path, [f"cannot read: {os_reason(error)}"])))
     found.sort(key=lambda pair: pair[0])
     if not found:
         return [PuzzleError(path, ["no puzzle files (.toml or .json) in this folder"])]
@@ -182,28 +182,17 @@ def _suffix(name: str) -> str:
     return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
 
-def _os(error: OSError) -> str:
-    """An operating-system error in words, without the path (the message names it)."""
-    return (error.strerror or str(error)).lower()
-
-
 def load(path: str | os.PathLike[str], *, overrides: Overrides = NO_OVERRIDES) -> Puzzle:
     """Read and check a puzzle file; the format follows the suffix."""
     name = os.fspath(path)
-    try:
-        info = os.stat(name)
-    except (FileNotFoundError, NotADirectoryError):
-        raise PuzzleError(name, ["no such file"]) from None
-    except (OSError, ValueError) as error:  # ValueError: a NUL character in the path
-        reason = _os(error) if isinstance(error, OSError) else "not a valid path"
-        raise PuzzleError(name, [f"cannot read: {reason}"]) from None
+    info = file_info(name)
     if stat.S_ISDIR(info.st_mode):
         raise PuzzleError(name, ["is a folder, not a puzzle file"])
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:
         raise PuzzleError(name, [f"unknown puzzle format {suffix!r} (expected .toml or .json)"])
     data = read_bytes(name, info)
-    return loads(data, name, fmt="json" if suffix == ".json" else "toml", overrides=overrides)
+    return loads(data, name, fmt=format_of(name), overrides=overrides)
 
 
 def has_puzzle_suffix(name: str) -> bool:
@@ -211,135 +200,23 @@ def has_puzzle_suffix(name: str) -> bool:
     return Path(name).suffix.lower() in SUFFIXES
 
 
-def read_document(name: str) -> Any:
-    """The TOML or JSON data of a file (JSON when its name ends in .json), read with the
-    care of puzzle files; raises :class:`PuzzleError`. ``solve`` reads each file once with
-    it, then hands the data to the tile or the card puzzle reader; for a file that reads,
-    ``from_data(read_document(name), name)`` is ``load(name)``."""
-    fmt: Format = "json" if name.lower().endswith(".json") else "toml"
-    return parse_document(read_bytes(name), name, fmt=fmt)
-
-
-def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
-    """The bytes of a file of at most :data:`MAX_FILE_BYTES` (one more, read, tells that it
-    is too big); raises :class:`PuzzleError`. Puzzle files and game records read alike."""
-    try:
-        info = info or os.stat(name)
-    except (FileNotFoundError, NotADirectoryError):
-        raise PuzzleError(name, ["no such file"]) from None
-    except (OSError, ValueError) as error:  # ValueError: a NUL character in the path
-        reason = _os(error) if isinstance(error, OSError) else "not a valid path"
-        raise PuzzleError(name, [f"cannot read: {reason}"]) from None
-    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
-        raise PuzzleError(name, [_too_big(info.st_size)])
-    # A file is read at its size (a buffer for the whole limit costs more than reading a
-    # small puzzle); one byte more than that tells a file that grew since, which is read
-    # on, and one byte more than allowed tells it, or a pipe, too big.
-    expected = info.st_size if stat.S_ISREG(info.st_mode) else MAX_FILE_BYTES
-    try:
-        with open(name, "rb") as file:
-            data = file.read(expected + 1)
-            if len(data) > expected:
-                data += file.read(MAX_FILE_BYTES + 1 - len(data))
-            return data
-    except OSError as error:
-        raise PuzzleError(name, [f"cannot read: {_os(error)}"]) from None
-
-
-def _too_big(size: int | None = None) -> str:
-    """The message for a file over the limit (its size when known: a pipe is read only
-    one byte past the limit)."""
-    shown = f", this one is {size:,} bytes" if size is not None else ""
-    return f"too big: a puzzle file is at most {MAX_FILE_BYTES:,} bytes{shown}"
-
-
 def loads(
     text: str | bytes, path: str, *, fmt: Format = "toml", overrides: Overrides = NO_OVERRIDES
 ) -> Puzzle:
     """Read and check a puzzle from text (or UTF-8 bytes); ``path`` names it in messages.
 
-    A leading byte order mark is skipped, as many editors on Windows write one.
+    Read as every document is (:mod:`rummikub.core.documents`): a leading byte order mark
+    is skipped, as many editors on Windows write one.
     """
     return from_data(parse_document(text, path, fmt=fmt), path, overrides=overrides)
-
-
-def parse_document(text: str | bytes, path: str, *, fmt: Format = "toml") -> Any:
-    """The TOML or JSON data of a file's text, read with the care of puzzle files (size,
-    UTF-8, byte order mark, numbers too long, nesting too deep); raises
-    :class:`PuzzleError`. Puzzle files and game records read alike."""
-    text = decode(text, path)
-    name = "TOML" if fmt == "toml" else "JSON"
-    data: Any
-    try:
-        data = tomllib.loads(text) if fmt == "toml" else _json_data(text, path)
-    except tomllib.TOMLDecodeError as error:
-        raise PuzzleError(path, [f"invalid TOML: {error}"]) from None
-    except RecursionError:
-        raise PuzzleError(path, [f"invalid {name}: {_TOO_DEEP}"]) from None
-    except ValueError as error:
-        # Python refuses to read integers of more than 4,300 digits (and tomllib a few
-        # values it cannot hold): still bad input, not a crash.
-        reason = "a number with too many digits" if "digits" in str(error) else str(error)
-        raise PuzzleError(path, [f"invalid {name}: {reason}"]) from None
-    if _depth_exceeds(data, MAX_DEPTH):
-        raise PuzzleError(path, [_TOO_DEEP])
-    return data
-
-
-def _json_data(text: str, path: str) -> Any:
-    # json is imported only here and where JSON is written: a ``rummikub solve`` of a TOML
-    # puzzle with text output never needs it (~1 ms of every such process).
-    import json
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno}, column {error.colno}"
-        raise PuzzleError(path, [f"invalid JSON: {error.msg} (at {where})"]) from None
-
-
-def decode(data: str | bytes, path: str) -> str:
-    """The text of a puzzle: at most :data:`MAX_FILE_BYTES`, UTF-8, without a leading byte
-    order mark (many editors on Windows write one); raises :class:`PuzzleError`."""
-    if len(data) > MAX_FILE_BYTES:
-        raise PuzzleError(path, [_too_big()])
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            byte = error.object[error.start]
-            raise PuzzleError(
-                path, [f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"]
-            ) from None
-    return data.removeprefix("\ufeff")
-
-
-_TOO_DEEP = f"lists and tables nested more than {MAX_DEPTH} levels deep"
-
-
-def _depth_exceeds(data: Any, limit: int) -> bool:
-    """Whether lists and tables nest more than ``limit`` levels (without recursing)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, Mapping):
-            children: Iterable[Any] = value.values()
-        elif isinstance(value, list | tuple):
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
 
 
 def from_data(data: Any, path: str, *, overrides: Overrides = NO_OVERRIDES) -> Puzzle:
     """Check a puzzle given as parsed TOML/JSON data (also used for command-line positions)."""
     if not isinstance(data, Mapping):
-        raise PuzzleError(path, [f"expected a table of keys at the top, got {_describe(data)}"])
-    if _depth_exceeds(data, MAX_DEPTH):
-        raise PuzzleError(path, [_TOO_DEEP])
+        raise PuzzleError(path, [f"expected a table of keys at the top, got {describe(data)}"])
+    if nested_too_deep(data):
+        raise PuzzleError(path, [TOO_DEEP])
     return _Reader(path, overrides).read(data)
 
 
@@ -362,7 +239,7 @@ class _Reader:
         description = self._optional_str(data, "description")
         opened = data.get("opened", True)
         if not isinstance(opened, bool):
-            self.problems.append(f"opened: expected true or false, got {_describe(opened)}")
+            self.problems.append(f"opened: expected true or false, got {describe(opened)}")
             opened = True
         if self.overrides.opened is not None:
             opened = self.overrides.opened
@@ -398,47 +275,19 @@ class _Reader:
         value = data.get(key)
         if value is None or isinstance(value, str):
             return value
-        self.problems.append(f"{key}: expected a string, got {_describe(value)}")
+        self.problems.append(f"{key}: expected a string, got {describe(value)}")
         return None
 
     # -- rules ------------------------------------------------------------------------
 
     def _rules(self, raw: Any) -> Rules | None:
-        """The rule set, or None when it is broken (then tiles are checked as notation only,
-        since whether a tile or meld exists depends on the rules)."""
-        if not isinstance(raw, Mapping):
-            self.problems.append(f"rules: expected a table, got {_describe(raw)}")
-            return None
-        options = {k: v for k, v in raw.items() if k != "preset"}
-        options.update(self.overrides.options)
-        name = self.overrides.preset or raw.get("preset", "standard")
-        if not isinstance(name, str):
-            self.problems.append(f"rules.preset: expected a string, got {_describe(name)}")
-            return None
-        try:
-            base = preset(name)
-        except RulesError as error:
-            self.problems.append(f"rules.preset: {error}")
-            return None
-        # One option at a time, so that every bad option is its own problem.
-        good: dict[str, Any] = {}
-        for key, value in options.items():
-            try:
-                with_options(base, {key: value})
-            except RulesError as error:
-                self.problems.append(f"rules: {error}")
-            else:
-                good[key] = value
-        if any(k in TILE_SET_OPTIONS and k not in good for k in options):
-            # The box itself is unknown: judging tiles against another box would mislead.
-            return None
-        # Otherwise the tiles and melds are still judged (with the good options), so that
-        # the file's other problems are reported too; the bad option keeps it rejected.
-        try:
-            return with_options(base, good)
-        except RulesError as error:  # pragma: no cover - options are checked one by one above
-            self.problems.append(f"rules: {error}")
-            return None
+        """The rule set, or None when it is broken in a way that leaves the box unknown
+        (then tiles are checked as notation only, since whether a tile or meld exists
+        depends on the rules). With a lesser problem the tiles and melds are still judged,
+        by the good options, so that the file's other problems are reported too."""
+        reading = read_rules(raw, preset_name=self.overrides.preset, options=self.overrides.options)
+        self.problems += reading.problems
+        return reading.nearest
 
     # -- tiles and melds ----------------------------------------------------------------
 
@@ -448,19 +297,19 @@ class _Reader:
             self.problems.append(f"rack: {len(raw):,} items, more than {_box(rules)}")
             return ()
         if isinstance(raw, str):
-            words = [("rack", raw, w) for w in raw.replace(",", " ").split()]
+            words = [("rack", raw, w) for w in tile_words(raw)]
         elif isinstance(raw, list):
             words = []
             for index, item in enumerate(raw):
                 if isinstance(item, str):
-                    words += [(f"rack[{index}]", item, w) for w in item.replace(",", " ").split()]
+                    words += [(f"rack[{index}]", item, w) for w in tile_words(item)]
                 else:
                     self.problems.append(
-                        f"rack[{index}]: expected a tile string, got {_describe(item)}"
+                        f"rack[{index}]: expected a tile string, got {describe(item)}"
                     )
         else:
             self.problems.append(
-                f"rack: expected a string of tiles or a list of tiles, got {_describe(raw)}"
+                f"rack: expected a string of tiles or a list of tiles, got {describe(raw)}"
             )
             return ()
         if len(words) > most:
@@ -473,7 +322,7 @@ class _Reader:
                 # The quick notation too: ranges (R1-5), group shorthands (KRB7), Y for O.
                 found = expand_word(word, rules or STANDARD)
             except NotationError as error:
-                self.problems.append(f"{where} {_quote(text)}: {error}")
+                self.problems.append(f"{where} {quote(text)}: {error}")
                 continue
             tiles += [t for t in found if self._tile_ok(t, word, where, text, rules)]
         return tuple(tiles)
@@ -488,7 +337,7 @@ class _Reader:
         problem = rules.tile_problem(tile)
         if problem:
             shown = str(tile) if word is None else word
-            self.problems.append(f"{where} {_quote(text)}: invalid tile {shown!r}: {problem}")
+            self.problems.append(f"{where} {quote(text)}: invalid tile {shown!r}: {problem}")
         return problem is None
 
     def _table(self, raw: Any, rules: Rules | None) -> list[Meld | RawMeld]:
@@ -499,10 +348,10 @@ class _Reader:
             try:
                 raw = [str(meld) for meld in parse_melds(raw, rules or STANDARD)]
             except NotationError as error:
-                self.problems.append(f"table {_quote(raw)}: {error}")
+                self.problems.append(f"table {quote(raw)}: {error}")
                 return []
         if not isinstance(raw, list):
-            self.problems.append(f"table: expected a list of melds, got {_describe(raw)}")
+            self.problems.append(f"table: expected a list of melds, got {describe(raw)}")
             return []
         if not self._few_melds("table", raw, rules):
             return []
@@ -525,7 +374,7 @@ class _Reader:
             try:
                 read = meld.to_meld(rules)
             except MeldError as error:
-                self.problems.append(f"{where} {_quote(text)}: {error}")
+                self.problems.append(f"{where} {quote(text)}: {error}")
                 melds.append(meld)
                 continue
             melds.append(read)
@@ -549,11 +398,11 @@ class _Reader:
             try:
                 melds = parse_melds(raw, rules or STANDARD)
             except NotationError as error:
-                self.problems.append(f"after {_quote(raw)}: {error}")
+                self.problems.append(f"after {quote(raw)}: {error}")
                 return None
             return melds if self._few_melds("after", list(melds), rules) else None
         if not isinstance(raw, list):
-            self.problems.append(f"after: expected a list of melds, got {_describe(raw)}")
+            self.problems.append(f"after: expected a list of melds, got {describe(raw)}")
             return None
         if not self._few_melds("after", raw, rules):
             return None
@@ -572,7 +421,7 @@ class _Reader:
                     kind = "run" if raw_kind.strip().lower() == "run" else "group"
                 else:
                     self.problems.append(
-                        f"{where}.kind: expected 'run' or 'group', got {_describe(raw_kind)}"
+                        f"{where}.kind: expected 'run' or 'group', got {describe(raw_kind)}"
                     )
                     return None
             if "tiles" not in item:
@@ -584,7 +433,7 @@ class _Reader:
             bad = [i for i, t in enumerate(item) if not isinstance(t, str)]
             for i in bad:
                 self.problems.append(
-                    f"{where}[{i}]: expected a tile string, got {_describe(item[i])}"
+                    f"{where}[{i}]: expected a tile string, got {describe(item[i])}"
                 )
             if bad:
                 return None
@@ -593,13 +442,13 @@ class _Reader:
             text = item
         else:
             self.problems.append(
-                f"{where}: expected a meld (a string or a list of tiles), got {_describe(item)}"
+                f"{where}: expected a meld (a string or a list of tiles), got {describe(item)}"
             )
             return None
         try:
             meld = parse_meld(text, rules or STANDARD)
         except NotationError as error:
-            self.problems.append(f"{where} {_quote(text)}: {error}")
+            self.problems.append(f"{where} {quote(text)}: {error}")
             return None
         if kind is not None:
             meld = RawMeld(meld.tiles, kind)
@@ -620,7 +469,7 @@ class _Reader:
 
     def _expect(self, raw: Any) -> Expect | None:
         if not isinstance(raw, Mapping):
-            self.problems.append(f"expect: expected a table, got {_describe(raw)}")
+            self.problems.append(f"expect: expected a table, got {describe(raw)}")
             return None
         self._unknown_keys(raw, EXPECT_KEYS, "expect: ")
         numbers: dict[str, int | None] = {}
@@ -630,13 +479,13 @@ class _Reader:
                 isinstance(value, bool) or not isinstance(value, int) or value < 0
             ):
                 self.problems.append(
-                    f"expect.{key}: expected a whole number >= 0, got {_describe(value)}"
+                    f"expect.{key}: expected a whole number >= 0, got {describe(value)}"
                 )
                 value = None
             numbers[key] = value
         status = raw.get("status")
         if status is not None and status != "no_move":
-            self.problems.append(f"expect.status: expected 'no_move', got {_describe(status)}")
+            self.problems.append(f"expect.status: expected 'no_move', got {describe(status)}")
             status = None
         if status == "no_move" and any(numbers.values()):
             self.problems.append("expect: status 'no_move' plays nothing, so value and tiles are 0")
@@ -675,27 +524,6 @@ def _box(rules: Rules | None) -> str:
     if rules is None:
         return f"any rule set's box holds ({MAX_TILES:,} tiles)"
     return f"the rule set's box holds ({rules.tile_count} tiles)"
-
-
-def _quote(text: str) -> str:
-    import json  # lazy, as in _json_data
-
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _describe(value: Any) -> str:
-    """A value and its type, for "expected X, got Y" messages."""
-    kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list"}
-    kind = "table" if isinstance(value, Mapping) else kinds.get(type(value), type(value).__name__)
-    import json  # lazy, as in _json_data
-
-    try:
-        shown = json.dumps(value, ensure_ascii=False, default=str)
-    except (ValueError, RecursionError):  # an integer too long to show, a nesting too deep
-        shown = "..."
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    return f"{kind} {shown}"
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -747,7 +575,7 @@ def dumps(puzzle: Puzzle, fmt: Format = "toml") -> str:
     """
     data = to_data(puzzle)
     if fmt == "json":
-        import json  # lazy, as in _json_data
+        import json  # lazy: a solve of a TOML puzzle with text output never needs it
 
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     lines: list[str] = []
@@ -769,8 +597,7 @@ def dumps(puzzle: Puzzle, fmt: Format = "toml") -> str:
 
 def dump(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
     """Write a puzzle file; the format follows the suffix (``.json`` or else TOML)."""
-    fmt: Format = "json" if Path(path).suffix.lower() == ".json" else "toml"
-    Path(path).write_text(dumps(puzzle, fmt), encoding="utf-8")
+    Path(path).write_text(dumps(puzzle, format_of(os.fspath(path))), encoding="utf-8")
 
 
 def _toml_value(value: Any) -> str:
@@ -778,7 +605,7 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    import json  # lazy, as in _json_data
+    import json  # lazy: a solve of a TOML puzzle with text output never needs it
 
     # A JSON string with ASCII escapes is a valid TOML basic string.
     return json.dumps(str(value))

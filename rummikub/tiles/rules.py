@@ -1,4 +1,10 @@
-"""Rule sets as data: every option of RULES.md, with range checks and presets."""
+"""Rule sets as data: every option of RULES.md, with range checks and presets.
+
+A rule set is read from options in one place, :func:`read_rules` (a document's ``[rules]``
+table, the command line's ``--rules``/``--rule``, a web request's ``rules``): every option is
+applied, then the rule set they make is checked as a whole, and every problem is reported at
+once, each naming its option, in the order the options were given.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,9 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
+from rummikub.core.documents import describe
 from rummikub.core.errors import RulesError, unknown
 from rummikub.tiles.tiles import Tile, sort_key
 
@@ -66,7 +73,7 @@ class Rules:
     group_joker_release: GroupJokerRelease = "either"
 
     def __post_init__(self) -> None:
-        problems = list(_problems(self))
+        problems = [text for _, text in _problems(_values(self))]
         if problems:
             raise RulesError("; ".join(problems))
 
@@ -139,34 +146,50 @@ def _shown(value: object) -> str:
     return shown if len(shown) <= 40 else shown[:36] + "..." + shown[-1]
 
 
-def _problems(rules: Rules) -> Iterator[str]:
+def _values(rules: Rules) -> dict[str, Any]:
+    return {name: getattr(rules, name) for name in OPTION_NAMES}
+
+
+def _problems(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every problem of a rule set's values (one for each option of :data:`OPTION_NAMES`),
+    as the option and the message."""
     for name, (low, high) in _RANGES.items():
-        value = getattr(rules, name)
+        value = values[name]
         if isinstance(value, bool) or not isinstance(value, int):
-            yield f"{name}={_shown(value)} must be a whole number in the range {low}-{high}"
+            yield name, f"{name}={_shown(value)} must be a whole number in the range {low}-{high}"
         elif not low <= value <= high:
-            yield f"{name}={_shown(value)} must be in the range {low}-{high}"
-    colors = rules.colors
+            yield name, f"{name}={_shown(value)} must be in the range {low}-{high}"
+    colors = values["colors"]
     if not isinstance(colors, str):
         yield (
-            f"colors={_shown(colors)} must be a string of color letters or a count 1-{MAX_COLORS}"
+            "colors",
+            f"colors={_shown(colors)} must be a string of color letters or a count 1-{MAX_COLORS}",
         )
     elif not 1 <= len(colors) <= MAX_COLORS:
-        yield f"colors={_shown(colors)} must have 1-{MAX_COLORS} letters"
+        yield "colors", f"colors={_shown(colors)} must have 1-{MAX_COLORS} letters"
     elif not all(c.isascii() and c.isalpha() and c.isupper() for c in colors):
-        yield f"colors={colors!r} must be upper-case letters A-Z"
+        yield "colors", f"colors={colors!r} must be upper-case letters A-Z"
     elif "J" in colors:
-        yield f"colors={colors!r}: J is the joker, never a color letter"
+        yield "colors", f"colors={colors!r}: J is the joker, never a color letter"
     elif len(set(colors)) != len(colors):
-        yield f"colors={colors!r} repeats a letter"
-    if not isinstance(rules.open_then_play, bool):
-        yield f"open_then_play={_shown(rules.open_then_play)} must be true or false"
+        yield "colors", f"colors={colors!r} repeats a letter"
+    if not isinstance(values["open_then_play"], bool):
+        yield (
+            "open_then_play",
+            f"open_then_play={_shown(values['open_then_play'])} must be true or false",
+        )
     for name, choices in _CHOICES.items():
-        value = getattr(rules, name)
+        value = values[name]
         # Compared only as a string: an unhashable or odd value is simply not a choice.
         if not (isinstance(value, str) and value in choices):
             expected = " or ".join(repr(c) for c in choices)
-            yield f"{name}={_shown(value)} must be {expected}"
+            yield name, f"{name}={_shown(value)} must be {expected}"
+
+
+#: Every option, in the order of the fields (and of RULES.md).
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+#: The options that decide which tiles and melds exist (the box).
+TILE_SET_OPTIONS = ("numbers", "colors")
 
 
 STANDARD = Rules()
@@ -177,8 +200,6 @@ PRESETS: dict[str, Rules] = {
     "book-1978": Rules(group_joker_release="both"),
     "free-jokers": Rules(joker_lock="free"),
 }
-
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 
 
 def preset(name: str) -> Rules:
@@ -241,26 +262,113 @@ def _coerce(name: str, value: Any) -> Any:
     return value
 
 
-def with_options(base: Rules, options: Mapping[str, Any]) -> Rules:
-    """``base`` with ``options`` applied; reports every unknown key and bad value at once."""
-    problems: list[str] = []
+def _read_options(
+    base: Rules, options: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The changes ``options`` make to ``base``, and every problem as the option and the
+    message: each value is read, then the rule set they make together is checked as a whole.
+    The problems come in the order the options are given."""
+    problems: list[tuple[str, str]] = []
     changes: dict[str, Any] = {}
     for name, value in options.items():
         if name not in OPTION_NAMES:
-            problems.append(unknown("rule option", name, OPTION_NAMES))
+            problems.append((name, unknown("rule option", name, OPTION_NAMES)))
             continue
         try:
             changes[name] = _coerce(name, value)
         except RulesError as error:
-            problems.append(str(error))
+            problems.append((name, str(error)))
+    problems += _problems(_values(base) | changes)
+    given = {name: index for index, name in enumerate(options)}
+    problems.sort(key=lambda problem: given.get(problem[0], len(given)))
+    return changes, problems
+
+
+def with_options(base: Rules, options: Mapping[str, Any]) -> Rules:
+    """``base`` with ``options`` applied; reports every unknown key and bad value at once.
+
+    >>> with_options(STANDARD, {"initial_meld": "0"}).initial_meld
+    0
+    """
+    changes, problems = _read_options(base, options)
     if problems:
-        # Range-check the known options too, so one unknown key does not hide a bad value.
+        raise RulesError("; ".join(text for _, text in problems))
+    return dataclasses.replace(base, **changes) if changes else base
+
+
+class RulesReading(NamedTuple):
+    """What :func:`read_rules` read (a named tuple: one is made for every puzzle read)."""
+
+    #: The rule set, or None when anything is wrong.
+    rules: Rules | None
+    #: Every problem, each naming its place and option (``rules: copies=9 must be ...``).
+    problems: tuple[str, ...]
+    #: The options with a problem (``"preset"`` for the preset).
+    bad: frozenset[str]
+    #: The rule set to judge the rest of a document by despite the problems, so that those
+    #: are reported too: the preset with the good options; None when the preset or the box
+    #: itself (:data:`TILE_SET_OPTIONS`) is in doubt, since whether a tile exists depends
+    #: on it. The rule set itself when nothing is wrong.
+    nearest: Rules | None
+
+
+def read_rules(
+    table: object,
+    *,
+    preset_name: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    where: str = "rules",
+) -> RulesReading:
+    """The rule set of a ``[rules]`` table (its ``preset``, default standard, and options),
+    with ``preset_name`` in place of its preset and ``options`` over its own, as the command
+    line's ``--rules`` and ``--rule`` are; ``where`` names the table in messages ("" for
+    none). Values written as text (``KEY=VALUE``) are read as their types.
+
+    >>> read_rules({"preset": "boxed", "initial_meld": 0}).rules.initial_meld
+    0
+    >>> read_rules({"copies": 9, "jokerz": 1}).problems  # doctest: +NORMALIZE_WHITESPACE
+    ('rules: copies=9 must be in the range 1-4',
+     "rules: unknown rule option 'jokerz': did you mean 'jokers'? (expected one of numbers,
+     colors, copies, jokers, initial_meld, joker_value, open_then_play, joker_lock,
+     joker_swap_from, group_joker_release)")
+    """
+
+    def placed(option: str, text: str) -> str:
+        if option == "preset":
+            return f"{where}.preset: {text}" if where else f"preset: {text}"
+        return f"{where}: {text}" if where else text
+
+    if not isinstance(table, Mapping):
+        problem = f"expected a table, got {describe(table)}"
+        return RulesReading(None, (placed("", problem),), frozenset(), None)
+    name = table.get("preset", "standard") if preset_name is None else preset_name
+    if not isinstance(name, str):
+        problem = placed("preset", f"expected a string, got {describe(name)}")
+        return RulesReading(None, (problem,), frozenset({"preset"}), None)
+    try:
+        base = preset(name)
+    except RulesError as error:
+        return RulesReading(None, (placed("preset", str(error)),), frozenset({"preset"}), None)
+    given = {key: value for key, value in table.items() if key != "preset"}
+    given.update(options or {})
+    if not given:
+        return RulesReading(base, (), frozenset(), base)
+    changes, problems = _read_options(base, given)
+    if not problems:
+        rules = dataclasses.replace(base, **changes)
+        return RulesReading(rules, (), frozenset(), rules)
+    bad = frozenset(option for option, _ in problems)
+    nearest: Rules | None = None
+    if not bad & set(TILE_SET_OPTIONS):
         try:
-            dataclasses.replace(base, **changes)
-        except RulesError as error:
-            problems.append(str(error))
-        raise RulesError("; ".join(problems))
-    return dataclasses.replace(base, **changes)
+            nearest = dataclasses.replace(
+                base, **{key: value for key, value in changes.items() if key not in bad}
+            )
+        except RulesError:  # pragma: no cover - every option is checked on its own
+            nearest = None
+    return RulesReading(
+        None, tuple(placed(option, text) for option, text in problems), bad, nearest
+    )
 
 
 def parse_option(text: str) -> tuple[str, str]:

@@ -12,13 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
+from rummikub.core.documents import quote
+from rummikub.core.errors import NotationError, PositionError, PuzzleError
 from rummikub.render.data import result_data, verdict_data
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.notation import parse_meld, parse_melds, parse_position
 from rummikub.tiles.position import Position
 from rummikub.tiles.puzzles import from_data
-from rummikub.tiles.rules import Rules, preset, with_options
+from rummikub.tiles.rules import Rules, read_rules
 
 __all__ = ["Limits", "RequestError", "analyse", "check", "read_position", "solve"]
 
@@ -78,14 +79,11 @@ def _rules(data: Mapping[str, Any]) -> Rules:
     raw = data.get("rules", {})
     if not isinstance(raw, Mapping):
         raise _bad('rules: expected an object such as {"preset": "standard"}')
-    name = raw.get("preset", "standard")
-    options = {k: v for k, v in raw.items() if k != "preset"}
-    try:
-        if not isinstance(name, str):
-            raise RulesError(f"preset {name!r}: expected a preset name")
-        return with_options(preset(name), options)
-    except RulesError as error:
-        raise RequestError(422, [f"rules: {error}"]) from None
+    # Read as a puzzle file's [rules] is: every problem at once, each with its option.
+    reading = read_rules(raw)
+    if reading.rules is None:
+        raise RequestError(422, list(reading.problems))
+    return reading.rules
 
 
 def read_position(data: Mapping[str, Any]) -> Position:
@@ -101,7 +99,7 @@ def read_position(data: Mapping[str, Any]) -> Position:
         try:
             return parse_position(text, rules)
         except (NotationError, PositionError) as error:
-            raise RequestError(422, [f"position {_quote(text)}: {error}"]) from None
+            raise RequestError(422, [f"position {quote(text)}: {error}"]) from None
     if "rack" not in data:
         raise _bad('expected a position: "position", or "rack" and "table"')
     puzzle_data = {key: data[key] for key in ("rack", "table", "opened") if key in data}
@@ -118,12 +116,6 @@ def _rules_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return raw if isinstance(raw, Mapping) else {}
 
 
-def _quote(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _after(raw: Any, rules: Rules) -> list[RawMeld]:
     """The proposed table: melds as notation only (the checker judges them)."""
     try:
@@ -132,7 +124,7 @@ def _after(raw: Any, rules: Rules) -> list[RawMeld]:
         if isinstance(raw, list) and all(isinstance(m, str) for m in raw):
             return [parse_meld(m, rules) for m in raw]
     except NotationError as error:
-        raise RequestError(422, [f"after {_quote(str(raw))}: {error}"]) from None
+        raise RequestError(422, [f"after {quote(str(raw))}: {error}"]) from None
     raise _bad("after: expected melds, as a string (separated by |) or a list of strings")
 
 
