@@ -146,16 +146,13 @@ def _calls(path: Path) -> set[str]:
 
 #: What reads a document's text, or stdin: only the document reader does.
 READING = {"tomllib.loads", "tomllib.load", "sys.stdin", "click.get_text_stream"}
-#: The web app reads a request body (JSON over HTTP, with its own size limit and status
-#: codes), not a document of a file or stdin.
-NOT_DOCUMENTS = {PACKAGE / "web" / "app.py"}
 
 
 @pytest.mark.parametrize(
     "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
 )
 def test_no_other_module_reads_a_document(path: Path) -> None:
-    if path == DOCUMENTS or path in NOT_DOCUMENTS:
+    if path == DOCUMENTS:
         return
     assert not _calls(path) & READING, path
     text = path.read_text()

@@ -201,3 +201,29 @@ def test_analyse_answers_as_the_command_line(client: TestClient) -> None:
         bad = client.post("/api/analyse", json={"position": POSITION, "top": top})
         assert bad.status_code == 400
         assert "top: expected a whole number 1-10" in bad.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b'{"position": ', "invalid JSON: Expecting value (at line 1, column 14)"),
+        (b"[" * 40 + b"]" * 40, "lists and tables nested more than 32 levels deep"),
+        (b'{"time_limit": 1' + b"0" * 5000 + b"}", "invalid JSON: a number with too many digits"),
+        (b'{"position": "R1 \xff"}', "not UTF-8 text (byte 0xff at offset 17)"),
+    ],
+    ids=["cut-short", "too-deep", "long-number", "not-utf8"],
+)
+def test_a_bad_body_is_a_bad_request_read_as_any_document(body: bytes, problem: str) -> None:
+    # The body goes through the one document reader (core.documents), as files and stdin do
+    # (a body limit above the long number's 5,000 digits).
+    roomy = TestClient(create_app(Limits(time_limit=5.0, body_bytes=20_000)))
+    response = roomy.post("/api/solve", content=body)
+    assert response.status_code == 400
+    assert problem in response.json()["errors"]
+
+
+def test_a_body_with_a_byte_order_mark_is_read(client: TestClient) -> None:
+    body = "\ufeff" + json.dumps({"position": "R1 R2 R3 / R4"})
+    response = client.post("/api/solve", content=body.encode())
+    assert response.status_code == 200
+    assert response.json()["played"] == ["R4"]

@@ -10,7 +10,6 @@ limit.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -24,6 +23,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rummikub import __version__
+from rummikub.core.documents import parse_document
+from rummikub.core.errors import PuzzleError
 from rummikub.tiles.rules import PRESETS
 from rummikub.web import api
 from rummikub.web.api import Limits, RequestError
@@ -115,6 +116,8 @@ async def _body(request: Request, limits: Limits) -> Any:
         if len(body) > limits.body_bytes:
             raise RequestError(413, [f"request too large: at most {limits.body_bytes} bytes"])
     try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RequestError(400, [f"invalid JSON: {error}"]) from None
+        # The one document reader: UTF-8 and a byte order mark, numbers too long, nesting
+        # too deep are bad requests (400), never a crash.
+        return parse_document(body, "request", fmt="json")
+    except PuzzleError as error:
+        raise RequestError(400, list(error.problems)) from None
