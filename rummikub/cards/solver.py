@@ -874,17 +874,17 @@ class _Clp:
     def __init__(self, lin: _Linear) -> None:
         from ortools.linear_solver import pywraplp
 
-        from rummikub.core.lp.rows import add_row
-
         self.lin = lin
         solver = pywraplp.Solver.CreateSolver("CLP")
         self.variables = [
             solver.NumVar(lo, hi, "") for lo, hi in zip(lin.lower, lin.upper, strict=True)
         ]
-        self.rows = [
-            add_row(solver, lower, upper, ((self.variables[v], c) for v, c in terms))
-            for lower, upper, terms in lin.rows
-        ]
+        self.rows = []
+        for lower, upper, terms in lin.rows:
+            row = solver.Constraint(lower, upper)
+            for v, c in terms:
+                row.SetCoefficient(self.variables[v], c)
+            self.rows.append(row)
         self.objective = solver.Objective()
         for var, coef in lin.objective.items():
             self.objective.SetCoefficient(self.variables[var], coef)
@@ -911,6 +911,7 @@ class _Clp:
         self, settings: _Settings, cases: list[dict[int, int]], deadline: float | None
     ) -> tuple[str, list[int] | None]:
         """The integer optimum over ``cases`` (see :attr:`_Linear.cases`), or ``open``."""
+        from rummikub.core.lp.rows import Rows
         from rummikub.core.lp.search import branch_and_bound
 
         self.apply(settings)
@@ -922,7 +923,7 @@ class _Clp:
                 variables[var].SetBounds(value, value)
             # Each case seeks only what beats the cases before it (ties: the earlier case).
             outcome = branch_and_bound(
-                self.solver,
+                Rows(self.solver),
                 list(range(len(variables))),
                 node_limit=NODE_LIMIT,
                 iteration_limit=ITERATION_LIMIT,

@@ -30,9 +30,12 @@ from __future__ import annotations
 import math
 import sys
 from array import array
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummikub.core.lp import wire
+
+if TYPE_CHECKING:
+    from rummikub.core.lp.rows import Rows
 
 #: A value within this of a bound counts as at it; a cut must be violated by more than
 #: :data:`LEAST_VIOLATION` (half of one less its rows' slack) to be worth a row.
@@ -89,7 +92,7 @@ class ModelRows:
     with a coefficient, or a finite bound, that is not an integer are left out (no cut
     may use them), and so are rows with a variable that is not ``integer``."""
 
-    def __init__(self, solver: Any, integer: list[bool]) -> None:
+    def __init__(self, model: Rows, integer: list[bool]) -> None:
         self.rows: list[Row] = []
         self.lower: list[float] = []
         self.upper: list[float] = []
@@ -98,7 +101,7 @@ class ModelRows:
         if len(bounds) > MOST_REMEMBERED or len(_ROWS) > MOST_REMEMBERED:
             bounds.clear()
             _ROWS.clear()
-        for number, part, _ in wire.fields(wire.through(solver.ExportModelToProto)):
+        for number, part, _ in wire.fields(model.export()):
             if number == wire.MODEL_VARIABLE:
                 found = bounds.get(part)
                 if found is None:

@@ -40,10 +40,9 @@ thousands (``tests/test_group_counts.py`` checks both against the exhaustive sea
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rummikub.core import deadline
-from rummikub.core.lp.rows import INF, add_row
+from rummikub.core.lp.builder import INF, Builder
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver.candidates import Counts, TileIndex
@@ -89,13 +88,13 @@ def counts_groups(rules: Rules) -> bool:
 
 
 class NumberGroups:
-    """The group variables of one number (indices in a template, or variables). A plain
-    class, not a dataclass, which costs every ``rummikub solve`` process ~0.4 ms to make."""
+    """The group variables of one number, as indices. A plain class, not a dataclass
+    (benchmarks/RESULTS.md, "Solver choices: start-up")."""
 
     __slots__ = ("count", "jokers", "number", "tiles")
 
     def __init__(
-        self, number: int, count: Any, tiles: dict[str, Any], jokers: Any | None = None
+        self, number: int, count: int, tiles: dict[str, int], jokers: int | None = None
     ) -> None:
         self.number = number
         self.count = count
@@ -104,7 +103,7 @@ class NumberGroups:
         self.tiles = tiles
         self.jokers = jokers
 
-    def variables(self) -> list[Any]:
+    def variables(self) -> list[int]:
         found = [self.count, *self.tiles.values()]
         return found if self.jokers is None else [*found, self.jokers]
 
@@ -112,8 +111,8 @@ class NumberGroups:
 class GroupCounts:
     """The free groups of a position, counted by number.
 
-    :meth:`build` lays them into a model once per rule set (a template); :meth:`bound_to`
-    binds a loaded copy's variables and :meth:`limit` fits them to one position by bounds.
+    :meth:`build` lays them into a model once per rule set (a template); :meth:`limit`
+    fits them to one position by bounds.
     """
 
     def __init__(self, rules: Rules, numbers: list[NumberGroups]) -> None:
@@ -122,62 +121,43 @@ class GroupCounts:
 
     @classmethod
     def build(
-        cls, solver: Any, rules: Rules, index: TileIndex, balance: Callable[[int], Any]
+        cls, model: Builder, rules: Rules, index: TileIndex, balance: Callable[[int], int]
     ) -> GroupCounts:
-        """Every group variable and row of ``rules``, as variable indices; every variable
-        is fixed at 0 until :meth:`limit` bounds it to a position's tiles."""
+        """Every group variable and row of ``rules`` (``balance(t)``: the row of tile type
+        ``t``); every variable is fixed at 0 until :meth:`limit` bounds it to a position's
+        tiles."""
         colors = rules.colors
         numbers: list[NumberGroups] = []
         for n in range(1, rules.numbers + 1):
             deadline.check()  # the time limit covers building (see .deadline)
-            count = solver.IntVar(0, 0, f"groups_{n}")
-            tiles = {c: solver.IntVar(0, 0, f"grouped_{c}{n}") for c in colors}
+            count = model.integer(0, f"groups_{n}")
+            tiles = {c: model.integer(0, f"grouped_{c}{n}") for c in colors}
             for color, var in tiles.items():
-                add_row(solver, -INF, 0.0, [(var, 1.0), (count, -1.0)])  # row 1
-                balance(index[Tile(color, n)]).SetCoefficient(var, 1.0)
+                model.row(-INF, 0.0, [(var, 1.0), (count, -1.0)])  # row 1
+                model.term(balance(index[Tile(color, n)]), var, 1.0)
             numbered = [(var, -1.0) for var in tiles.values()]
-            add_row(solver, -INF, 0.0, [(count, 1.0), *numbered])  # row 2
+            model.row(-INF, 0.0, [(count, 1.0), *numbered])  # row 2
             jokers = None
             laid = numbered
             if rules.jokers:
-                jokers = solver.IntVar(0, 0, f"group_jokers_{n}")
-                balance(index.joker).SetCoefficient(jokers, 1.0)
+                jokers = model.integer(0, f"group_jokers_{n}")
+                model.term(balance(index.joker), jokers, 1.0)
                 laid = [*numbered, (jokers, -1.0)]
-            add_row(solver, -INF, 0.0, [(count, 3.0), *laid])  # row 3, at least 3 tiles
-            add_row(solver, -INF, 0.0, [(count, -float(len(colors))), *((v, -c) for v, c in laid)])
-            numbers.append(
-                NumberGroups(
-                    n,
-                    count.index(),
-                    {c: v.index() for c, v in tiles.items()},
-                    None if jokers is None else jokers.index(),
-                )
-            )
+            model.row(-INF, 0.0, [(count, 3.0), *laid])  # row 3, at least 3 tiles
+            model.row(-INF, 0.0, [(count, -float(len(colors))), *((v, -c) for v, c in laid)])
+            numbers.append(NumberGroups(n, count, tiles, jokers))
         return cls(rules, numbers)
 
-    def bound_to(self, variables: list[Any]) -> GroupCounts:
-        """These groups (of variable indices) over the variables of a loaded copy."""
-        return GroupCounts(
-            self.rules,
-            [
-                NumberGroups(
-                    g.number,
-                    variables[g.count],
-                    {c: variables[i] for c, i in g.tiles.items()},
-                    None if g.jokers is None else variables[g.jokers],
-                )
-                for g in self.numbers
-            ],
-        )
-
-    def limit(self, available: Counts, index: TileIndex, indices: GroupCounts) -> list[int]:
-        """Bound the groups to the tiles in play (``indices``: the same groups as variable
-        indices); returns the indices of the variables left free to move, and forgets the
-        others (fixed at 0, they need no reading back)."""
+    def limit(
+        self, available: Counts, index: TileIndex, bound: Callable[[int, float, float], None]
+    ) -> tuple[GroupCounts, list[int]]:
+        """Bound the groups to the tiles in play (``bound(i, lower, upper)`` sets variable
+        ``i``'s bounds in the position's model): the groups left free to move (the others,
+        fixed at 0, need no reading back) and the indices of their variables."""
         jokers = available[index.joker]
         active: list[int] = []
         kept: list[NumberGroups] = []
-        for groups, where in zip(self.numbers, indices.numbers, strict=True):
+        for groups in self.numbers:
             n = groups.number
             real = {c: available[index[Tile(c, n)]] for c in groups.tiles}
             numbered = sum(1 for r in real.values() if r)
@@ -185,27 +165,25 @@ class GroupCounts:
             most = min(sum(real.values()), (sum(real.values()) + jokers) // 3)
             if numbered + jokers < 3 or most == 0:
                 continue  # no group: its variables stay fixed at 0 (as built)
-            groups.count.SetBounds(0.0, float(most))
-            active.append(where.count)
-            for color, var in list(groups.tiles.items()):
+            bound(groups.count, 0.0, float(most))
+            active.append(groups.count)
+            tiles: dict[str, int] = {}
+            for color, var in groups.tiles.items():
                 upper = min(real[color], most)
                 if upper:
-                    var.SetBounds(0.0, float(upper))
-                    active.append(where.tiles[color])
-                else:
-                    del groups.tiles[color]
+                    bound(var, 0.0, float(upper))
+                    active.append(var)
+                    tiles[color] = var
+            free_jokers = None
             if groups.jokers is not None and jokers:
                 spare = (len(self.rules.colors) - 1) * most  # a group holds a numbered tile
-                groups.jokers.SetBounds(0.0, float(min(jokers, spare)))
-                assert where.jokers is not None
-                active.append(where.jokers)
-            else:
-                groups.jokers = None
-            kept.append(groups)
-        self.numbers = kept
-        return active
+                bound(groups.jokers, 0.0, float(min(jokers, spare)))
+                active.append(groups.jokers)
+                free_jokers = groups.jokers
+            kept.append(NumberGroups(n, groups.count, tiles, free_jokers))
+        return GroupCounts(self.rules, kept), active
 
-    def groups(self, count: Callable[[Any], int]) -> list[Meld]:
+    def groups(self, count: Callable[[int], int]) -> list[Meld]:
         """Deal the chosen counts back into groups (see the module docstring)."""
         found: list[Meld] = []
         for groups in self.numbers:

@@ -20,8 +20,9 @@ from typing import Any, NamedTuple
 
 from rummikub.core import deadline
 from rummikub.core.lp import wire
+from rummikub.core.lp.builder import Builder
 from rummikub.core.lp.records import Records
-from rummikub.core.lp.rows import clp
+from rummikub.core.lp.rows import Rows, clp
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.tiles.solver.group_counts import GroupCounts, counts_groups
@@ -184,7 +185,7 @@ def _one(t: int) -> Any:
 
 
 def lay_base(
-    solver: Any,
+    model: Builder,
     rules: Rules,
     index: TileIndex,
     columns: Sequence[tuple[int, Needs]],
@@ -194,43 +195,43 @@ def lay_base(
     balanced: Sequence[int],
     groups: bool = False,
 ) -> Base:
-    """Build the base into ``solver``, every variable fixed at 0 and every balance at 0.
+    """Build the base into ``model``, every variable fixed at 0 and every balance at 0.
 
     ``played``: the tile types that get a played variable; ``balanced``: those whose balance
     row comes first (a template has them all); any other tile type gets its balance row
     when a run or a column first needs it.
     """
-    variables = {t: solver.IntVar(0, 0, f"played_{t}") for t in played}
-    rows: dict[int, Any] = {}
+    variables = {t: model.integer(0, f"played_{t}") for t in played}
+    rows: dict[int, int] = {}
 
-    def balance(t: int) -> Any:
+    def balance(t: int) -> int:
+        """The row: tiles of type ``t`` laid - played = on the old table."""
         row = rows.get(t)
         if row is None:
-            row = rows[t] = solver.Constraint(0.0, 0.0)
-            if t in variables:
-                row.SetCoefficient(variables[t], -1.0)
+            played_t = variables.get(t)
+            row = rows[t] = model.row(0.0, 0.0, [] if played_t is None else [(played_t, -1.0)])
         return row
 
     for t in balanced:
         balance(t)
-    runs = RunFlow.build(solver, rules, index, balance) if flow else None
-    counted = GroupCounts.build(solver, rules, index, balance) if groups else None
+    runs = RunFlow.build(model, rules, index, balance) if flow else None
+    counted = GroupCounts.build(model, rules, index, balance) if groups else None
     deadline.check()
     laid = []
     for k, (row, needs) in enumerate(columns):
         if k % 64 == 0:
             deadline.check()  # an 8-color box lays thousands of columns per position
-        var = solver.IntVar(0, 0, f"lay_{row}")
+        var = model.integer(0, f"lay_{row}")
         for t, n in needs:
-            balance(t).SetCoefficient(var, float(n))
-        laid.append((row, var.index()))
+            model.term(balance(t), var, float(n))
+        laid.append((row, var))
     return Base(
-        played={t: v.index() for t, v in variables.items()},
-        balance={t: r.index() for t, r in rows.items()},
+        played=variables,
+        balance=rows,
         flow=runs,
         columns=tuple(laid),
         column_of=dict(laid),
-        variables=solver.NumVariables(),
+        variables=model.variables(),
         groups=counted,
     )
 
@@ -278,7 +279,7 @@ class Template(NamedTuple):
         self,
         uppers: dict[int, float] | None = None,
         rows: dict[int, tuple[float, float]] | None = None,
-    ) -> Any:
+    ) -> Rows:
         """A fresh CLP model holding a copy of the template, where variable ``i`` lies in
         ``0..uppers[i]`` and row ``r`` in ``rows[r]`` (the others as in the template)."""
 
@@ -297,11 +298,11 @@ class Template(NamedTuple):
         wire.through(solver.LoadModelFromProto, b"".join(records))
         if solver.NumVariables() != self.base.variables:
             raise RuntimeError("the template did not load")
-        return solver
+        return Rows(solver)
 
     def load_live(
         self, uppers: dict[int, float], rows: dict[int, tuple[float, float]]
-    ) -> tuple[Any, list[int], dict[int, int]]:
+    ) -> tuple[Rows, list[int], dict[int, int]]:
         """A fresh CLP model of only the template's variables that may move (``uppers``:
         variable ``i`` in ``0..uppers[i]``), in the template's order, and of only the rows
         they enter or that ``rows`` bounds (row ``r`` in ``rows[r]``), in the template's
@@ -362,7 +363,7 @@ class Template(NamedTuple):
         wire.through(solver.LoadModelFromProto, b"".join(parts))
         if solver.NumVariables() != len(live) or solver.NumConstraints() != len(kept):
             raise RuntimeError("the template's live part did not load")
-        return solver, live, {r: k for k, r in enumerate(kept)}
+        return Rows(solver), live, {r: k for k, r in enumerate(kept)}
 
     def _record(self, k: int, lower: float, upper: float) -> bytes:
         key = (k, lower, upper)
