@@ -5,10 +5,10 @@ variables' bounds, its rows (bounds and coefficients) and its objective. It writ
 the records OR-Tools exports, without names, record for record (``tests/test_wire.py``
 compares the two byte for byte), so that a CLP model loads the whole model in one call
 (:meth:`Records.load`) instead of a call across to C++ per variable, row and coefficient
-(benchmarks/RESULTS.md, "One process"). A tile template (:mod:`rummikub.tiles.solver.template`)
-is written once per rule set and copied for every position; the card model is written once
-per position, loaded into CLP for the search and read again by CP-SAT
-(:func:`.exact.cp_sat`) when the search leaves it open.
+(benchmarks/RESULTS.md, "Solver choices: building the model"). A tile template
+(:mod:`rummikub.tiles.solver.template`) is written once per rule set and copied for every
+position; the card model is written once per position, loaded into CLP for the search and
+read again by CP-SAT (:func:`.exact.cp_sat`) when the search leaves it open.
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 Rows are added by setting coefficients one by one rather than through pywraplp's natural
 API (``solver.Add(x <= y + z)``), which builds expression objects and costs far more a row
-(benchmarks/RESULTS.md, "One process"). Variables and rows are indices, as for every
-builder; the pywraplp proxy of one is made the first time a call needs it, since a proxy
-for each of a template's hundreds of columns would cost more than a small position's whole
-search.
+(benchmarks/RESULTS.md, "Solver choices: building the model"). Variables and rows are
+indices, as for every builder; the pywraplp proxy of one is made the first time a call
+needs it, since a proxy for each of a template's hundreds of columns would cost more than
+a small position's whole search.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ def clp() -> Any:
     """A new, empty CLP model (pywraplp's ``Solver``).
 
     Made by its solver type rather than by ``Solver.CreateSolver("CLP")``, whose first
-    reading of the name costs a one-position ``rummikub solve`` process about a tenth of
-    its solve (benchmarks/RESULTS.md, "One process").
+    reading of the name costs every process more than the constructor (benchmarks/RESULTS.md,
+    "Solver choices: start-up").
     """
     from ortools.linear_solver import pywraplp  # lazy: only a solve loads OR-Tools
 
@@ -130,7 +130,7 @@ class Rows:
     def solve(self, *, presolve: bool = False, dual: bool = True) -> LPStatus:
         """Solve the LP relaxation. By default without presolve, by the dual simplex: CLP
         then keeps its basis between solves and re-solves a node after a bound change from
-        it (benchmarks/RESULTS.md, "Branch and bound")."""
+        it (benchmarks/RESULTS.md, "Solver choices: the search")."""
         from ortools.linear_solver import pywraplp
 
         status = self.solver.Solve(_parameters(presolve, dual))
@@ -147,7 +147,7 @@ class Rows:
     def values(self) -> list[float]:
         """Every variable's value at the last solution, by index: read through one solution
         message, as bytes (:mod:`.wire`), many times faster than variable by variable
-        (benchmarks/RESULTS.md, "Branch and bound")."""
+        (benchmarks/RESULTS.md, "Solver choices: the search")."""
         if self._fill is None:
             self._fill = self.solver.FillSolutionResponseProto
         response = wire.through(self._fill, kind="MPSolutionResponse")

@@ -251,7 +251,8 @@ def branch_and_bound(
             lp.set_bounds(i, low, high)
         applied = node
         if left is not None:
-            # One LP of a big model can take ~0.1 s: CLP itself stops at the deadline.
+            # One LP of a big model can take long (benchmarks/RESULTS.md, "Solver choices:
+            # budgets and reserves"): CLP itself stops at the deadline.
             lp.set_time_limit(left)
         status = lp.solve()
         nodes += 1

@@ -3,8 +3,9 @@
 The LP relaxation of a model with counted groups (8-color boxes, :mod:`.group_counts`)
 leaves a gap of 1-4 units on the objective's last level (old melds left as they were): an
 old group kept at 1/3 beside a third of a group of the same number that could only be laid
-by breaking it, say. The branch and bound closed such gaps slowly (50 nodes, then CBC's
-root in 0.1-1.2 s). Most of them are {0, 1/2}-Chvatal-Gomory cuts of the model's own rows:
+by breaking it, say. The branch and bound closed such gaps slowly, and CBC's root took long
+(benchmarks/RESULTS.md, "Solver choices: budgets and reserves"). Most of them are
+{0, 1/2}-Chvatal-Gomory cuts of the model's own rows:
 
     take rows ``a_i x <= b_i`` (an equality either way) whose coefficients add up even
     (odd ones evened by a variable's bound, ``x_j >= l_j`` or ``x_j <= u_j``) and whose

@@ -50,31 +50,19 @@ from rummikub.tiles.tiles import JOKER, Tile
 
 #: The branch and bound's node budget for a model with counted groups before cuts (and then
 #: CBC) take over. Its LP relaxation leaves a gap on the third level of the objective (old
-#: melds left as they were, 1-5 of them on most `full-box` positions) that CBC closes at its
-#: root with cuts, in 0.05-0.7 s. With the most fractional variable and a depth-first
-#: dive the search seldom closed it (13 of the 32 `full-box` and `generalised` solves still
-#: open after 100 nodes), so the budget was 10 nodes. Branching on pseudocosts, the tiles
-#: played and the melds kept first (:mod:`.search`), it settles `generalised` in 6-51 nodes,
-#: the 8-color `not-opened-jokers` positions in 4-17 and half of full-box in 18-43 (the
-#: rest in 68-196). Interleaved, 10 against 50 nodes, medians of per-position ratios (load
-#: ~3.5): `full-box`, `generalised` and 8-color `not-opened-jokers` 0.48 (value objective);
-#: `full-box` 0.94 (value, sum 1.79 -> 1.67 s, max 0.30 -> 0.32 s) and 0.31 (tiles with free
-#: jokers, as against the peer: sum 3.1 -> 1.7 s); `full-box` and `generalised` with tiles
-#: 0.49. 80 nodes: 0.54 and 0.56 on `full-box`.
+#: melds left as they were) that CBC closes at its root with cuts; branching on
+#: pseudocosts, the tiles played and the melds kept first (:mod:`rummikub.core.lp.search`),
+#: the search settles most such models within this budget, sooner than CBC
+#: (benchmarks/RESULTS.md, "Solver choices: budgets and reserves").
 COUNTED_NODE_LIMIT = 50
-#: What the search leaves open there gets zero-half cuts at the root (:mod:`.zero_half`)
-#: and a second search of this many nodes before CBC: on the 16 `generalised` and
-#: `full-box` positions (seed 1), the 6 that went to CBC after 50 nodes with tiles and free
-#: jokers (as against the peer) are settled in 17-39 more nodes, and the 6 with the value
-#: objective in 15-29 more, but for two in 57 and 81 (with 50 nodes those two went on to
-#: CBC as well).
+#: What the search leaves open there gets zero-half cuts at the root
+#: (:mod:`rummikub.core.lp.zero_half`) and a second search of this many nodes before CBC,
+#: which settles most of what the first left open (the same section).
 COUNTED_CUT_NODE_LIMIT = 100
 #: Seconds per column kept back for CBC's root on such a model, which its time limit does
-#: not cut (presolve, cut passes, heuristics: 0.05-0.7 s for the ~1,100-1,300 columns of
-#: `full-box` positions on a loaded 2-core machine, several times a standard model's per
-#: column). With less time left the search goes on instead, and under a time limit below
-#: four times this reserve it keeps the budget of any model: measured on `full-box` at load
-#: ~6, limits of 0.3-1.2 s were kept (none overshot), and every position was proven from 0.9 s.
+#: not cut (presolve, cut passes, heuristics: several times a standard model's per column,
+#: the same section). With less time left the search goes on instead, and under a time
+#: limit below four times this reserve it keeps the budget of any model.
 COUNTED_MIP_RESERVE_PER_COLUMN = 200e-6
 
 #: Boxes of more colors than this count their groups (the standard box's 4 colors keep one

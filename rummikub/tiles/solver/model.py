@@ -86,11 +86,9 @@ from rummikub.tiles.solver.units import LockedUnits, Unit
 from rummikub.tiles.tiles import Tile
 
 #: Nodes the branch and bound may spend on a model of a standard size (up to
-#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over. CBC settles the
-#: positions that branch long (half-integral tie-breaks on `late`, `rack-jokers`) at its
-#: root, but its presolve and cuts take 150-350 ms there, while the search (see
-#: :mod:`.search`) needs at most 49 nodes (~0.4 ms each) on `late`, 35 and 30 on 300
-#: `hard` and `rack-jokers` positions.
+#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over: CBC settles the
+#: positions that branch long at its root, but far slower than the search's few nodes
+#: there (benchmarks/RESULTS.md, "Solver choices: budgets and reserves").
 NODE_LIMIT = 200
 STANDARD_COLUMNS = 1_000
 #: The budget of a bigger model (boxes of many colors): nodes times columns, counted so
@@ -102,8 +100,8 @@ ITERATION_LIMIT = 15_000
 #: Seconds kept back from the MIP back end's time limit for reading the answer back.
 READING_MARGIN = 0.01
 #: Seconds per column kept back from a time limit before the search starts a node, and
-#: for the MIP back end's root, measured on a loaded 2-core machine (4,300 columns: ~60 ms
-#: and ~150 ms).
+#: for the MIP back end's root, as measured on a loaded 2-core machine (benchmarks/RESULTS.md,
+#: "Solver choices: budgets and reserves").
 LP_RESERVE_PER_COLUMN = 15e-6
 MIP_RESERVE_PER_COLUMN = 35e-6
 
@@ -111,10 +109,8 @@ MIP_RESERVE_PER_COLUMN = 35e-6
 #: they enter, when they are at most this share of the template's (see
 #: :meth:`.Template.load_live`). Writing that model costs Python a few microseconds a
 #: variable, and each variable left out saves CLP about as much in loading and in each
-#: LP solve: measured position by position against the whole template's copy (tiles
-#: objective, free jokers, CPU time), new/old per-position ratios by share of variables
-#: that may move: 0.77-0.85 below 0.27, 0.94-0.97 at 0.27-0.36, ~0.97 at 0.17-0.47,
-#: 1.01-1.12 from 0.48 on (`game`, `mid`).
+#: LP solve: the share where the two break even (benchmarks/RESULTS.md, "Solver choices:
+#: building the model").
 LIVE_SHARE = 0.35
 
 #: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
@@ -123,8 +119,8 @@ LIVE_SHARE = 0.35
 ModelStatus = Literal["optimal", "feasible", "no_move", "unknown"]
 
 
-# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
-# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module
+# (benchmarks/RESULTS.md, "Solver choices: start-up").
 class Solution(NamedTuple):
     """A move read back from the model: the tiles played and the new table."""
 
@@ -164,7 +160,7 @@ class AsWas(NamedTuple):
 
 class MoveVariables:
     """The model's variables by what they mean (a plain class, as the named tuples above:
-    not a dataclass, which costs every process ~0.4 ms to make)."""
+    not a dataclass, benchmarks/RESULTS.md, "Solver choices: start-up")."""
 
     __slots__ = (
         "_balance",
@@ -211,8 +207,9 @@ class MoveVariables:
 
 @lru_cache(maxsize=16)
 def _tile_index(rules: Rules) -> TileIndex:
-    """The tile ids of ``rules`` (cached: building them costs ~75 us, a twentieth of a small
-    position's solve; the solver never adds tiles to it)."""
+    """The tile ids of ``rules`` (cached: building them costs a small position's solve a
+    share, benchmarks/RESULTS.md, "Solver choices: start-up"; the solver never adds tiles
+    to it)."""
     return TileIndex(rules)
 
 
@@ -528,9 +525,9 @@ class MoveModel:
             # joker. By a rack tile that is the same as laying that tile at once (a
             # joker-free opening), so rack-only rules need no releases here.
             # Enumerated here rather than through the cached ``fates``: a large rack with
-            # jokers has ~1,000 cores and ~20x more releases than kept melds, which,
-            # cached, filled memory (1.4 GiB) and time. Only melds the tiles in play can
-            # lay become fates.
+            # jokers has many cores and far more releases than kept melds, which, cached,
+            # filled memory and time (benchmarks/RESULTS.md, "Solver choices: budgets and
+            # reserves"). Only melds the tiles in play can lay become fates.
             ends = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
             if rules.joker_swap_from == "rack_or_table":
                 ends += self._core_releases(core)
@@ -674,8 +671,9 @@ class MoveModel:
             return ModelOutcome("no_move", None)
         started = time.perf_counter()
         until = None if time_limit is None else started + time_limit
-        # CLP copies the model on its first solve, which no time limit interrupts (~30-60
-        # ms for 4,000 columns on a loaded machine): no node starts without that reserve.
+        # CLP copies the model on its first solve, which no time limit interrupts: no node
+        # starts without that reserve (benchmarks/RESULTS.md, "Solver choices: budgets and
+        # reserves").
         reserve = LP_RESERVE_PER_COLUMN * self.rows.variables()
         last_node = None if until is None else until - reserve
         integer = self._integer_variables()

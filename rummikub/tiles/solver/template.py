@@ -2,8 +2,9 @@
 
 The base depends on the rule set and a choice of candidate melds only, so :func:`lay_base`
 builds it the same way for two uses: once per rule set into a template that every position
-of that rule set copies (:func:`play_template`: building through pywraplp costs about a
-microsecond a coefficient, most of a small position's time, and a copy costs far less), and
+of that rule set copies (:func:`play_template`: building through pywraplp coefficient by
+coefficient costs most of a small position's time, and a copy far less; benchmarks/RESULTS.md,
+"Solver choices: building the model"), and
 straight into one position's model where no template fits (an opening without playing on,
 candidate runs instead of the flow, boxes with too many groups to copy). Either way the
 position then bounds the base to its tiles and adds what is its own: old melds left as they
@@ -33,8 +34,8 @@ from rummikub.tiles.solver.runs_flow import RunFlow
 MOST_GROUPS = 2000
 
 
-# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
-# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module
+# (benchmarks/RESULTS.md, "Solver choices: start-up").
 class Base(NamedTuple):
     """Where the base's parts are in a model, by variable and row index."""
 
@@ -112,8 +113,8 @@ def fitting_rows(cands: Candidates, limit: Counts) -> list[tuple[int, int]]:
     again and again (a template's candidate groups): candidates are split into clusters
     that share no numbered tile (a box's groups: one per number), and which candidates of
     a cluster fit, with how many copies, depends only on the counts of its own tiles and of
-    the joker, so it is remembered by those counts (a mid-sized table's fitting took ~5% of
-    its solve). The clusters are made on the table's second read: on its first, reading
+    the joker, so it is remembered by those counts (benchmarks/RESULTS.md, "Solver choices:
+    building the model"). The clusters are made on the table's second read: on its first, reading
     the candidates alone costs less than making them (a process that solves one position,
     such as one ``rummikub solve``, never needs them)."""
     found = _CLUSTERS.get(id(cands))
@@ -272,7 +273,8 @@ class Template(NamedTuple):
     #: :attr:`records`, bounds).
     bounded: dict[tuple[int, float, float], bytes]
     #: The same model by columns, for live copies (:meth:`load_live`; written with the
-    #: records: reading them back out of the rows cost ~2 ms on the first live copy).
+    #: records: reading them back out of the rows cost the first live copy more, see
+    #: benchmarks/RESULTS.md, "Solver choices: building the model").
     columns: _Columns
 
     def load(
@@ -312,8 +314,8 @@ class Template(NamedTuple):
         Every other variable of the template is fixed at 0 (a flow's joker beside runs
         that cannot be laid is held at 0 by its row), so leaving it out changes no
         solution; a row without any variable left, bounded at 0, holds always. A small
-        table frees ~70 of a template's ~390 variables: CLP then loads and solves a
-        model of a quarter of the columns and two fifths of the rows.
+        table frees a fraction of a template's variables, so CLP loads and solves a much
+        smaller model (benchmarks/RESULTS.md, "Solver choices: building the model").
         """
 
         terms, heads, row_bounds, variable = self.columns
@@ -415,8 +417,9 @@ def template_for(rules: Rules, jokers: int) -> Template | None:
     jokers). The template depends on the box alone, not on the other rules (a box that
     counts its groups has one template: its jokers cost few columns). Each is built on its
     first use: a process that solves one position builds one template, not one per number
-    of jokers (4-7 ms each; a long-running caller that must not pay for one mid-way
-    solves a position with each number of jokers first, as the benchmarks' warm-up does).
+    of jokers (benchmarks/RESULTS.md, "Solver choices: building the model"; a long-running
+    caller that must not pay for one mid-way solves a position with each number of jokers
+    first, as the benchmarks' warm-up does).
     """
     return _template(rules.numbers, rules.colors, rules.copies, rules.jokers, max(0, jokers))
 
