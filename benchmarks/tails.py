@@ -35,13 +35,13 @@ QUICK_POSITIONS = 1
 
 #: The parts of a solve as (label, function name, file name ending, the file its callers
 #: must be in or None). "build" counts every model a solve builds (a not-opened position
-#: may build several); "clp" only the LP solves the branch and bound asks for (the MIP
-#: back end calls the same ``Solve``).
+#: may build several); "clp" only the LP solves the branch and bound asks for (the live
+#: model's ``solve``, which the cuts and LP bounds call too).
 PARTS = (
     ("whole", "solve", "rummikub/tiles/solver/__init__.py", None),
     ("build", "__init__", "rummikub/tiles/solver/model.py", None),
     ("search", "branch_and_bound", "rummikub/core/lp/search.py", None),
-    ("clp", "Solve", "ortools/linear_solver/pywraplp.py", "rummikub/core/lp/search.py"),
+    ("clp", "solve", "rummikub/core/lp/rows.py", "rummikub/core/lp/search.py"),
     ("mip", "_solve_mip", "rummikub/tiles/solver/model.py", None),
     ("read", "_read", "rummikub/tiles/solver/model.py", None),
 )

@@ -134,7 +134,8 @@ def test_every_answer_with_wild_swap_is_legal(position: CardPosition) -> None:
 def test_the_cp_sat_hand_over_gives_the_same_proven_answers(monkeypatch: Any) -> None:
     """With a branch and bound of no node every program goes to CP-SAT, with each draw's
     settings (card counts, the deepest card's row) and no cases: the same answers."""
-    from rummikub.cards import solver
+    from rummikub.cards.solver import model
+    from rummikub.core.lp import exact
 
     texts = [
         'game = "500-rum"\nhand = "7S 8S 4C QH"\ndiscard = ["KH", "9S", "2D", "QS", "QD"]\n'
@@ -147,14 +148,14 @@ def test_the_cp_sat_hand_over_gives_the_same_proven_answers(monkeypatch: Any) ->
     positions = [loads(text, "p.toml").position for text in texts]
     expected = [solve(p, all_picks=True) for p in positions]
     calls: list[int] = []
-    real = solver._solve_cp_sat
+    real = exact.cp_sat
 
-    def counted(*args: Any) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
-        return real(*args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(solver, "NODE_LIMIT", 0)
-    monkeypatch.setattr(solver, "_solve_cp_sat", counted)
+    monkeypatch.setattr(model, "NODE_LIMIT", 0)
+    monkeypatch.setattr(exact, "cp_sat", counted)
     for position, before in zip(positions, expected, strict=True):
         after = solve(position, all_picks=True)
         assert after.proven

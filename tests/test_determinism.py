@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from benchmarks.corpora import CORPORA, GENERALISED, random_position, stream
+from rummikub.core.lp import search as search_module
 from rummikub.core.lp.search import SearchOutcome
 from rummikub.tiles.position import Position
 from rummikub.tiles.puzzles import Puzzle, dump
@@ -46,15 +47,17 @@ def answer(result: SolveResult) -> tuple[str, int, int, str]:
 
 
 def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """Records each branch and bound's outcome (status, nodes) from now on."""
+    """Records each branch and bound's outcome (status, nodes) from now on: the search
+    (:func:`.search.settle`) and the move model's second search after cuts."""
     seen: list[tuple[str, int]] = []
-    original = model_module.branch_and_bound
+    original = search_module.branch_and_bound
 
     def spy(*args: Any, **kwargs: Any) -> SearchOutcome:
         outcome = original(*args, **kwargs)
         seen.append((outcome.status, outcome.nodes))
         return outcome
 
+    monkeypatch.setattr(search_module, "branch_and_bound", spy)
     monkeypatch.setattr(model_module, "branch_and_bound", spy)
     return seen
 

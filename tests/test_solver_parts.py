@@ -12,6 +12,7 @@ import pytest
 
 from rummikub import PRESETS, Position, Rules, check, solve
 from rummikub.core.lp import search
+from rummikub.core.lp.rows import INF, Rows, clp
 from rummikub.core.lp.search import branch_and_bound
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.solver import model as move_model
@@ -35,7 +36,7 @@ def lay_runs(tiles: str, rules: Rules = STANDARD) -> list[str] | None:
     solver = pywraplp.Solver.CreateSolver("CBC")
     index = TileIndex(rules)
     every = range(index.size)
-    base = lay_base(solver, rules, index, [], flow=True, played=[], balanced=every)
+    base = lay_base(Rows(solver), rules, index, [], flow=True, played=[], balanced=every)
     counts = index.counts(Tile.parse(t) for t in tiles.split())
     rows = solver.constraints()
     for t, r in base.balance.items():
@@ -137,17 +138,15 @@ def test_layout_lays_a_free_runs_leading_joker_at_the_top() -> None:
 # -- branch and bound -----------------------------------------------------------------
 
 
-def knapsack(upper_x: float = math.inf) -> tuple[Any, list[int]]:
+def knapsack(upper_x: float = math.inf) -> tuple[Rows, list[int]]:
     """max 5x + 4y, 6x + 4y <= 24, x + 2y <= 6: LP optimum 21 at (3, 1.5), integer 20."""
-    from ortools.linear_solver import pywraplp
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
-    x = solver.IntVar(0, upper_x, "x")
-    y = solver.IntVar(0, math.inf, "y")
-    solver.Add(6 * x + 4 * y <= 24)
-    solver.Add(x + 2 * y <= 6)
-    solver.Maximize(5 * x + 4 * y)
-    return solver, [x.index(), y.index()]
+    model = Rows(clp())
+    x = model.integer(upper_x, "x")
+    y = model.integer(math.inf, "y")
+    model.row(-INF, 24.0, [(x, 6.0), (y, 4.0)])
+    model.row(-INF, 6.0, [(x, 1.0), (y, 2.0)])
+    model.maximise([(x, 5.0), (y, 4.0)])
+    return model, [x, y]
 
 
 def test_branch_and_bound_proves_the_integer_optimum() -> None:
@@ -161,15 +160,11 @@ def test_branch_and_bound_proves_the_integer_optimum() -> None:
 
 
 def test_branch_and_bound_proves_infeasibility() -> None:
-    from ortools.linear_solver import pywraplp
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
-    x = solver.IntVar(0, 10, "x")
-    solver.Add(2 * x == 3)
-    solver.Maximize(x)
-    outcome = branch_and_bound(
-        solver, [x.index()], node_limit=100, iteration_limit=10_000, deadline=None
-    )
+    model = Rows(clp())
+    x = model.integer(10, "x")
+    model.row(3.0, 3.0, [(x, 2.0)])
+    model.maximise([(x, 1.0)])
+    outcome = branch_and_bound(model, [x], node_limit=100, iteration_limit=10_000, deadline=None)
     assert (outcome.status, outcome.values) == ("infeasible", None)
 
 
@@ -349,21 +344,133 @@ def test_search_branches_on_groups_laid_to_close_a_value_gap(
 
 
 def test_an_aggregate_is_the_sum_of_its_columns_once_made() -> None:
-    from ortools.linear_solver import pywraplp
-
-    solver = pywraplp.Solver.CreateSolver("CLP")
-    x = [solver.IntVar(0, 3, f"x{k}") for k in range(3)]
-    aggregate = search.Aggregate([x[0].index(), x[2].index()], "x0+x2")
+    model = Rows(clp())
+    x = [model.integer(3, f"x{k}") for k in range(3)]
+    aggregate = search.Aggregate([x[0], x[2]], "x0+x2")
     assert aggregate.value([0.5, 9.0, 0.25]) == 0.75
-    i = aggregate.variable(solver)
-    assert aggregate.variable(solver) == i == 3  # made once
+    i = aggregate.variable(model)
+    assert aggregate.variable(model) == i == 3  # made once
     # Its row holds it equal to the sum: fixing the columns fixes it.
-    x[0].SetBounds(1, 1)
-    x[2].SetBounds(2, 2)
-    total = solver.variable(i)
-    solver.Maximize(total)
-    assert solver.Solve() == pywraplp.Solver.OPTIMAL
-    assert total.solution_value() == pytest.approx(3.0)
+    model.set_bounds(x[0], 1, 1)
+    model.set_bounds(x[2], 2, 2)
+    model.maximise([(i, 1.0)])
+    assert model.solve() == "optimal"
+    assert model.values()[i] == pytest.approx(3.0)
+
+
+# -- the search with its exact back end (search.settle) -----------------------------------
+
+
+def test_settle_hands_what_the_search_leaves_open_to_the_exact_back_end() -> None:
+    model, integer = knapsack()
+    asked: list[int] = []
+
+    def exact() -> search.SearchOutcome:
+        asked.append(1)
+        return search.SearchOutcome("optimal", [4.0, 0.0], 0)
+
+    # One node leaves the fractional root open: the back end's answer, the search's work.
+    outcome = search.settle(model, integer, search.Budget(1, 10_000), exact, deadline=None)
+    assert (outcome.status, outcome.values, outcome.nodes, asked) == (
+        "optimal",
+        [4.0, 0.0],
+        1,
+        [1],
+    )
+    # Within its budget the search settles it alone.
+    asked.clear()
+    outcome = search.settle(model, integer, search.Budget(100, 10_000), exact, deadline=None)
+    assert outcome.status == "optimal" and asked == []
+
+
+def test_settle_keeps_the_search_open_when_the_back_end_finds_nothing() -> None:
+    model, integer = knapsack()
+
+    def nothing() -> search.SearchOutcome:
+        return search.SearchOutcome("open", None, 0)
+
+    outcome = search.settle(model, integer, search.Budget(1, 10_000), nothing, deadline=None)
+    assert (outcome.status, outcome.values, outcome.nodes) == ("open", None, 1)
+
+
+def test_settle_takes_the_best_case_and_the_earlier_of_equal_ones() -> None:
+    # max x + y, x + y <= 3, x, y in 0..2: the case x = 0 reaches 2, the cases x = 1 and
+    # y = 1 reach 3 (x = 1 first: it is kept); the other bounds are restored after each.
+    model = Rows(clp())
+    x, y = model.integer(2, "x"), model.integer(2, "y")
+    model.row(-INF, 3.0, [(x, 1.0), (y, 1.0)])
+    model.maximise([(x, 1.0), (y, 1.0)])
+    cases = [{x: 0.0}, {x: 1.0}, {y: 1.0}]
+    outcome = search.settle(
+        model, [x, y], search.Budget(100, 10_000), None, deadline=None, cases=cases
+    )
+    assert outcome.status == "optimal" and outcome.values is not None
+    assert [round(v) for v in outcome.values] == [1, 2]
+    assert model.bounds(x) == model.bounds(y) == (0.0, 2.0)
+    # No case can lay anything: infeasible.
+    model.row(5.0, INF, [(x, 1.0)])
+    outcome = search.settle(
+        model, [x, y], search.Budget(100, 10_000), None, deadline=None, cases=cases
+    )
+    assert (outcome.status, outcome.values) == ("infeasible", None)
+
+
+def test_settle_goes_through_the_callers_closing_step_before_the_back_end() -> None:
+    model, integer = knapsack()
+    steps: list[str] = []
+
+    def closing(open_search: search.SearchOutcome) -> search.SearchOutcome:
+        steps.append(open_search.status)
+        return search.SearchOutcome("optimal", [4.0, 0.0], open_search.nodes + 5)
+
+    def exact() -> search.SearchOutcome:
+        raise AssertionError("the closing step settled it")
+
+    outcome = search.settle(
+        model, integer, search.Budget(1, 10_000), exact, deadline=None, closing=closing
+    )
+    assert (outcome.status, outcome.nodes, steps) == ("optimal", 6, ["open"])
+
+
+# -- one builder: the live model and the records are the same model ------------------------
+
+
+def test_the_live_model_and_the_records_build_the_same_model() -> None:
+    """The same calls of the builder, into the live model and into records loaded into
+    CLP: the same variables, rows (merged terms, zeros left out) and objective."""
+    from rummikub.core.lp.builder import Builder
+    from rummikub.core.lp.records import Records
+
+    def build(model: Builder) -> None:
+        x, y, z = model.integer(3, "x"), model.integer(0, "y"), model.integer(2, "z")
+        model.row(-INF, 4.0, [(x, 1.0), (z, 2.0), (x, 1.0)])  # 2x + 2z <= 4
+        model.row(1.0, 1.0, [(y, 1.0), (z, 1.0), (y, -1.0)])  # y cancels out
+        balance = model.row(0.0, INF)
+        model.term(balance, z, 1.0)
+        model.maximise([(x, 3.0), (z, 1.0)])
+        model.maximise([(z, 1.0)])
+
+    live = Rows(clp())
+    build(live)
+    records = Records()
+    build(records)
+    loaded = records.load()
+    assert _unnamed(loaded) == _unnamed(live)
+    assert [loaded.bounds(i) for i in range(3)] == [live.bounds(i) for i in range(3)]
+    assert loaded.objective == live.objective == {0: 3.0, 2: 2.0}
+    assert loaded.solve() == live.solve() == "optimal"
+    assert loaded.values() == live.values() == [1.0, 0.0, 1.0]
+
+
+def _unnamed(model: Rows) -> list[tuple[float, float, dict[int, float]]]:
+    """The rows of ``model`` as (bounds, coefficients by variable index)."""
+    solver = model.solver
+    found = []
+    for r in range(solver.NumConstraints()):
+        row = solver.constraint(r)
+        terms = {v.index(): row.GetCoefficient(v) for v in solver.variables()}
+        found.append((row.lb(), row.ub(), {i: c for i, c in terms.items() if c}))
+    return found
 
 
 # -- time-limited solves that end unproven ------------------------------------------------
@@ -493,7 +600,6 @@ def test_clp_models_are_made_by_type_not_by_name(monkeypatch: pytest.MonkeyPatch
     (Solver.CreateSolver) costs ~1.4 ms the first time in a process."""
     from ortools.linear_solver import pywraplp
 
-    from rummikub.core.lp.rows import clp
     from rummikub.tiles.solver.template import play_template
 
     assert clp().SolverVersion().startswith("Clp")

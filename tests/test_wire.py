@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ortools.linear_solver import linear_solver_pb2, pywraplp
 
 from rummikub.core.lp import wire
+from rummikub.core.lp.rows import Rows
 from rummikub.tiles.rules import STANDARD, Rules
 from rummikub.tiles.solver.candidates import group_candidates
 from rummikub.tiles.solver.group_counts import counts_groups
@@ -123,7 +124,8 @@ def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
     counted = counts_groups(rules)
     columns = [] if counted else list(enumerate(group_candidates(rules).needs))
     every = range(index.size)
-    lay_base(built, rules, index, columns, flow=True, played=every, balanced=every, groups=counted)
+    live = Rows(built)  # the same builder's calls, into the live model
+    lay_base(live, rules, index, columns, flow=True, played=every, balanced=every, groups=counted)
     exported = linear_solver_pb2.MPModelProto()
     built.ExportModelToProto(exported)
     for part in (*exported.variable, *exported.constraint):
@@ -155,7 +157,7 @@ def test_the_template_is_the_model_it_was_built_from(rules: Rules) -> None:
         heads.append(wire.without(part, (wire.CONSTRAINT_VARIABLES, wire.CONSTRAINT_COEFFICIENTS)))
     assert template.columns[:2] == (tuple(map(tuple, terms)), tuple(heads))
     row = template.base.balance[0]
-    loaded = template.load({0: 2.0}, {row: (1.0, 1.0)})
+    loaded = template.load({0: 2.0}, {row: (1.0, 1.0)}).solver
     assert (loaded.variable(0).lb(), loaded.variable(0).ub()) == (0.0, 2.0)
     assert (loaded.constraint(row).lb(), loaded.constraint(row).ub()) == (1.0, 1.0)
     assert loaded.NumConstraints() == len(exported.constraint)
@@ -201,8 +203,9 @@ def test_the_live_part_of_a_template_is_the_template_where_it_may_move(jokers: i
     flow = [i for color in base.flow.colors for i in color.start.values()] if base.flow else []
     uppers = {i: 2.0 for i in played + columns + flow[::3]}
     rows = {base.balance[3]: (1.0, 1.0), base.balance[40]: (2.0, 2.0)}
-    whole = template.load(uppers, rows)
-    solver, live, kept = template.load_live(uppers, rows)
+    whole = template.load(uppers, rows).solver
+    model, live, kept = template.load_live(uppers, rows)
+    solver = model.solver
     assert live == sorted(uppers)
     assert solver.NumVariables() == len(live) < template.variables
     for k, i in enumerate(live):

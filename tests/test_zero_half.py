@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from benchmarks.corpora import CORPORA
 from rummikub import Position
-from rummikub.core.lp.search import _Reader
+from rummikub.core.lp.rows import Rows
 from rummikub.core.lp.zero_half import Cut, ModelRows, separate
 from rummikub.tiles.solver import model as move_model
 from rummikub.tiles.solver import solve
@@ -36,7 +36,7 @@ def test_an_odd_cycle_of_pairs_gets_its_cut() -> None:
     goal.SetMaximization()
     assert solver.Solve() == pywraplp.Solver.OPTIMAL
     assert goal.Value() == pytest.approx(1.5)
-    cuts = separate(ModelRows(solver, [True] * 3), _Reader(solver).values(), 10)
+    cuts = separate(ModelRows(Rows(solver), [True] * 3), Rows(solver).values(), 10)
     assert cuts == [Cut(((0, 1), (1, 1), (2, 1)), 1)]
 
 
@@ -51,7 +51,7 @@ def test_no_cut_where_the_lp_solution_is_integral() -> None:
     solver.Objective().SetCoefficient(x, 1.0)
     solver.Objective().SetMaximization()
     assert solver.Solve() == pywraplp.Solver.OPTIMAL
-    assert separate(ModelRows(solver, [True, True]), _Reader(solver).values(), 10) == []
+    assert separate(ModelRows(Rows(solver), [True, True]), Rows(solver).values(), 10) == []
 
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])

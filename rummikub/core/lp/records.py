@@ -1,56 +1,41 @@
-"""A model written straight as the records of its ``MPModelProto``, for a template.
+"""A model kept as data and written straight as the records of its ``MPModelProto``.
 
-A template (:mod:`.template`) is a rule set's base as serialized variables and rows, which
-each position's copy loads. Building it through pywraplp cost a call across to C++ per
-variable, row and coefficient (~1,900 for the standard box), then exporting the model and
-cutting every record's name out of the export: ~6 ms of every ``rummikub solve`` process,
-more than its small position's solve. :class:`Records` takes the same calls from
-:func:`.template.lay_base` (and the flow's and counted groups' ``build``) and writes each
-record as OR-Tools exports it, without the name: the same model, record for record
-(``tests/test_wire.py`` compares the two byte for byte).
+:class:`Records` is the :class:`.builder.Builder` whose model is plain Python data: its
+variables' bounds, its rows (bounds and coefficients) and its objective. It writes them as
+the records OR-Tools exports, without names, record for record (``tests/test_wire.py``
+compares the two byte for byte), so that a CLP model loads the whole model in one call
+(:meth:`Records.load`) instead of a call across to C++ per variable, row and coefficient
+(benchmarks/RESULTS.md, "Solver choices: building the model"). A tile template
+(:mod:`rummikub.tiles.solver.template`) is written once per rule set and copied for every
+position; the card model is written once per position, loaded into CLP for the search and
+read again by CP-SAT (:func:`.exact.cp_sat`) when the search leaves it open.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from rummikub.core.lp import wire
+
+if TYPE_CHECKING:
+    from rummikub.core.lp.rows import Rows
 
 # The fields in the order OR-Tools writes them (ExportModelToProto): a variable's bounds
 # and integrality; a row's bounds, "not lazy", then its variables by index with their
 # coefficients (a row without any has neither field).
 
 
-class Variable:
-    """A variable of :class:`Records`, as pywraplp's ``MPVariable`` answers ``index()``."""
-
-    __slots__ = ("_index",)
-
-    def __init__(self, index: int) -> None:
-        self._index = index
-
-    def index(self) -> int:
-        return self._index
-
-
 class Row:
-    """A row of :class:`Records`: its bounds and coefficients, by variable index (set
-    again, a coefficient replaces the one before, as in pywraplp's ``MPConstraint``)."""
+    """A row of :class:`Records`: its bounds and coefficients, by variable index in the
+    order they were first given."""
 
-    __slots__ = ("_index", "coefficients", "lower", "upper")
+    __slots__ = ("coefficients", "lower", "upper")
 
-    def __init__(self, index: int, lower: float, upper: float) -> None:
-        self._index = index
+    def __init__(self, lower: float, upper: float, coefficients: dict[int, float]) -> None:
         self.lower = lower
         self.upper = upper
-        self.coefficients: dict[int, float] = {}
-
-    def index(self) -> int:
-        return self._index
-
-    def SetCoefficient(self, var: Variable, coefficient: float) -> None:  # pywraplp's name
-        if not coefficient:
-            # pywraplp keeps some zeros and not others; a base lays none.
-            raise ValueError("a base lays no zero coefficient")
-        self.coefficients[var._index] = coefficient
+        self.coefficients = coefficients
 
     def head(self, bounds: dict[tuple[float, float], bytes]) -> bytes:
         """The row's record's fields before its terms (its bounds, "not lazy");
@@ -100,36 +85,56 @@ _TERM_BYTES = 11
 
 
 class Records:
-    """Integer variables and rows, by index as pywraplp numbers them, written as records.
-
-    It answers the calls of pywraplp's ``Solver`` that a base is laid with (``IntVar``,
-    ``Constraint``, ``NumVariables``); names are dropped.
-    """
+    """Integer variables, rows and an objective, by index as pywraplp numbers them; names
+    are dropped (a :class:`.builder.Builder`)."""
 
     def __init__(self) -> None:
+        #: Each variable's upper bound, by index (every lower bound is 0).
+        self.uppers: list[float] = []
+        self.rows: list[Row] = []
+        #: The objective's coefficients by variable index (maximised); not written in the
+        #: records: :meth:`load` sets it on the live model.
+        self.objective: dict[int, float] = {}
         self._variables: list[bytes] = []
-        self._rows: list[Row] = []
-        #: The record of an integer variable, by its bounds (most are fixed at 0).
-        self._written: dict[tuple[float, float], bytes] = {}
+        #: The record of an integer variable, by its upper bound (most are fixed at 0).
+        self._written: dict[float, bytes] = {}
 
-    def IntVar(self, lower: float, upper: float, name: str) -> Variable:  # pywraplp's name
-        bounds = (float(lower), float(upper))
-        found = self._written.get(bounds)
+    # -- the Builder's operations ---------------------------------------------------
+
+    def integer(self, upper: float, name: str = "") -> int:
+        upper = float(upper)
+        found = self._written.get(upper)
         if found is None:
-            part = wire.double(wire.VARIABLE_BOUNDS[0], bounds[0])
-            part += wire.double(wire.VARIABLE_BOUNDS[1], bounds[1])
+            part = wire.double(wire.VARIABLE_BOUNDS[0], 0.0)
+            part += wire.double(wire.VARIABLE_BOUNDS[1], upper)
             part += wire.varint(wire.VARIABLE_INTEGER, 1)
-            found = self._written[bounds] = wire.length_delimited(wire.MODEL_VARIABLE, part)
+            found = self._written[upper] = wire.length_delimited(wire.MODEL_VARIABLE, part)
         self._variables.append(found)
-        return Variable(len(self._variables) - 1)
+        self.uppers.append(upper)
+        return len(self.uppers) - 1
 
-    def Constraint(self, lower: float, upper: float) -> Row:  # pywraplp's name
-        row = Row(len(self._rows), float(lower), float(upper))
-        self._rows.append(row)
-        return row
+    def row(self, lower: float, upper: float, terms: Iterable[tuple[int, float]] = ()) -> int:
+        merged: dict[int, float] = {}
+        for i, coefficient in terms:
+            merged[i] = merged.get(i, 0.0) + coefficient
+        if not all(merged.values()):
+            merged = {i: c for i, c in merged.items() if c}
+        self.rows.append(Row(float(lower), float(upper), merged))
+        return len(self.rows) - 1
 
-    def NumVariables(self) -> int:  # pywraplp's name
-        return len(self._variables)
+    def term(self, row: int, variable: int, coefficient: float) -> None:
+        if coefficient:  # as pywraplp, which stores no zero set on a new term
+            self.rows[row].coefficients[variable] = coefficient
+
+    def maximise(self, terms: Iterable[tuple[int, float]]) -> None:
+        objective = self.objective
+        for i, coefficient in terms:
+            objective[i] = objective.get(i, 0.0) + coefficient
+
+    def variables(self) -> int:
+        return len(self.uppers)
+
+    # -- the records ------------------------------------------------------------------
 
     def variable_records(self) -> list[bytes]:
         """Each variable's record, by index."""
@@ -141,9 +146,9 @@ class Records:
         doubles: dict[float, bytes] = {}
         # Written from a table of varints (no call per term): one entry per variable
         # index and per length a record can have.
-        longest = max((len(row.coefficients) for row in self._rows), default=0)
+        longest = max((len(row.coefficients) for row in self.rows), default=0)
         varint = wire.varint_table(max(len(self._variables), 64 + _TERM_BYTES * longest))
-        return [row.record(bounds, doubles, varint) for row in self._rows]
+        return [row.record(bounds, doubles, varint) for row in self.rows]
 
     def columns(self) -> tuple[tuple[tuple[tuple[int, bytes], ...], ...], tuple[bytes, ...]]:
         """The model by columns: per variable, its terms as (row, coefficient as a packed
@@ -151,11 +156,24 @@ class Records:
         terms: list[list[tuple[int, bytes]]] = [[] for _ in self._variables]
         bounds: dict[tuple[float, float], bytes] = {}
         packed: dict[float, bytes] = {}
-        for r, row in enumerate(self._rows):
+        for r, row in enumerate(self.rows):
             for i, coefficient in sorted(row.coefficients.items()):
                 found = packed.get(coefficient)
                 if found is None:
                     found = packed[coefficient] = wire.double_bytes(coefficient)
                 terms[i].append((r, found))
-        heads = tuple(row.head(bounds) for row in self._rows)
+        heads = tuple(row.head(bounds) for row in self.rows)
         return tuple(tuple(found) for found in terms), heads
+
+    def load(self) -> Rows:
+        """A new CLP model holding this model, objective included."""
+        from rummikub.core.lp.rows import Rows, clp
+
+        solver = clp()
+        wire.through(solver.LoadModelFromProto, b"".join(self._variables + self.row_records()))
+        if solver.NumVariables() != len(self.uppers):
+            raise RuntimeError("the records did not load")
+        live = Rows(solver)
+        if self.objective:
+            live.maximise(self.objective.items())
+        return live

@@ -1,12 +1,14 @@
-"""Branch and bound over OR-Tools' CLP, for the integer program of a move.
+"""Branch and bound over CLP for the integer program of a move or a turn, and the exact
+back end that takes over what it leaves open (:func:`settle`): the one search of both
+solvers.
 
 Why not hand the model to a MIP solver at once: the LP relaxation of the move model is
 nearly always tight (its optimum rounded down is the integer optimum), so the work is in
 finding an integer solution, which CBC does only after presolve, cuts and heuristics. CLP
 re-solves a node after a bound change warm, far faster, and a few nodes of plain branching
-on a fractional variable settle most positions (the figures are in
-``benchmarks/RESULTS.md``). Positions the search cannot settle within its node limit go to
-the MIP back end, so every answer stays proven.
+on a fractional variable settle most positions (benchmarks/RESULTS.md, "Solver choices:
+the search"). What the search cannot settle within its budget goes to an exact back end
+(CBC on the model's proto, or CP-SAT: :mod:`.exact`), so every answer stays proven.
 
 Where the search spends its nodes, the LP bound sits a unit or two of the objective's last
 level (old melds left as they were) above the optimum, or the bound is tight but no integer
@@ -32,17 +34,8 @@ solution is near the LP's; a branch lowers the bound by a sixth or a third of a 
   ``K8 R8 O8``, ``R8 B8 O8``: 1.5 groups); "one group or two" settles what branching on a
   column only moves to another column.
 
-Branching on the groups laid of each number while the value has a gap: nodes over `mid`,
-`hard`, `late` and `rack-jokers` (seed 1) 2,666 -> 2,577, the most for one position 49 ->
-39, on `mid` 432 -> 342 (its most 48 -> 17); the same answers (13 of 500 tables another of
-equal score). Branching on them whatever the gap, `mid` fell to 333 but `late` rose to
-1,247 (one position 4 -> 71); runs per color as aggregates too raised `late` to 1,293.
-
-Against the most fractional variable and a depth-first dive to a first incumbent, nodes
-over 300 `hard`, 300 `rack-jokers` and the 200 `late` positions fell from 2,516, 2,709 and
-1,844 to 1,803, 1,782 and 1,541 (the most for one position from 84, 83 and 155 to 59, 48
-and 69), and with the tiles played and old melds kept first to 1,694, 1,656 and 1,223 (35,
-30 and 49); each part was measured alone and together (the commits' messages).
+Each of these rules was measured alone and together against the rule before it, in nodes
+over the benchmark corpora (benchmarks/RESULTS.md, "Solver choices: the search").
 
 The objective's coefficients are integers, so a node whose LP bound rounded down is no
 better than the incumbent cannot hold a better solution: that prune is exact.
@@ -53,10 +46,11 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal, NamedTuple, Protocol
 
-from rummikub.core.lp import wire
+from rummikub.core.lp.builder import Builder
+from rummikub.core.lp.rows import LPStatus
 
 #: Within this of an integer, a value counts as that integer (CLP's own tolerance is 1e-7).
 INTEGRALITY = 1e-6
@@ -68,8 +62,40 @@ INTEGRALITY = 1e-6
 SearchStatus = Literal["optimal", "feasible", "infeasible", "open"]
 
 
-# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
-# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+class LP(Builder, Protocol):
+    """The LP relaxation the search solves, node by node: a model built through the
+    :class:`.builder.Builder` operations (an aggregate's variable and row are added to it),
+    whose variables' bounds the search changes and restores."""
+
+    def bounds(self, variable: int) -> tuple[float, float]: ...
+
+    def set_bounds(self, variable: int, lower: float, upper: float) -> None: ...
+
+    def set_time_limit(self, seconds: float) -> None:
+        """Each solve from now on stops after ``seconds``."""
+        ...
+
+    def solve(self) -> LPStatus:
+        """Solve the LP again, warm from the last basis."""
+        ...
+
+    def objective_value(self) -> float: ...
+
+    def values(self) -> list[float]:
+        """Every variable's value at the last solution, by index."""
+        ...
+
+    def iterations(self) -> int:
+        """Simplex iterations of the last solve."""
+        ...
+
+    def score(self, values: list[float]) -> float:
+        """The objective of the integer solution ``values``."""
+        ...
+
+
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module
+# (benchmarks/RESULTS.md, "Solver choices: start-up").
 class SearchOutcome(NamedTuple):
     """What a search established."""
 
@@ -81,9 +107,92 @@ class SearchOutcome(NamedTuple):
     iterations: int = 0
 
 
+class Budget(NamedTuple):
+    """The work a search may do before it stops open: LP solves and simplex iterations
+    (work, not time, so that the same position takes the same path whatever the
+    machine's load)."""
+
+    nodes: int
+    iterations: int
+
+
+#: An exact back end for what the search leaves open (:mod:`.exact`): its outcome, which
+#: is ``open`` when it found nothing in the time it had.
+Exact = Callable[[], SearchOutcome]
+
+
+def settle(
+    lp: LP,
+    integer: Sequence[int],
+    budget: Budget,
+    exact: Exact | None,
+    *,
+    deadline: float | None,
+    floor: float = -math.inf,
+    first: Sequence[int] = (),
+    aggregates: Callable[[], Sequence[Aggregate]] | None = None,
+    aggregate_while: Sequence[int] = (),
+    cases: Sequence[Mapping[int, float]] = ({},),
+    closing: Callable[[SearchOutcome], SearchOutcome] | None = None,
+) -> SearchOutcome:
+    """The integer optimum of ``lp``: branch and bound within ``budget``, then ``exact``
+    when the search leaves it open. The outcome is the exact back end's when it found a
+    solution or proved there is none, else the search's (``open``, with the best solution
+    it found, if any); ``nodes`` and ``iterations`` count the search's work.
+
+    ``cases``: a disjunction solved as separate programs, each fixing some variables (at
+    the values given), where one program's relaxation would be weak (to open or not: every
+    big-M row of the opening at a fraction); each case seeks only what beats the cases
+    before it (ties go to the earlier case), and a case left open leaves the whole search
+    open. ``closing``: a step of the caller's between the search left open and the exact
+    back end (cuts and a second search), which returns the outcome to go on with. The
+    other arguments are those of :func:`branch_and_bound`, for every case.
+    """
+    best: list[float] | None = None
+    nodes = iterations = 0
+    outcome: SearchOutcome | None = None
+    for k, case in enumerate(cases):
+        kept = {i: lp.bounds(i) for i in case}
+        for i, value in case.items():
+            lp.set_bounds(i, value, value)
+        found = branch_and_bound(
+            lp,
+            integer,
+            node_limit=budget.nodes,
+            iteration_limit=budget.iterations,
+            deadline=deadline,
+            floor=floor,
+            first=first,
+            aggregates=aggregates,
+            aggregate_while=aggregate_while,
+        )
+        for i, (lower, upper) in kept.items():
+            lp.set_bounds(i, lower, upper)
+        nodes += found.nodes
+        iterations += found.iterations
+        if found.values is not None:
+            best = found.values
+            if k + 1 < len(cases):
+                floor = lp.score(best)
+        if found.status == "open":
+            outcome = SearchOutcome("open", best, nodes, iterations)
+            break
+    if outcome is None:
+        status: SearchStatus = "infeasible" if best is None else "optimal"
+        outcome = SearchOutcome(status, best, nodes, iterations)
+    if outcome.status == "open" and closing is not None:
+        outcome = closing(outcome)
+    if outcome.status != "open" or exact is None:
+        return outcome
+    back = exact()
+    if back.status == "open":
+        return outcome
+    return SearchOutcome(back.status, back.values, outcome.nodes, outcome.iterations)
+
+
 def branch_and_bound(
-    solver: Any,
-    integer: list[int],
+    lp: LP,
+    integer: Sequence[int],
     *,
     node_limit: int,
     iteration_limit: int,
@@ -93,7 +202,7 @@ def branch_and_bound(
     aggregates: Callable[[], Sequence[Aggregate]] | None = None,
     aggregate_while: Sequence[int] = (),
 ) -> SearchOutcome:
-    """Maximise ``solver``'s objective over integer values of the variables ``integer``.
+    """Maximise ``lp``'s objective over integer values of the variables ``integer``.
 
     The search stops, leaving the outcome open, after ``node_limit`` LP solves or
     ``iteration_limit`` simplex iterations, whichever comes first: limits of work, so that
@@ -107,25 +216,6 @@ def branch_and_bound(
     branches on while any of them is fractional, before ``first`` (called when first
     needed: most searches never need them).
     """
-    from ortools.linear_solver import pywraplp
-
-    # Without presolve CLP keeps its basis between solves, and the dual simplex re-solves
-    # a node after a bound change from it, about ten times faster (see benchmarks/).
-    params = pywraplp.MPSolverParameters()
-    params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
-    params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
-    # Proxies only for the variables branched on (one for each of a template's hundreds of
-    # columns would cost more than a small position's whole search).
-    variables: dict[int, Any] = {}
-
-    def variable(i: int) -> Any:
-        var = variables.get(i)
-        if var is None:
-            var = variables[i] = solver.variable(i)
-        return var
-
-    reader = _Reader(solver)
-    objective = solver.Objective()
     original: dict[int, tuple[float, float]] = {}  # bounds of the variables branched on
     best = floor
     incumbent: list[float] | None = None
@@ -156,28 +246,29 @@ def branch_and_bound(
             continue  # pruned by its parent's bound, without an LP solve
         for i in applied:
             if i not in node:
-                variable(i).SetBounds(*original[i])
+                lp.set_bounds(i, *original[i])
         for i, (low, high) in node.items():
-            variable(i).SetBounds(low, high)
+            lp.set_bounds(i, low, high)
         applied = node
         if left is not None:
-            # One LP of a big model can take ~0.1 s: CLP itself stops at the deadline.
-            solver.SetTimeLimit(max(1, int(left * 1000)))
-        status = solver.Solve(params)
+            # One LP of a big model can take long (benchmarks/RESULTS.md, "Solver choices:
+            # budgets and reserves"): CLP itself stops at the deadline.
+            lp.set_time_limit(left)
+        status = lp.solve()
         nodes += 1
-        iterations += solver.iterations()
-        if status == pywraplp.Solver.INFEASIBLE:
+        iterations += lp.iterations()
+        if status == "infeasible":
             continue
-        if status != pywraplp.Solver.OPTIMAL:
+        if status != "optimal":
             unsure = True
             continue
-        optimum = objective.Value()
+        optimum = lp.objective_value()
         if made_by is not None:
             _learn(costs, made_by, optimum)
         bound = math.floor(optimum + INTEGRALITY)
         if bound <= best:
             continue
-        values = reader.values()
+        values = lp.values()
         # Aggregates while the value or tiles still have a gap to close: the LP optimum
         # is fractional, and so is one of the variables ``aggregate_while`` names.
         branch = None
@@ -188,7 +279,7 @@ def branch_and_bound(
         ):
             if sums is None:
                 sums = aggregates()
-            branch = _aggregate_branching(solver, sums, values, costs)
+            branch = _aggregate_branching(lp, sums, values, costs)
         if branch is None and first:
             branch = _branching(first, values, costs)
         if branch is None:
@@ -199,7 +290,7 @@ def branch_and_bound(
             continue
         index, value = branch
         if index not in original:
-            original[index] = (variable(index).lb(), variable(index).ub())
+            original[index] = lp.bounds(index)
         low, high = node.get(index, original[index])
         down = {**node, index: (low, float(math.floor(value)))}
         up = {**node, index: (float(math.ceil(value)), high)}
@@ -211,7 +302,7 @@ def branch_and_bound(
         heapq.heappush(heap, (-bound, made - 2, bound, up, up_made))
         made -= 2
     for i in applied:
-        variable(i).SetBounds(*original[i])
+        lp.set_bounds(i, *original[i])
     if unsure or any(ceiling > best for _, _, ceiling, _, _ in heap):
         return SearchOutcome("open", incumbent, nodes, iterations)
     if incumbent is None:
@@ -224,7 +315,7 @@ class Aggregate:
     solution), that the search may branch on as one variable: the groups laid of one
     number, say. Its variable, with the row ``total - sum(columns) = 0``, is made the first
     time a node branches on it and stays in the model (a definition, valid in every node
-    and for the MIP back end); a model solved again keeps its aggregates."""
+    and for the exact back end); a model solved again keeps its aggregates."""
 
     __slots__ = ("columns", "index", "name")
 
@@ -237,20 +328,17 @@ class Aggregate:
     def value(self, values: list[float]) -> float:
         return math.fsum(values[i] for i in self.columns)
 
-    def variable(self, solver: Any) -> int:
+    def variable(self, model: Builder) -> int:
         """The index of the aggregate's variable, made now if not yet."""
         if self.index is None:
-            total = solver.IntVar(0.0, solver.infinity(), self.name)
-            row = solver.Constraint(0.0, 0.0)
-            row.SetCoefficient(total, 1.0)
-            for i in self.columns:
-                row.SetCoefficient(solver.variable(i), -1.0)
-            self.index = int(total.index())
+            total = model.integer(math.inf, self.name)
+            model.row(0.0, 0.0, [(total, 1.0), *((i, -1.0) for i in self.columns)])
+            self.index = total
         return self.index
 
 
 def _aggregate_branching(
-    solver: Any,
+    model: Builder,
     aggregates: Sequence[Aggregate],
     values: list[float],
     costs: dict[tuple[int, bool], list[float]],
@@ -273,19 +361,7 @@ def _aggregate_branching(
         if score > most:
             pick, most = (aggregate, total), score
     assert pick is not None
-    return pick[0].variable(solver), pick[1]
-
-
-class _Reader:
-    """Reads a node's solution through one solution message, many times faster than
-    variable by variable (see benchmarks/), as bytes (:mod:`.wire`)."""
-
-    def __init__(self, solver: Any) -> None:
-        self.fill = solver.FillSolutionResponseProto
-
-    def values(self) -> list[float]:
-        response = wire.through(self.fill, kind="MPSolutionResponse")
-        return wire.doubles(response, wire.RESPONSE_VALUES)
+    return pick[0].variable(model), pick[1]
 
 
 class _Made(NamedTuple):

@@ -5,7 +5,8 @@ calls a message's ``SerializeToString()`` to read one and its ``ParseFromString(
 fill one. The solver needs only a few fields of them (the template's variables and rows
 with their bounds, a node's variable values), which it reads and writes here straight
 from the bytes: importing protobuf's Python messages would cost every ``rummikub solve``
-process ~11 ms, more than solving a small position (benchmarks, "One whole process").
+process more than solving a small position (benchmarks/RESULTS.md, "Solver choices:
+start-up").
 
 The wire format is protobuf's documented, stable encoding
 (https://protobuf.dev/programming-guides/encoding/), and the field numbers are those of

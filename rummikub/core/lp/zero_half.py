@@ -3,8 +3,9 @@
 The LP relaxation of a model with counted groups (8-color boxes, :mod:`.group_counts`)
 leaves a gap of 1-4 units on the objective's last level (old melds left as they were): an
 old group kept at 1/3 beside a third of a group of the same number that could only be laid
-by breaking it, say. The branch and bound closed such gaps slowly (50 nodes, then CBC's
-root in 0.1-1.2 s). Most of them are {0, 1/2}-Chvatal-Gomory cuts of the model's own rows:
+by breaking it, say. The branch and bound closed such gaps slowly, and CBC's root took long
+(benchmarks/RESULTS.md, "Solver choices: budgets and reserves"). Most of them are
+{0, 1/2}-Chvatal-Gomory cuts of the model's own rows:
 
     take rows ``a_i x <= b_i`` (an equality either way) whose coefficients add up even
     (odd ones evened by a variable's bound, ``x_j >= l_j`` or ``x_j <= u_j``) and whose
@@ -30,9 +31,12 @@ from __future__ import annotations
 import math
 import sys
 from array import array
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummikub.core.lp import wire
+
+if TYPE_CHECKING:
+    from rummikub.core.lp.rows import Rows
 
 #: A value within this of a bound counts as at it; a cut must be violated by more than
 #: :data:`LEAST_VIOLATION` (half of one less its rows' slack) to be worth a row.
@@ -89,7 +93,7 @@ class ModelRows:
     with a coefficient, or a finite bound, that is not an integer are left out (no cut
     may use them), and so are rows with a variable that is not ``integer``."""
 
-    def __init__(self, solver: Any, integer: list[bool]) -> None:
+    def __init__(self, model: Rows, integer: list[bool]) -> None:
         self.rows: list[Row] = []
         self.lower: list[float] = []
         self.upper: list[float] = []
@@ -98,7 +102,7 @@ class ModelRows:
         if len(bounds) > MOST_REMEMBERED or len(_ROWS) > MOST_REMEMBERED:
             bounds.clear()
             _ROWS.clear()
-        for number, part, _ in wire.fields(wire.through(solver.ExportModelToProto)):
+        for number, part, _ in wire.fields(model.export()):
             if number == wire.MODEL_VARIABLE:
                 found = bounds.get(part)
                 if found is None:

@@ -40,10 +40,9 @@ thousands (``tests/test_group_counts.py`` checks both against the exhaustive sea
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rummikub.core import deadline
-from rummikub.core.lp.rows import INF, add_row
+from rummikub.core.lp.builder import INF, Builder
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver.candidates import Counts, TileIndex
@@ -51,31 +50,19 @@ from rummikub.tiles.tiles import JOKER, Tile
 
 #: The branch and bound's node budget for a model with counted groups before cuts (and then
 #: CBC) take over. Its LP relaxation leaves a gap on the third level of the objective (old
-#: melds left as they were, 1-5 of them on most `full-box` positions) that CBC closes at its
-#: root with cuts, in 0.05-0.7 s. With the most fractional variable and a depth-first
-#: dive the search seldom closed it (13 of the 32 `full-box` and `generalised` solves still
-#: open after 100 nodes), so the budget was 10 nodes. Branching on pseudocosts, the tiles
-#: played and the melds kept first (:mod:`.search`), it settles `generalised` in 6-51 nodes,
-#: the 8-color `not-opened-jokers` positions in 4-17 and half of full-box in 18-43 (the
-#: rest in 68-196). Interleaved, 10 against 50 nodes, medians of per-position ratios (load
-#: ~3.5): `full-box`, `generalised` and 8-color `not-opened-jokers` 0.48 (value objective);
-#: `full-box` 0.94 (value, sum 1.79 -> 1.67 s, max 0.30 -> 0.32 s) and 0.31 (tiles with free
-#: jokers, as against the peer: sum 3.1 -> 1.7 s); `full-box` and `generalised` with tiles
-#: 0.49. 80 nodes: 0.54 and 0.56 on `full-box`.
+#: melds left as they were) that CBC closes at its root with cuts; branching on
+#: pseudocosts, the tiles played and the melds kept first (:mod:`rummikub.core.lp.search`),
+#: the search settles most such models within this budget, sooner than CBC
+#: (benchmarks/RESULTS.md, "Solver choices: budgets and reserves").
 COUNTED_NODE_LIMIT = 50
-#: What the search leaves open there gets zero-half cuts at the root (:mod:`.zero_half`)
-#: and a second search of this many nodes before CBC: on the 16 `generalised` and
-#: `full-box` positions (seed 1), the 6 that went to CBC after 50 nodes with tiles and free
-#: jokers (as against the peer) are settled in 17-39 more nodes, and the 6 with the value
-#: objective in 15-29 more, but for two in 57 and 81 (with 50 nodes those two went on to
-#: CBC as well).
+#: What the search leaves open there gets zero-half cuts at the root
+#: (:mod:`rummikub.core.lp.zero_half`) and a second search of this many nodes before CBC,
+#: which settles most of what the first left open (the same section).
 COUNTED_CUT_NODE_LIMIT = 100
 #: Seconds per column kept back for CBC's root on such a model, which its time limit does
-#: not cut (presolve, cut passes, heuristics: 0.05-0.7 s for the ~1,100-1,300 columns of
-#: `full-box` positions on a loaded 2-core machine, several times a standard model's per
-#: column). With less time left the search goes on instead, and under a time limit below
-#: four times this reserve it keeps the budget of any model: measured on `full-box` at load
-#: ~6, limits of 0.3-1.2 s were kept (none overshot), and every position was proven from 0.9 s.
+#: not cut (presolve, cut passes, heuristics: several times a standard model's per column,
+#: the same section). With less time left the search goes on instead, and under a time
+#: limit below four times this reserve it keeps the budget of any model.
 COUNTED_MIP_RESERVE_PER_COLUMN = 200e-6
 
 #: Boxes of more colors than this count their groups (the standard box's 4 colors keep one
@@ -89,13 +76,13 @@ def counts_groups(rules: Rules) -> bool:
 
 
 class NumberGroups:
-    """The group variables of one number (indices in a template, or variables). A plain
-    class, not a dataclass, which costs every ``rummikub solve`` process ~0.4 ms to make."""
+    """The group variables of one number, as indices. A plain class, not a dataclass
+    (benchmarks/RESULTS.md, "Solver choices: start-up")."""
 
     __slots__ = ("count", "jokers", "number", "tiles")
 
     def __init__(
-        self, number: int, count: Any, tiles: dict[str, Any], jokers: Any | None = None
+        self, number: int, count: int, tiles: dict[str, int], jokers: int | None = None
     ) -> None:
         self.number = number
         self.count = count
@@ -104,7 +91,7 @@ class NumberGroups:
         self.tiles = tiles
         self.jokers = jokers
 
-    def variables(self) -> list[Any]:
+    def variables(self) -> list[int]:
         found = [self.count, *self.tiles.values()]
         return found if self.jokers is None else [*found, self.jokers]
 
@@ -112,8 +99,8 @@ class NumberGroups:
 class GroupCounts:
     """The free groups of a position, counted by number.
 
-    :meth:`build` lays them into a model once per rule set (a template); :meth:`bound_to`
-    binds a loaded copy's variables and :meth:`limit` fits them to one position by bounds.
+    :meth:`build` lays them into a model once per rule set (a template); :meth:`limit`
+    fits them to one position by bounds.
     """
 
     def __init__(self, rules: Rules, numbers: list[NumberGroups]) -> None:
@@ -122,62 +109,43 @@ class GroupCounts:
 
     @classmethod
     def build(
-        cls, solver: Any, rules: Rules, index: TileIndex, balance: Callable[[int], Any]
+        cls, model: Builder, rules: Rules, index: TileIndex, balance: Callable[[int], int]
     ) -> GroupCounts:
-        """Every group variable and row of ``rules``, as variable indices; every variable
-        is fixed at 0 until :meth:`limit` bounds it to a position's tiles."""
+        """Every group variable and row of ``rules`` (``balance(t)``: the row of tile type
+        ``t``); every variable is fixed at 0 until :meth:`limit` bounds it to a position's
+        tiles."""
         colors = rules.colors
         numbers: list[NumberGroups] = []
         for n in range(1, rules.numbers + 1):
             deadline.check()  # the time limit covers building (see .deadline)
-            count = solver.IntVar(0, 0, f"groups_{n}")
-            tiles = {c: solver.IntVar(0, 0, f"grouped_{c}{n}") for c in colors}
+            count = model.integer(0, f"groups_{n}")
+            tiles = {c: model.integer(0, f"grouped_{c}{n}") for c in colors}
             for color, var in tiles.items():
-                add_row(solver, -INF, 0.0, [(var, 1.0), (count, -1.0)])  # row 1
-                balance(index[Tile(color, n)]).SetCoefficient(var, 1.0)
+                model.row(-INF, 0.0, [(var, 1.0), (count, -1.0)])  # row 1
+                model.term(balance(index[Tile(color, n)]), var, 1.0)
             numbered = [(var, -1.0) for var in tiles.values()]
-            add_row(solver, -INF, 0.0, [(count, 1.0), *numbered])  # row 2
+            model.row(-INF, 0.0, [(count, 1.0), *numbered])  # row 2
             jokers = None
             laid = numbered
             if rules.jokers:
-                jokers = solver.IntVar(0, 0, f"group_jokers_{n}")
-                balance(index.joker).SetCoefficient(jokers, 1.0)
+                jokers = model.integer(0, f"group_jokers_{n}")
+                model.term(balance(index.joker), jokers, 1.0)
                 laid = [*numbered, (jokers, -1.0)]
-            add_row(solver, -INF, 0.0, [(count, 3.0), *laid])  # row 3, at least 3 tiles
-            add_row(solver, -INF, 0.0, [(count, -float(len(colors))), *((v, -c) for v, c in laid)])
-            numbers.append(
-                NumberGroups(
-                    n,
-                    count.index(),
-                    {c: v.index() for c, v in tiles.items()},
-                    None if jokers is None else jokers.index(),
-                )
-            )
+            model.row(-INF, 0.0, [(count, 3.0), *laid])  # row 3, at least 3 tiles
+            model.row(-INF, 0.0, [(count, -float(len(colors))), *((v, -c) for v, c in laid)])
+            numbers.append(NumberGroups(n, count, tiles, jokers))
         return cls(rules, numbers)
 
-    def bound_to(self, variables: list[Any]) -> GroupCounts:
-        """These groups (of variable indices) over the variables of a loaded copy."""
-        return GroupCounts(
-            self.rules,
-            [
-                NumberGroups(
-                    g.number,
-                    variables[g.count],
-                    {c: variables[i] for c, i in g.tiles.items()},
-                    None if g.jokers is None else variables[g.jokers],
-                )
-                for g in self.numbers
-            ],
-        )
-
-    def limit(self, available: Counts, index: TileIndex, indices: GroupCounts) -> list[int]:
-        """Bound the groups to the tiles in play (``indices``: the same groups as variable
-        indices); returns the indices of the variables left free to move, and forgets the
-        others (fixed at 0, they need no reading back)."""
+    def limit(
+        self, available: Counts, index: TileIndex, bound: Callable[[int, float, float], None]
+    ) -> tuple[GroupCounts, list[int]]:
+        """Bound the groups to the tiles in play (``bound(i, lower, upper)`` sets variable
+        ``i``'s bounds in the position's model): the groups left free to move (the others,
+        fixed at 0, need no reading back) and the indices of their variables."""
         jokers = available[index.joker]
         active: list[int] = []
         kept: list[NumberGroups] = []
-        for groups, where in zip(self.numbers, indices.numbers, strict=True):
+        for groups in self.numbers:
             n = groups.number
             real = {c: available[index[Tile(c, n)]] for c in groups.tiles}
             numbered = sum(1 for r in real.values() if r)
@@ -185,27 +153,25 @@ class GroupCounts:
             most = min(sum(real.values()), (sum(real.values()) + jokers) // 3)
             if numbered + jokers < 3 or most == 0:
                 continue  # no group: its variables stay fixed at 0 (as built)
-            groups.count.SetBounds(0.0, float(most))
-            active.append(where.count)
-            for color, var in list(groups.tiles.items()):
+            bound(groups.count, 0.0, float(most))
+            active.append(groups.count)
+            tiles: dict[str, int] = {}
+            for color, var in groups.tiles.items():
                 upper = min(real[color], most)
                 if upper:
-                    var.SetBounds(0.0, float(upper))
-                    active.append(where.tiles[color])
-                else:
-                    del groups.tiles[color]
+                    bound(var, 0.0, float(upper))
+                    active.append(var)
+                    tiles[color] = var
+            free_jokers = None
             if groups.jokers is not None and jokers:
                 spare = (len(self.rules.colors) - 1) * most  # a group holds a numbered tile
-                groups.jokers.SetBounds(0.0, float(min(jokers, spare)))
-                assert where.jokers is not None
-                active.append(where.jokers)
-            else:
-                groups.jokers = None
-            kept.append(groups)
-        self.numbers = kept
-        return active
+                bound(groups.jokers, 0.0, float(min(jokers, spare)))
+                active.append(groups.jokers)
+                free_jokers = groups.jokers
+            kept.append(NumberGroups(n, groups.count, tiles, free_jokers))
+        return GroupCounts(self.rules, kept), active
 
-    def groups(self, count: Callable[[Any], int]) -> list[Meld]:
+    def groups(self, count: Callable[[int], int]) -> list[Meld]:
         """Deal the chosen counts back into groups (see the module docstring)."""
         found: list[Meld] = []
         for groups in self.numbers:

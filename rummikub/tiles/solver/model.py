@@ -37,9 +37,10 @@ from rummikub.core.lp.rows import INF, Rows, Terms, clp
 from rummikub.core.lp.search import (
     INTEGRALITY,
     Aggregate,
+    Budget,
     SearchOutcome,
-    _Reader,
     branch_and_bound,
+    settle,
 )
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.position import Position
@@ -85,11 +86,9 @@ from rummikub.tiles.solver.units import LockedUnits, Unit
 from rummikub.tiles.tiles import Tile
 
 #: Nodes the branch and bound may spend on a model of a standard size (up to
-#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over. CBC settles the
-#: positions that branch long (half-integral tie-breaks on `late`, `rack-jokers`) at its
-#: root, but its presolve and cuts take 150-350 ms there, while the search (see
-#: :mod:`.search`) needs at most 49 nodes (~0.4 ms each) on `late`, 35 and 30 on 300
-#: `hard` and `rack-jokers` positions.
+#: :data:`STANDARD_COLUMNS` columns) before the MIP back end takes over: CBC settles the
+#: positions that branch long at its root, but far slower than the search's few nodes
+#: there (benchmarks/RESULTS.md, "Solver choices: budgets and reserves").
 NODE_LIMIT = 200
 STANDARD_COLUMNS = 1_000
 #: The budget of a bigger model (boxes of many colors): nodes times columns, counted so
@@ -101,8 +100,8 @@ ITERATION_LIMIT = 15_000
 #: Seconds kept back from the MIP back end's time limit for reading the answer back.
 READING_MARGIN = 0.01
 #: Seconds per column kept back from a time limit before the search starts a node, and
-#: for the MIP back end's root, measured on a loaded 2-core machine (4,300 columns: ~60 ms
-#: and ~150 ms).
+#: for the MIP back end's root, as measured on a loaded 2-core machine (benchmarks/RESULTS.md,
+#: "Solver choices: budgets and reserves").
 LP_RESERVE_PER_COLUMN = 15e-6
 MIP_RESERVE_PER_COLUMN = 35e-6
 
@@ -110,10 +109,8 @@ MIP_RESERVE_PER_COLUMN = 35e-6
 #: they enter, when they are at most this share of the template's (see
 #: :meth:`.Template.load_live`). Writing that model costs Python a few microseconds a
 #: variable, and each variable left out saves CLP about as much in loading and in each
-#: LP solve: measured position by position against the whole template's copy (tiles
-#: objective, free jokers, CPU time), new/old per-position ratios by share of variables
-#: that may move: 0.77-0.85 below 0.27, 0.94-0.97 at 0.27-0.36, ~0.97 at 0.17-0.47,
-#: 1.01-1.12 from 0.48 on (`game`, `mid`).
+#: LP solve: the share where the two break even (benchmarks/RESULTS.md, "Solver choices:
+#: building the model").
 LIVE_SHARE = 0.35
 
 #: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
@@ -122,8 +119,8 @@ LIVE_SHARE = 0.35
 ModelStatus = Literal["optimal", "feasible", "no_move", "unknown"]
 
 
-# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
-# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module
+# (benchmarks/RESULTS.md, "Solver choices: start-up").
 class Solution(NamedTuple):
     """A move read back from the model: the tiles played and the new table."""
 
@@ -156,20 +153,19 @@ class AsWas(NamedTuple):
     olds: tuple[int, ...]
     #: How many of them stay as they were (tie-break 3): the column itself where it can
     #: lay no more copies than there are such old melds.
-    var: Any
+    var: int
     #: The column that lays their tiles; its copies bound ``var``.
-    column: Any
+    column: int
 
 
 class MoveVariables:
     """The model's variables by what they mean (a plain class, as the named tuples above:
-    not a dataclass, which costs every process ~0.4 ms to make)."""
+    not a dataclass, benchmarks/RESULTS.md, "Solver choices: start-up")."""
 
     __slots__ = (
         "_balance",
-        "_base_balance",
         "_played",
-        "_solver",
+        "_rows",
         "as_was",
         "flow",
         "groups",
@@ -178,14 +174,11 @@ class MoveVariables:
         "units",
     )
 
-    def __init__(self, solver: Any) -> None:
-        self._solver = solver
-        self._played: dict[int, Any] = {}
-        self._balance: dict[int, Any] = {}
-        #: The base's balance rows by tile type, as row indices (proxies made when first
-        #: needed: making one for every row of a template costs more than a small
-        #: position's solve).
-        self._base_balance: dict[int, int] = {}
+    def __init__(self, rows: Rows, balance: dict[int, int]) -> None:
+        self._rows = rows
+        self._played: dict[int, int] = {}
+        #: The balance rows by tile type: the base's, then those made when first needed.
+        self._balance = balance
         #: (meld, column index) of every meld laid free: candidates, old melds' own columns.
         self.lay: list[tuple[Meld, int]] = []
         self.flow: RunFlow | None = None
@@ -195,32 +188,28 @@ class MoveVariables:
         self.opening: list[OpeningMeld] = []
         self.as_was: list[AsWas] = []
 
-    def played(self, tile: int) -> Any | None:
+    def played(self, tile: int) -> int | None:
         """Tiles of type ``tile`` played; None when the rack holds none."""
         return self._played.get(tile)
 
-    def played_tiles(self) -> dict[int, Any]:
+    def played_tiles(self) -> dict[int, int]:
         """The played-tile variable of each tile type in the rack."""
         return dict(self._played)
 
-    def balance(self, tile: int) -> Any:
+    def balance(self, tile: int) -> int:
         """The row: tiles of type ``tile`` on the new table - played = on the old table
         (made when first needed: no tile of that type is then in play)."""
         row = self._balance.get(tile)
         if row is None:
-            where = self._base_balance.get(tile)
-            if where is not None:
-                row = self._solver.constraint(where)
-            else:
-                row = self._solver.Constraint(0.0, 0.0)
-            self._balance[tile] = row
+            row = self._balance[tile] = self._rows.row(0.0, 0.0)
         return row
 
 
 @lru_cache(maxsize=16)
 def _tile_index(rules: Rules) -> TileIndex:
-    """The tile ids of ``rules`` (cached: building them costs ~75 us, a twentieth of a small
-    position's solve; the solver never adds tiles to it)."""
+    """The tile ids of ``rules`` (cached: building them costs a small position's solve a
+    share, benchmarks/RESULTS.md, "Solver choices: start-up"; the solver never adds tiles
+    to it)."""
     return TileIndex(rules)
 
 
@@ -283,7 +272,7 @@ class MoveModel:
         )
         self.stand_in = relax_opening and position.opened
         #: The columns of the initial melds with a joker that the relaxation lays free.
-        self.relaxed: list[tuple[Any, int]] = []
+        self.relaxed: list[tuple[int, int]] = []
         #: Variables the branch and bound leaves fractional: in the relaxed model, the
         #: initial melds (a move's tiles are then checked for an initial meld of their own).
         self._loose: set[int] = set()
@@ -325,11 +314,14 @@ class MoveModel:
 
     @property
     def solver(self) -> Any:
+        """The CLP model (pywraplp's ``Solver``)."""
         return self.rows.solver
 
     # -- building ---------------------------------------------------------------
 
-    def _load_base(self, runs_as_flow: bool) -> tuple[Template | None, Any, Base, Candidates]:
+    def _load_base(
+        self, runs_as_flow: bool
+    ) -> tuple[Template | None, Rows | None, Base, Candidates]:
         """The base: the rule set's template (copied by :meth:`_bind` with the position's
         bounds), or a solver with a base built for this position alone where no template
         fits (see :mod:`.template`)."""
@@ -343,7 +335,7 @@ class MoveModel:
             cands = group_candidates(box) if base.groups is None else no_candidates(box)
             return template, None, base, cands
 
-        solver = clp()
+        built = Rows(clp())
         flow = runs_as_flow and not self.opening_only
         # Many colors: free groups counted by number (an initial meld alone keeps columns,
         # whose values it counts).
@@ -359,7 +351,7 @@ class MoveModel:
         played = [t for t, n in enumerate(self.rack) if n]
         balanced = [t for t, n in enumerate(self.available) if n]
         base = lay_base(
-            solver,
+            built,
             rules,
             self.index,
             columns,
@@ -368,10 +360,10 @@ class MoveModel:
             balanced=balanced,
             groups=counted,
         )
-        return None, solver, base, cands
+        return None, built, base, cands
 
     def _bind(
-        self, template: Template | None, built: Any, base: Base, cands: Candidates
+        self, template: Template | None, built: Rows | None, base: Base, cands: Candidates
     ) -> dict[int, int]:
         """Bound the base to this position (the template's copy is loaded with its bounds
         in place); returns the column of each candidate that fits, by candidate row.
@@ -409,7 +401,7 @@ class MoveModel:
         ):
             # Only the variables that may move, and the rows they enter (see
             # Template.load_live): the base's indices are renumbered to the model's.
-            solver, live, kept = template.load_live(uppers, rows)
+            model, live, kept = template.load_live(uppers, rows)
             renumbered = {i: k for k, i in enumerate(live)}
             columns = {row: renumbered[i] for row, i in columns.items()}
             if flow is not None:
@@ -420,48 +412,44 @@ class MoveModel:
             self.active = list(range(len(live)))
         else:
             if template is not None:
-                solver = template.load(uppers, rows)
+                model = template.load(uppers, rows)
             else:
-                solver = built
+                assert built is not None
+                model = built
                 for i, high in uppers.items():
-                    solver.variable(i).SetBounds(0.0, high)
+                    model.set_bounds(i, 0.0, high)
                 for r, (low, high) in rows.items():
-                    solver.constraint(r).SetBounds(low, high)
+                    model.set_row_bounds(r, low, high)
             played = {t: v for t, v in base.played.items() if self.rack[t]}
             self.active = sorted(uppers)
-        self.rows = Rows(solver)
-        self.vars = MoveVariables(solver)
-        self.vars._base_balance = balance
+        self.rows = model
+        self.vars = MoveVariables(model, dict(balance))
         self.vars.flow = flow
         if base.groups is not None:
             # Groups counted by number (boxes of many colors) are bounded once loaded.
-            proxies: list[Any] = [None] * solver.NumVariables()
-            for number in base.groups.numbers:
-                for i in number.variables():
-                    proxies[i] = solver.variable(i)
-            self.vars.groups = base.groups.bound_to(proxies)
-            self.active += self.vars.groups.limit(self.available, self.index, base.groups)
-        for t, v in played.items():
-            self.vars._played[t] = solver.variable(v)
+            self.vars.groups, active = base.groups.limit(
+                self.available, self.index, model.set_bounds
+            )
+            self.active += active
+        self.vars._played.update(played)
         self._candidates = (cands, columns)
         for row, where in columns.items():
             self.vars.lay.append((cands.melds[row], where))
             if self.opening_only:
                 needs = dict(cands.needs[row])
                 value = cands.values[row]
-                var = solver.variable(where)
-                meld = OpeningMeld(needs, value, [(var, 1.0)], self.index.joker in needs)
+                meld = OpeningMeld(needs, value, [(where, 1.0)], self.index.joker in needs)
                 self.vars.opening.append(meld)
         return columns
 
-    def column(self, needs: Needs, upper: int, name: str) -> Any:
+    def column(self, needs: Needs, upper: int, name: str) -> int:
         """A new integer column whose tiles enter the balance rows."""
         var = self.rows.integer(upper, name)
         for t, n in needs:
-            self.vars.balance(t).SetCoefficient(var, float(n))
+            self.rows.term(self.vars.balance(t), var, float(n))
         return var
 
-    def _add_play(self, cands: Candidates, columns: dict[int, Any]) -> None:
+    def _add_play(self, cands: Candidates, columns: dict[int, int]) -> None:
         """Playing on the table: old melds left as they were, locked units, the initial
         meld of a player who plays on, the substitutes of released jokers."""
         position, rules = self.position, self.rules
@@ -490,8 +478,8 @@ class MoveModel:
         for (kind, multiset), olds in alike.items():
             row = cands.lookup.get(multiset)
             if row is not None and cands.melds[row].kind == kind and row in columns:
-                column = self.solver.variable(columns[row])
-                if column.ub() <= len(olds):
+                column = columns[row]
+                if self.rows.bounds(column)[1] <= len(olds):
                     var = column  # every copy it may lay can be an old meld as it was
                 else:
                     var = self.rows.integer(len(olds), f"as_was_{olds[0]}")
@@ -503,7 +491,7 @@ class MoveModel:
                 meld = self.position.table[olds[0]]
                 needs = self.index.needs(meld.tiles)
                 column = var = self.column(needs, len(olds), f"old_{olds[0]}")
-                self.vars.lay.append((meld, column.index()))
+                self.vars.lay.append((meld, column))
             self.vars.as_was.append(AsWas(tuple(olds), var, column))
 
     def _add_opening_melds(self, units: LockedUnits) -> None:
@@ -525,7 +513,7 @@ class MoveModel:
             meld = OpeningMeld(needs, value, [(var, 1.0)], has_joker)
             self.vars.opening.append(meld)
             if self.relax_opening:
-                self._loose.add(var.index())
+                self._loose.add(var)
         if not self.strict or self.rack[self.index.joker] == 0 or self.relax_opening:
             return
         for core in hand_readings_with_jokers(rules, self.rack, self.index):
@@ -537,9 +525,9 @@ class MoveModel:
             # joker. By a rack tile that is the same as laying that tile at once (a
             # joker-free opening), so rack-only rules need no releases here.
             # Enumerated here rather than through the cached ``fates``: a large rack with
-            # jokers has ~1,000 cores and ~20x more releases than kept melds, which,
-            # cached, filled memory (1.4 GiB) and time. Only melds the tiles in play can
-            # lay become fates.
+            # jokers has many cores and far more releases than kept melds, which, cached,
+            # filled memory and time (benchmarks/RESULTS.md, "Solver choices: budgets and
+            # reserves"). Only melds the tiles in play can lay become fates.
             ends = [Fate(meld, (), False) for meld in kept_in(core, rules) if self._lays(meld)]
             if rules.joker_swap_from == "rack_or_table":
                 ends += self._core_releases(core)
@@ -583,7 +571,7 @@ class MoveModel:
         if not forbidden and self._cut:
             raise RuntimeError("the model's cuts may not hold with looser bounds")
         for var, upper in self.relaxed:
-            var.SetBounds(0.0, 0.0 if forbidden else float(upper))
+            self.rows.set_bounds(var, 0.0, 0.0 if forbidden else float(upper))
         self._loose = set() if forbidden else self._loose
 
     def _opens(self, values: list[float], table: tuple[Meld, ...]) -> bool:
@@ -600,10 +588,10 @@ class MoveModel:
         """
         spare = [0] * self.index.size
         for t, var in self.vars.played_tiles().items():
-            spare[t] = round(values[var.index()])
+            spare[t] = round(values[var])
         locked = list(spare)
         for t, terms in self._demands.items():
-            locked[t] -= sum(round(values[var.index()]) * round(n) for var, n in terms)
+            locked[t] -= sum(round(values[var]) * round(n) for var, n in terms)
         if self.rules.joker_swap_from == "rack":
             spare = locked
         if opens_without_jokers(self.rules, spare, self.index):
@@ -627,19 +615,15 @@ class MoveModel:
         """The LP relaxation's optimum rounded down: no integer solution scores more (the
         objective's coefficients are integers); -inf when the LP has no solution, +inf
         when CLP did not settle it (the time limit)."""
-        from ortools.linear_solver import pywraplp
-
-        params = pywraplp.MPSolverParameters()
-        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
         left = deadline.remaining()
         if left is not None:
-            self.solver.SetTimeLimit(max(1, int(left * 1000)))
-        status = self.solver.Solve(params)
-        if status == pywraplp.Solver.INFEASIBLE:
+            self.rows.set_time_limit(left)
+        status = self.rows.solve(dual=False)
+        if status == "infeasible":
             return -math.inf
-        if status != pywraplp.Solver.OPTIMAL:
+        if status != "optimal":
             return math.inf
-        return float(math.floor(self.solver.Objective().Value() + INTEGRALITY))
+        return float(math.floor(self.rows.objective_value() + INTEGRALITY))
 
     def _set_objective(self) -> None:
         """Lexicographic objective as exact integer weights: no level can trade against
@@ -663,27 +647,22 @@ class MoveModel:
             first, second = tiles, value
         w2 = most_as_was + 1
         w1 = (most_second + 1) * w2
-        weights: dict[int, tuple[Any, float]] = {}
-        for terms, weight in ((first, w1), (second, w2), (as_was, 1)):
-            for var, coef in terms:
-                i = var.index()
-                _, before = weights.get(i, (var, 0.0))
-                weights[i] = (var, before + weight * coef)
-        goal = self.solver.Objective()
-        for var, coef in weights.values():
-            goal.SetCoefficient(var, coef)
-        goal.SetMaximization()
-        self._weights = [(var.index(), coef) for var, coef in weights.values()]
+        self.rows.maximise(
+            (var, weight * coef)
+            for terms, weight in ((first, w1), (second, w2), (as_was, 1))
+            for var, coef in terms
+        )
 
     # -- solving ----------------------------------------------------------------
 
     def solve(self, time_limit: float | None, *, above: int | None = None) -> ModelOutcome:
         """Solve within ``time_limit`` seconds (None: until proven).
 
-        Branch and bound over CLP first (see :mod:`.search`); what it leaves open within
-        its node limit goes to the MIP back end (CBC by default), so answers stay proven.
-        With ``above`` (a score a move is known to reach), only moves scoring more are
-        sought: ``no_move`` then means that none does.
+        Branch and bound over CLP first, then the MIP back end (CBC by default) for what
+        it leaves open within its budget (:func:`.search.settle`), so answers stay proven;
+        a model with counted groups gets cuts and a second search in between. With
+        ``above`` (a score a move is known to reach), only moves scoring more are sought:
+        ``no_move`` then means that none does.
         """
         if not self.vars.played_tiles() or (
             self.position.opened is False and not self.vars.opening
@@ -692,60 +671,65 @@ class MoveModel:
             return ModelOutcome("no_move", None)
         started = time.perf_counter()
         until = None if time_limit is None else started + time_limit
-        # CLP copies the model on its first solve, which no time limit interrupts (~30-60
-        # ms for 4,000 columns on a loaded machine): no node starts without that reserve.
-        reserve = LP_RESERVE_PER_COLUMN * self.solver.NumVariables()
+        # CLP copies the model on its first solve, which no time limit interrupts: no node
+        # starts without that reserve (benchmarks/RESULTS.md, "Solver choices: budgets and
+        # reserves").
+        reserve = LP_RESERVE_PER_COLUMN * self.rows.variables()
+        last_node = None if until is None else until - reserve
         integer = self._integer_variables()
         floor = -math.inf if above is None else float(above)
-        search = branch_and_bound(
-            self.solver,
-            integer,
-            node_limit=self._node_limit(time_limit),
-            iteration_limit=ITERATION_LIMIT,
-            deadline=None if until is None else until - reserve,
-            floor=floor,
-            first=self._decisive(integer),
-            aggregates=self._aggregates,
-            aggregate_while=[var.index() for var in self.vars.played_tiles().values()],
-        )
-        nodes = search.nodes
-        if search.status == "open" and self.vars.groups is not None and self._cut_root(until):
-            # Counted groups: the gap the search left open is closed by cuts at the root
-            # (:mod:`.zero_half`) and a second search, sooner than by CBC.
-            if search.values is not None:
-                floor = max(floor, float(self._score(search.values)))
+
+        def cut_and_search_again(search: SearchOutcome) -> SearchOutcome:
+            """Counted groups: the gap the search left open is closed by cuts at the root
+            (:mod:`.zero_half`) and a second search, sooner than by CBC."""
+            if self.vars.groups is None or not self._cut_root(until):
+                return search
             again = branch_and_bound(
-                self.solver,
+                self.rows,
                 integer,
                 node_limit=COUNTED_CUT_NODE_LIMIT,
                 iteration_limit=ITERATION_LIMIT,
-                deadline=None if until is None else until - reserve,
-                floor=floor,
+                deadline=last_node,
+                floor=max(floor, float(self._score(search.values)))
+                if search.values is not None
+                else floor,
                 first=self._decisive(integer),
             )
-            nodes += again.nodes
+            nodes = search.nodes + again.nodes
             if again.status == "infeasible" and search.values is not None:
                 # Nothing scores more than the first search's move: it is the best.
-                return self._found("optimal", search.values, nodes)
-            search = SearchOutcome(
+                return SearchOutcome("optimal", search.values, nodes, again.iterations)
+            return SearchOutcome(
                 again.status, again.values or search.values, nodes, again.iterations
             )
-        if search.status == "optimal" and search.values is not None:
-            return self._found("optimal", search.values, nodes)
-        if search.status == "infeasible":
-            return ModelOutcome("no_move", None, nodes)  # proven: no legal move
-        remaining = None if until is None else until - time.perf_counter()
-        if remaining is not None and remaining <= 2 * self._mip_reserve():
-            return self._unproven(search, nodes)  # too little time for CBC to start
-        try:
-            mip = self._solve_mip(until, above)
-        except deadline.OutOfTime:
-            return self._unproven(search, nodes)
-        if mip.status == "infeasible":
-            return ModelOutcome("no_move", None, nodes)
-        if mip.values is None:
-            return self._unproven(search, nodes)
-        return self._found("optimal" if mip.status == "optimal" else "feasible", mip.values, nodes)
+
+        def mip() -> SearchOutcome:
+            remaining = None if until is None else until - time.perf_counter()
+            if remaining is not None and remaining <= 2 * self._mip_reserve():
+                return SearchOutcome("open", None, 0)  # too little time for CBC to start
+            try:
+                return self._solve_mip(until, above)
+            except deadline.OutOfTime:
+                return SearchOutcome("open", None, 0)
+
+        outcome = settle(
+            self.rows,
+            integer,
+            Budget(self._node_limit(time_limit), ITERATION_LIMIT),
+            mip,
+            deadline=last_node,
+            floor=floor,
+            first=self._decisive(integer),
+            aggregates=self._aggregates,
+            aggregate_while=list(self.vars.played_tiles().values()),
+            closing=cut_and_search_again,
+        )
+        if outcome.status == "infeasible":
+            return ModelOutcome("no_move", None, outcome.nodes)  # proven: no legal move
+        if outcome.values is None:
+            return ModelOutcome("unknown", None, outcome.nodes)
+        status: ModelStatus = "optimal" if outcome.status == "optimal" else "feasible"
+        return self._found(status, outcome.values, outcome.nodes)
 
     def _cut_root(self, until: float | None) -> bool:
         """Zero-half cuts at the root of a model with counted groups (:mod:`.zero_half`):
@@ -754,30 +738,22 @@ class MoveModel:
         Returns whether any cut was added. The cuts hold for every integer solution under
         the model's bounds as they are, which later only tighten (:meth:`forbid_relaxation`),
         so they stay valid for the rest of the model's life, CBC's copy included."""
-        from ortools.linear_solver import pywraplp
-
         # Imported here: only models with counted groups (8-color boxes) cut.
         from rummikub.core.lp.zero_half import CUT_ROUNDS, CUTS_PER_ROUND, ModelRows, separate
 
-        params = pywraplp.MPSolverParameters()
-        params.SetIntegerParam(params.PRESOLVE, params.PRESOLVE_OFF)
-        params.SetIntegerParam(params.LP_ALGORITHM, params.DUAL)
-        solver = self.solver
-        loose = self.rows.continuous | self._loose
-        integer = [i not in loose for i in range(solver.NumVariables())]
-        rows = ModelRows(solver, integer)
-        reader = _Reader(solver)
+        model = self.rows
+        loose = model.continuous | self._loose
+        integer = [i not in loose for i in range(model.variables())]
+        rows = ModelRows(model, integer)
         added = False
         for _ in range(CUT_ROUNDS):
             if until is not None and until - time.perf_counter() < self._mip_reserve():
                 break
-            if solver.Solve(params) != pywraplp.Solver.OPTIMAL:
+            if model.solve() != "optimal":
                 break
-            cuts = separate(rows, reader.values(), CUTS_PER_ROUND)
+            cuts = separate(rows, model.values(), CUTS_PER_ROUND)
             for cut in cuts:
-                row = solver.Constraint(-INF, float(cut.upper))
-                for j, coef in cut.terms:
-                    row.SetCoefficient(solver.variable(j), float(coef))
+                model.row(-INF, float(cut.upper), ((j, float(c)) for j, c in cut.terms))
                 added = True
             if not cuts:
                 break
@@ -786,13 +762,12 @@ class MoveModel:
 
     def _score(self, values: list[float]) -> int:
         """The objective of an integer solution (its levels as one integer)."""
-        total: float = sum(coef * round(values[i]) for i, coef in self._weights)
-        return round(total)
+        return round(self.rows.score(values))
 
     def _mip_reserve(self) -> float:
         counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
         per_column = COUNTED_MIP_RESERVE_PER_COLUMN if counted else MIP_RESERVE_PER_COLUMN
-        return per_column * int(self.solver.NumVariables())
+        return per_column * self.rows.variables()
 
     def _node_limit(self, time_limit: float | None) -> int:
         if self.vars.groups is not None and (
@@ -801,7 +776,7 @@ class MoveModel:
             # Many colors: CBC settles them sooner, where there is time for it to start
             # and work (.group_counts); else the search goes on as for any model.
             return COUNTED_NODE_LIMIT
-        columns = max(1, int(self.solver.NumVariables()))
+        columns = max(1, self.rows.variables())
         if columns <= STANDARD_COLUMNS:
             return NODE_LIMIT
         return max(10, min(NODE_LIMIT, COLUMN_NODE_LIMIT // columns))
@@ -809,22 +784,19 @@ class MoveModel:
     def _integer_variables(self) -> list[int]:
         """The integer variables free to move: the base's that the position left free, then
         the position's own but the continuous ranks."""
-        own = range(self.base_variables, self.solver.NumVariables())
+        own = range(self.base_variables, self.rows.variables())
         loose = self.rows.continuous | self._loose
         return sorted(self.active) + [i for i in own if i not in loose]
 
     def _decisive(self, integer: list[int]) -> list[int]:
         """The variables the search branches on first (see :mod:`.search`), in the order of
         ``integer``: the tiles played and the old melds left as they were, with the columns
-        that lay them (levels 1-3 of the objective). Measured against none first (nodes
-        over `late`, 300 `hard` and 300 `rack-jokers` positions): 1,541 / 1,803 / 1,782 ->
-        1,223 / 1,694 / 1,656; the played tiles alone 1,487 / 1,724 / 1,775, the kept melds
-        without their columns 1,378 / 1,744 / 1,749, with the locked melds' fates too 1,235
-        / 1,704 / 1,707."""
-        chosen = {var.index() for var in self.vars.played_tiles().values()}
+        that lay them (levels 1-3 of the objective), which was measured against fewer of
+        them (benchmarks/RESULTS.md, "Solver choices: the search")."""
+        chosen = set(self.vars.played_tiles().values())
         for alike in self.vars.as_was:
-            chosen.add(alike.var.index())
-            chosen.add(alike.column.index())
+            chosen.add(alike.var)
+            chosen.add(alike.column)
         return [i for i in integer if i in chosen]
 
     def _aggregates(self) -> list[Aggregate]:
@@ -848,7 +820,7 @@ class MoveModel:
             for unit in self.vars.units:
                 for fate, var in zip(unit.fates, unit.variables, strict=True):
                     if fate.meld is not None and fate.meld.kind == "group":
-                        by_number[fate.meld.number].append(var.index())
+                        by_number[fate.meld.number].append(var)
         self._groups_laid = [
             Aggregate(columns, f"groups_{number}")
             for number, columns in sorted(by_number.items())
@@ -856,18 +828,12 @@ class MoveModel:
         ]
         return self._groups_laid
 
-    def _unproven(self, search: SearchOutcome, nodes: int) -> ModelOutcome:
-        """The best move the search found before time ran out, if any."""
-        if search.values is None:
-            return ModelOutcome("unknown", None, nodes)
-        return self._found("feasible", search.values, nodes)
-
     def _found(self, status: ModelStatus, values: list[float], nodes: int) -> ModelOutcome:
         # The weights are integers and so are the values: the score is exact.
         score = self._score(values)
         relaxed = (
             self.stand_in
-            or any(values[var.index()] > INTEGRALITY for var, _ in self.relaxed)
+            or any(values[var] > INTEGRALITY for var, _ in self.relaxed)
             or any(abs(values[i] - round(values[i])) > INTEGRALITY for i in self._loose)
         )
         solution = self._read(values)
@@ -879,46 +845,28 @@ class MoveModel:
         """Solve a copy of the model with the MIP back end until ``until`` (a perf_counter
         time); status ``open`` when it found no solution in time, ``feasible`` when it found
         one but not the proof. With ``above``, only solutions scoring more (a row)."""
-        from ortools.linear_solver import linear_solver_pb2, pywraplp
+        from rummikub.core.lp.exact import mip
 
         deadline.check()
-        proto = linear_solver_pb2.MPModelProto()
-        self.solver.ExportModelToProto(proto)
-        mip = pywraplp.Solver.CreateSolver(self.backend)
-        if mip is None:
-            raise RuntimeError(f"OR-Tools has no {self.backend} back end")
-        mip.SetNumThreads(1)
-        mip.LoadModelFromProto(proto)
-        for i in self._loose:
-            mip.variables()[i].SetInteger(False)  # as in the branch and bound
-        if above is not None:
-            better = mip.Constraint(float(above + 1), mip.infinity())
-            columns = mip.variables()
-            for i, coef in self._weights:
-                better.SetCoefficient(columns[i], coef)
+        time_limit = None
         if until is not None:
             # What is left of the whole solve's limit, less a margin for reading back and
             # one for CBC's root (presolve, first LP), which its time limit does not cut.
-            left = until - time.perf_counter() - READING_MARGIN - self._mip_reserve()
-            mip.SetTimeLimit(max(1, int(left * 1000)))
-        params = pywraplp.MPSolverParameters()
-        # The objective is integral, so a gap of zero is exact optimality.
-        params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
-        status = mip.Solve(params)
-        if status == pywraplp.Solver.INFEASIBLE:
-            return SearchOutcome("infeasible", None, 0)
-        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
-            return SearchOutcome("open", None, 0)
-        values = [v.solution_value() for v in mip.variables()]
-        return SearchOutcome(
-            "optimal" if status == pywraplp.Solver.OPTIMAL else "feasible", values, 0
+            time_limit = until - time.perf_counter() - READING_MARGIN - self._mip_reserve()
+        better = None if above is None else (list(self.rows.objective.items()), above + 1.0)
+        return mip(
+            self.rows,
+            backend=self.backend,
+            continuous=self._loose,
+            above=better,
+            time_limit=time_limit,
         )
 
     # -- reading the answer back --------------------------------------------------
 
     def _read(self, values: list[float]) -> Solution:
-        def count(var: Any) -> int:
-            return round(float(values[var.index()]))
+        def count(var: int) -> int:
+            return round(values[var])
 
         tiles = self.index.tiles
         played = [tiles[t] for t, v in self.vars.played_tiles().items() for _ in range(count(v))]
@@ -926,7 +874,7 @@ class MoveModel:
             new = [m for m, i in self.vars.lay for _ in range(round(values[i]))]
             table = (*self.position.table, *sorted(new, key=lambda m: meld_order(m, self.rules)))
         else:
-            table = self._lay_out(values, count, lambda i: round(values[i]))
+            table = self._lay_out(values, count)
         # A cheap guard against any slip in reading the model back: tiles are conserved.
         # (Counted in C, and compared as plain dicts: both hold positive counts only, and
         # Counter's own + and == run in Python.)
@@ -937,11 +885,9 @@ class MoveModel:
             raise AssertionError("the solver's table does not conserve the tiles")
         return Solution(tuple(played), table)
 
-    def _lay_out(
-        self, values: list[float], count: Callable[[Any], int], at: Callable[[int], int]
-    ) -> tuple[Meld, ...]:
+    def _lay_out(self, values: list[float], count: Callable[[int], int]) -> tuple[Meld, ...]:
         """The new table from the variables' ``values``; ``count`` reads a variable's
-        value, ``at`` a variable index's."""
+        value as an integer."""
         old = self.position.table
         in_place: list[Meld | None] = [None] * len(old)
         locked = [False] * len(old)
@@ -950,15 +896,14 @@ class MoveModel:
         for alike in self.vars.as_was:
             for i in alike.olds[: count(alike.var)]:
                 in_place[i] = old[i]
-                column = alike.column.index()
-                taken[column] = taken.get(column, 0) + 1
+                taken[alike.column] = taken.get(alike.column, 0) + 1
         for meld, i in self.vars.lay:
             if values[i] > 0.5:  # most candidate columns are unused: read them no further
                 copies = round(values[i]) - taken.get(i, 0)
                 if copies:
                     new.extend([meld] * copies)
         if self.vars.flow is not None:
-            new.extend(self.vars.flow.runs(at))
+            new.extend(self.vars.flow.runs(count))
         if self.vars.groups is not None:
             new.extend(self.vars.groups.groups(count))
         for unit in self.vars.units:

@@ -11,7 +11,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rummikub.core import deadline
 from rummikub.core.lp.rows import INF, Rows, Terms, clp
@@ -41,7 +41,7 @@ class OpeningMeld(NamedTuple):
 
 
 def require_opening(
-    rows: Rows, rules: Rules, melds: list[OpeningMeld], played: Callable[[int], Any] | None
+    rows: Rows, rules: Rules, melds: list[OpeningMeld], played: Callable[[int], int | None] | None
 ) -> None:
     """Hand-only melds worth at least ``initial_meld``, at least one of them; with
     ``played`` (playing on after opening), laid from the tiles played."""
@@ -172,8 +172,7 @@ def _best_opening(melds: list[tuple[Needs, int, int]], limit: Counts) -> float:
 
     from rummikub.core.lp.search import branch_and_bound
 
-    solver = clp()
-    rows = Rows(solver)
+    rows = Rows(clp())
     columns = [rows.integer(upper, f"meld_{k}") for k, (_, _, upper) in enumerate(melds)]
     uses: dict[int, Terms] = {}
     for var, (tiles, _, _) in zip(columns, melds, strict=True):
@@ -181,14 +180,11 @@ def _best_opening(melds: list[tuple[Needs, int, int]], limit: Counts) -> float:
             uses.setdefault(t, []).append((var, float(n)))
     for t, terms in uses.items():
         rows.row(-INF, float(limit[t]), terms)
-    goal = solver.Objective()
-    for var, (_, value, _) in zip(columns, melds, strict=True):
-        goal.SetCoefficient(var, float(value))
-    goal.SetMaximization()
+    rows.maximise((var, float(value)) for var, (_, value, _) in zip(columns, melds, strict=True))
     left = deadline.remaining()
     found = branch_and_bound(
-        solver,
-        [v.index() for v in columns],
+        rows,
+        columns,
         node_limit=10_000,
         iteration_limit=1_000_000,
         deadline=None if left is None else time.perf_counter() + left,
@@ -196,5 +192,5 @@ def _best_opening(melds: list[tuple[Needs, int, int]], limit: Counts) -> float:
     if found.status != "optimal" or found.values is None:
         return -math.inf
     values = found.values
-    counts = [round(values[v.index()]) for v in columns]
+    counts = [round(values[v]) for v in columns]
     return float(sum(n * value for n, (_, value, _) in zip(counts, melds, strict=True)))

@@ -14,17 +14,17 @@ least one numbered tile as long as no more than two jokers are in play; with mor
 flow is a relaxation that could lay a run of jokers alone, so :func:`_split` refuses
 such an answer (``JokerOnlyRun``) and the model is solved again with candidate runs.
 The flow has about a tenth of the columns of the candidate runs, and its LP relaxation is
-as tight, so the model builds and solves faster (see ``benchmarks/``).
+as tight, so the model builds and solves faster (benchmarks/RESULTS.md, "Solver choices:
+the move model").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from rummikub.core import deadline
-from rummikub.core.lp.rows import INF, add_row
+from rummikub.core.lp.builder import INF, Builder
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver.candidates import Counts, TileIndex
@@ -33,22 +33,22 @@ from rummikub.tiles.tiles import JOKER, Tile
 
 class ColorFlow:
     """The flow variables of one color, by number: their indices in the model (or, in
-    tests, anything that ``count`` reads back). A plain class, not a dataclass, which
-    costs every ``rummikub solve`` process ~0.4 ms to make."""
+    tests, values that ``count`` reads back as they are). A plain class, not a dataclass
+    (benchmarks/RESULTS.md, "Solver choices: start-up")."""
 
     __slots__ = ("color", "jokers", "long", "start")
 
     def __init__(
         self,
         color: str,
-        start: dict[int, Any] | None = None,
-        long: dict[int, Any] | None = None,
-        jokers: dict[int, Any] | None = None,
+        start: dict[int, int] | None = None,
+        long: dict[int, int] | None = None,
+        jokers: dict[int, int] | None = None,
     ) -> None:
         self.color = color
-        self.start: dict[int, Any] = {} if start is None else start
-        self.long: dict[int, Any] = {} if long is None else long
-        self.jokers: dict[int, Any] = {} if jokers is None else jokers
+        self.start: dict[int, int] = {} if start is None else start
+        self.long: dict[int, int] = {} if long is None else long
+        self.jokers: dict[int, int] = {} if jokers is None else jokers
 
 
 class RunFlow:
@@ -64,29 +64,23 @@ class RunFlow:
 
     @classmethod
     def build(
-        cls, solver: Any, rules: Rules, index: TileIndex, balance: Callable[[int], Any]
+        cls, model: Builder, rules: Rules, index: TileIndex, balance: Callable[[int], int]
     ) -> RunFlow:
-        """Every flow variable and row of ``rules``, as variable indices. Every variable is
-        fixed at 0 until :meth:`limit` frees those the position's tiles can use."""
+        """Every flow variable and row of ``rules`` (``balance(t)``: the row of tile type
+        ``t``), as variable indices. Every variable is fixed at 0 until :meth:`limit` frees
+        those the position's tiles can use."""
         numbers = rules.numbers
         colors: list[ColorFlow] = []
         for color in rules.colors:
             deadline.check()  # the time limit covers building (see .deadline)
             flow = ColorFlow(color)
             for n in range(1, numbers - 1):
-                flow.start[n] = solver.IntVar(0, 0, f"start_{color}{n}")
+                flow.start[n] = model.integer(0, f"start_{color}{n}")
             for n in range(3, numbers + 1):
-                flow.long[n] = solver.IntVar(0, 0, f"long_{color}{n}")
+                flow.long[n] = model.integer(0, f"long_{color}{n}")
             for n in range(1, numbers + 1):
-                _number(solver, flow, n, rules.jokers, index, balance)
-            colors.append(
-                ColorFlow(
-                    color,
-                    {n: v.index() for n, v in flow.start.items()},
-                    {n: v.index() for n, v in flow.long.items()},
-                    {n: v.index() for n, v in flow.jokers.items()},
-                )
-            )
+                _number(model, flow, n, rules.jokers, index, balance)
+            colors.append(flow)
         return cls(rules, colors)
 
     def limit(self, available: Counts, index: TileIndex) -> tuple[RunFlow, dict[int, float]]:
@@ -148,7 +142,7 @@ class RunFlow:
         ]
         return RunFlow(self.rules, colors)
 
-    def runs(self, count: Callable[[Any], int]) -> list[Meld]:
+    def runs(self, count: Callable[[int], int]) -> list[Meld]:
         """Split the chosen flow back into runs (``count`` reads a variable's value)."""
         found: list[Meld] = []
         for flow in self.colors:
@@ -157,7 +151,7 @@ class RunFlow:
         return found
 
 
-def _free(i: int, upper: int, kept: dict[int, Any], n: int, active: dict[int, float]) -> None:
+def _free(i: int, upper: int, kept: dict[int, int], n: int, active: dict[int, float]) -> None:
     """Let flow variable ``i`` (at number ``n``) move up to ``upper``."""
     if upper > 0:
         kept[n] = i
@@ -175,12 +169,12 @@ def _tile_ids(rules: Rules) -> dict[str, tuple[int, ...]]:
 
 
 def _number(
-    solver: Any,
+    model: Builder,
     flow: ColorFlow,
     n: int,
     jokers: int,
     index: TileIndex,
-    balance: Callable[[int], Any],
+    balance: Callable[[int], int],
 ) -> None:
     """The rows of number ``n``: runs go on as runs do, and the tiles at ``n`` balance."""
     started = flow.start.get(n - 2)
@@ -189,18 +183,19 @@ def _number(
     if long is not None:
         # Runs at their second tile at n-1 go on; longer runs may go on or stop.
         if started is not None:
-            add_row(solver, 0.0, INF, [(long, 1.0), (started, -1.0)])
+            model.row(0.0, INF, [(long, 1.0), (started, -1.0)])
         feeders = [(v, -1.0) for v in (started, before) if v is not None]
-        add_row(solver, -INF, 0.0, [(long, 1.0), *feeders])
+        model.row(-INF, 0.0, [(long, 1.0), *feeders])
     covering = [v for v in (flow.start.get(n), flow.start.get(n - 1), long) if v is not None]
     tile_row = balance(index[Tile(flow.color, n)])
     for var in covering:
-        tile_row.SetCoefficient(var, 1.0)
+        model.term(tile_row, var, 1.0)
     if jokers:
-        joker = solver.IntVar(0, jokers, f"joker_{flow.color}{n}")
-        add_row(solver, -INF, 0.0, [(joker, 1.0), *((v, -1.0) for v in covering)])
-        tile_row.SetCoefficient(joker, -1.0)
-        balance(index.joker).SetCoefficient(joker, 1.0)
+        joker = model.integer(jokers, f"joker_{flow.color}{n}")
+        # No more jokers at n than runs covering it.
+        model.row(-INF, 0.0, [(joker, 1.0), *((v, -1.0) for v in covering)])
+        model.term(tile_row, joker, -1.0)
+        model.term(balance(index.joker), joker, 1.0)
         flow.jokers[n] = joker
 
 
@@ -212,8 +207,8 @@ class JokerOnlyRun(Exception):
     """
 
 
-def _split(flow: ColorFlow, numbers: int, count: Callable[[Any], int]) -> list[Meld]:
-    def value(table: dict[int, Any], n: int) -> int:
+def _split(flow: ColorFlow, numbers: int, count: Callable[[int], int]) -> list[Meld]:
+    def value(table: dict[int, int], n: int) -> int:
         var = table.get(n)
         return 0 if var is None else count(var)
 

@@ -2,8 +2,9 @@
 
 The base depends on the rule set and a choice of candidate melds only, so :func:`lay_base`
 builds it the same way for two uses: once per rule set into a template that every position
-of that rule set copies (:func:`play_template`: building through pywraplp costs about a
-microsecond a coefficient, most of a small position's time, and a copy costs far less), and
+of that rule set copies (:func:`play_template`: building through pywraplp coefficient by
+coefficient costs most of a small position's time, and a copy far less; benchmarks/RESULTS.md,
+"Solver choices: building the model"), and
 straight into one position's model where no template fits (an opening without playing on,
 candidate runs instead of the flow, boxes with too many groups to copy). Either way the
 position then bounds the base to its tiles and adds what is its own: old melds left as they
@@ -20,8 +21,9 @@ from typing import Any, NamedTuple
 
 from rummikub.core import deadline
 from rummikub.core.lp import wire
+from rummikub.core.lp.builder import Builder
 from rummikub.core.lp.records import Records
-from rummikub.core.lp.rows import clp
+from rummikub.core.lp.rows import Rows, clp
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver.candidates import Candidates, Counts, Needs, TileIndex, group_candidates
 from rummikub.tiles.solver.group_counts import GroupCounts, counts_groups
@@ -32,8 +34,8 @@ from rummikub.tiles.solver.runs_flow import RunFlow
 MOST_GROUPS = 2000
 
 
-# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
-# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+# A named tuple, not a dataclass: every ``rummikub solve`` process imports this module
+# (benchmarks/RESULTS.md, "Solver choices: start-up").
 class Base(NamedTuple):
     """Where the base's parts are in a model, by variable and row index."""
 
@@ -111,8 +113,8 @@ def fitting_rows(cands: Candidates, limit: Counts) -> list[tuple[int, int]]:
     again and again (a template's candidate groups): candidates are split into clusters
     that share no numbered tile (a box's groups: one per number), and which candidates of
     a cluster fit, with how many copies, depends only on the counts of its own tiles and of
-    the joker, so it is remembered by those counts (a mid-sized table's fitting took ~5% of
-    its solve). The clusters are made on the table's second read: on its first, reading
+    the joker, so it is remembered by those counts (benchmarks/RESULTS.md, "Solver choices:
+    building the model"). The clusters are made on the table's second read: on its first, reading
     the candidates alone costs less than making them (a process that solves one position,
     such as one ``rummikub solve``, never needs them)."""
     found = _CLUSTERS.get(id(cands))
@@ -184,7 +186,7 @@ def _one(t: int) -> Any:
 
 
 def lay_base(
-    solver: Any,
+    model: Builder,
     rules: Rules,
     index: TileIndex,
     columns: Sequence[tuple[int, Needs]],
@@ -194,43 +196,43 @@ def lay_base(
     balanced: Sequence[int],
     groups: bool = False,
 ) -> Base:
-    """Build the base into ``solver``, every variable fixed at 0 and every balance at 0.
+    """Build the base into ``model``, every variable fixed at 0 and every balance at 0.
 
     ``played``: the tile types that get a played variable; ``balanced``: those whose balance
     row comes first (a template has them all); any other tile type gets its balance row
     when a run or a column first needs it.
     """
-    variables = {t: solver.IntVar(0, 0, f"played_{t}") for t in played}
-    rows: dict[int, Any] = {}
+    variables = {t: model.integer(0, f"played_{t}") for t in played}
+    rows: dict[int, int] = {}
 
-    def balance(t: int) -> Any:
+    def balance(t: int) -> int:
+        """The row: tiles of type ``t`` laid - played = on the old table."""
         row = rows.get(t)
         if row is None:
-            row = rows[t] = solver.Constraint(0.0, 0.0)
-            if t in variables:
-                row.SetCoefficient(variables[t], -1.0)
+            played_t = variables.get(t)
+            row = rows[t] = model.row(0.0, 0.0, [] if played_t is None else [(played_t, -1.0)])
         return row
 
     for t in balanced:
         balance(t)
-    runs = RunFlow.build(solver, rules, index, balance) if flow else None
-    counted = GroupCounts.build(solver, rules, index, balance) if groups else None
+    runs = RunFlow.build(model, rules, index, balance) if flow else None
+    counted = GroupCounts.build(model, rules, index, balance) if groups else None
     deadline.check()
     laid = []
     for k, (row, needs) in enumerate(columns):
         if k % 64 == 0:
             deadline.check()  # an 8-color box lays thousands of columns per position
-        var = solver.IntVar(0, 0, f"lay_{row}")
+        var = model.integer(0, f"lay_{row}")
         for t, n in needs:
-            balance(t).SetCoefficient(var, float(n))
-        laid.append((row, var.index()))
+            model.term(balance(t), var, float(n))
+        laid.append((row, var))
     return Base(
-        played={t: v.index() for t, v in variables.items()},
-        balance={t: r.index() for t, r in rows.items()},
+        played=variables,
+        balance=rows,
         flow=runs,
         columns=tuple(laid),
         column_of=dict(laid),
-        variables=solver.NumVariables(),
+        variables=model.variables(),
         groups=counted,
     )
 
@@ -271,14 +273,15 @@ class Template(NamedTuple):
     #: :attr:`records`, bounds).
     bounded: dict[tuple[int, float, float], bytes]
     #: The same model by columns, for live copies (:meth:`load_live`; written with the
-    #: records: reading them back out of the rows cost ~2 ms on the first live copy).
+    #: records: reading them back out of the rows cost the first live copy more, see
+    #: benchmarks/RESULTS.md, "Solver choices: building the model").
     columns: _Columns
 
     def load(
         self,
         uppers: dict[int, float] | None = None,
         rows: dict[int, tuple[float, float]] | None = None,
-    ) -> Any:
+    ) -> Rows:
         """A fresh CLP model holding a copy of the template, where variable ``i`` lies in
         ``0..uppers[i]`` and row ``r`` in ``rows[r]`` (the others as in the template)."""
 
@@ -297,11 +300,11 @@ class Template(NamedTuple):
         wire.through(solver.LoadModelFromProto, b"".join(records))
         if solver.NumVariables() != self.base.variables:
             raise RuntimeError("the template did not load")
-        return solver
+        return Rows(solver)
 
     def load_live(
         self, uppers: dict[int, float], rows: dict[int, tuple[float, float]]
-    ) -> tuple[Any, list[int], dict[int, int]]:
+    ) -> tuple[Rows, list[int], dict[int, int]]:
         """A fresh CLP model of only the template's variables that may move (``uppers``:
         variable ``i`` in ``0..uppers[i]``), in the template's order, and of only the rows
         they enter or that ``rows`` bounds (row ``r`` in ``rows[r]``), in the template's
@@ -311,8 +314,8 @@ class Template(NamedTuple):
         Every other variable of the template is fixed at 0 (a flow's joker beside runs
         that cannot be laid is held at 0 by its row), so leaving it out changes no
         solution; a row without any variable left, bounded at 0, holds always. A small
-        table frees ~70 of a template's ~390 variables: CLP then loads and solves a
-        model of a quarter of the columns and two fifths of the rows.
+        table frees a fraction of a template's variables, so CLP loads and solves a much
+        smaller model (benchmarks/RESULTS.md, "Solver choices: building the model").
         """
 
         terms, heads, row_bounds, variable = self.columns
@@ -362,7 +365,7 @@ class Template(NamedTuple):
         wire.through(solver.LoadModelFromProto, b"".join(parts))
         if solver.NumVariables() != len(live) or solver.NumConstraints() != len(kept):
             raise RuntimeError("the template's live part did not load")
-        return solver, live, {r: k for k, r in enumerate(kept)}
+        return Rows(solver), live, {r: k for k, r in enumerate(kept)}
 
     def _record(self, k: int, lower: float, upper: float) -> bytes:
         key = (k, lower, upper)
@@ -414,8 +417,9 @@ def template_for(rules: Rules, jokers: int) -> Template | None:
     jokers). The template depends on the box alone, not on the other rules (a box that
     counts its groups has one template: its jokers cost few columns). Each is built on its
     first use: a process that solves one position builds one template, not one per number
-    of jokers (4-7 ms each; a long-running caller that must not pay for one mid-way
-    solves a position with each number of jokers first, as the benchmarks' warm-up does).
+    of jokers (benchmarks/RESULTS.md, "Solver choices: building the model"; a long-running
+    caller that must not pay for one mid-way solves a position with each number of jokers
+    first, as the benchmarks' warm-up does).
     """
     return _template(rules.numbers, rules.colors, rules.copies, rules.jokers, max(0, jokers))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from rummikub.core.lp.rows import INF, Rows, Terms
 from rummikub.tiles.melds import Meld
@@ -19,7 +18,7 @@ from rummikub.tiles.solver.locks import Fate
 from rummikub.tiles.solver.opening import OpeningMeld
 
 #: ``column(needs, upper, name)``: a new integer column whose tiles enter the balance rows.
-Column = Callable[[Needs, int, str], Any]
+Column = Callable[[Needs, int, str], int]
 
 
 class Unit:
@@ -34,7 +33,7 @@ class Unit:
         self.old = old
         self.fates = fates
         #: ``variables[k]``: copies of the unit ending in ``fates[k]``.
-        self.variables: list[Any] = []
+        self.variables: list[int] = []
 
     def copies(self) -> Terms:
         """Copies of the unit laid, whatever their fate."""
@@ -45,11 +44,11 @@ class Unit:
         pairs = zip(self.fates, self.variables, strict=True)
         return [(var, 1.0) for fate, var in pairs if fate.meld is None]
 
-    def left_as_it_was(self) -> list[Any]:
+    def left_as_it_was(self) -> list[int]:
         """The variable of the fate that leaves the unit exactly as it was, if any."""
         return [v for f, v in zip(self.fates, self.variables, strict=True) if f.unchanged]
 
-    def chosen(self, count: Callable[[Any], int]) -> Iterator[tuple[Fate, int]]:
+    def chosen(self, count: Callable[[int], int]) -> Iterator[tuple[Fate, int]]:
         """Each fate with the copies a solution gives it (fates with none left out)."""
         for fate, var in zip(self.fates, self.variables, strict=True):
             n = count(var)
@@ -97,7 +96,7 @@ class LockedUnits:
 
     def supply(
         self,
-        played: Callable[[int], Any | None],
+        played: Callable[[int], int | None],
         opening: list[OpeningMeld],
         free_table: Counts | None,
     ) -> None:
@@ -124,7 +123,7 @@ class LockedUnits:
                 terms += [(use, -1.0) for use in released.get(t, [])]
             self.rows.row(-INF, upper, terms)
 
-    def _release_sources(self) -> dict[int, list[Any]]:
+    def _release_sources(self) -> dict[int, list[int]]:
         """Tiles of released locked units, usable as substitutes for *other* units.
 
         Old locked melds and, with ``rack_or_table``, initial melds with a joker (released
@@ -138,21 +137,21 @@ class LockedUnits:
             return {}
         n = len(self.units)
         # Takers by tile type: (unit number, fate variable, tiles of that type demanded).
-        takers: dict[int, list[tuple[int, Any, int]]] = defaultdict(list)
+        takers: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
         for b, taker in enumerate(self.units):
             for fate, var in zip(taker.fates, taker.variables, strict=True):
                 for t, demanded in Counter(self.index[d] for d in fate.demands).items():
                     takers[t].append((b, var, demanded))
-        rank: dict[int, Any] = {}
+        rank: dict[int, int] = {}
 
-        def ranked(k: int) -> Any:
+        def ranked(k: int) -> int:
             if k not in rank:
                 rank[k] = rows.real(0, n - 1, f"rank_{k}")
             return rank[k]
 
-        sources: dict[int, list[Any]] = defaultdict(list)
+        sources: dict[int, list[int]] = defaultdict(list)
         # Tiles given to each taker's fate, by tile type: (fate variable, demanded, uses).
-        given: dict[tuple[int, int], tuple[Any, int, list[Any]]] = {}
+        given: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
         for a in givers:
             giver = self.units[a]
             released = giver.released()
@@ -162,12 +161,12 @@ class LockedUnits:
                 for b, var, demanded in takers.get(t, []):
                     if a == b:
                         continue
-                    use = rows.boolean(f"from_{a}_{b}_{t}_{var.index()}")
+                    use = rows.boolean(f"from_{a}_{b}_{t}_{var}")
                     rows.row(-INF, 0.0, [(use, 1.0), (var, -1.0)])
                     # giver released before taker: rank[b] >= rank[a] + 1 when used.
                     rows.row(1.0 - n, INF, [(ranked(b), 1.0), (ranked(a), -1.0), (use, -n)])
                     uses.append(use)
-                    given.setdefault((var.index(), t), (var, demanded, []))[2].append(use)
+                    given.setdefault((var, t), (var, demanded, []))[2].append(use)
                 if uses:
                     rows.row(
                         -INF, 0.0, [(u, 1.0) for u in uses] + [(v, -c * count) for v, c in released]
