@@ -597,7 +597,8 @@ def test_a_small_position_is_solved_over_the_columns_it_can_use() -> None:
 
 def test_clp_models_are_made_by_type_not_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     """A solve makes its CLP models by solver type (rows.clp): reading the name "CLP"
-    (Solver.CreateSolver) costs ~1.4 ms the first time in a process."""
+    (Solver.CreateSolver) costs more the first time in a process (benchmarks/RESULTS.md,
+    "Targets": the lever "A rule set's template written straight as its records")."""
     from ortools.linear_solver import pywraplp
 
     from rummikub.tiles.solver.template import play_template

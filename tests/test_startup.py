@@ -115,7 +115,9 @@ def test_solving_a_tile_puzzle_imports_only_what_solving_needs() -> None:
         loaded = _modules_after(*args)
         assert "rummikub.tiles.solver.model" in loaded  # it did solve
         assert _unwanted(loaded) == [], args
-        if "--json" not in args:  # json is read and written only where JSON is (~1 ms)
+        # json is read and written only where JSON is (benchmarks/RESULTS.md, "Speed
+        # choices", *json*).
+        if "--json" not in args:
             assert "json" not in loaded, args
 
 
@@ -222,7 +224,7 @@ def test_a_caller_that_passes_the_arguments_gets_system_exit() -> None:
         raise AssertionError("main() returned")
 
 
-# -- what a solve makes at import: dataclasses cost ~0.5 ms each on Python 3.11 -----------
+# -- what a solve makes at import: the public dataclasses alone ----------------------------
 
 DATACLASSES = """
 import dataclasses, sys
@@ -241,7 +243,7 @@ print(" ".join(m for m in made if m.startswith("rummikub.")), file=sys.stderr)
 """
 
 #: The library's public records, the only dataclasses a solve makes: the solver's own
-#: records are named tuples or plain classes (each dataclass costs every process ~0.5 ms).
+#: records are named tuples or plain classes (benchmarks/RESULTS.md, "Speed choices", *Records*).
 PUBLIC_DATACLASSES = {
     "rummikub.tiles.tiles.Tile",
     "rummikub.tiles.melds.RawMeld",

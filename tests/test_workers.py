@@ -143,7 +143,8 @@ print(" ".join(sorted(m for m in set(sys.modules) - before if m.startswith(ours)
 
 def test_workers_are_forked_with_what_a_solve_imports() -> None:
     # The folder solve preloads before forking: a worker's first solve imports nothing
-    # (OR-Tools' solver module took each worker ~85 ms; the main process, ~60 ms once).
+    # (OR-Tools' solver module is the costliest import: benchmarks/RESULTS.md, "Targets",
+    # the lever "Folder solve").
     done = subprocess.run(
         [sys.executable, "-c", PRELOADED],
         capture_output=True,

@@ -75,7 +75,8 @@ def test_answers_stay_optimal_with_cuts_after_a_one_node_search(
 
 def test_a_full_box_position_is_settled_without_cbc(monkeypatch: pytest.MonkeyPatch) -> None:
     # full-box-000 in the peer's setting (tiles, free jokers): the search's 50 nodes leave
-    # it open, and before the cuts CBC took over (0.5-1.5 s).
+    # it open, and before the cuts CBC took over, slowly (benchmarks/RESULTS.md, "Targets",
+    # the lever "8-color boxes").
     case = CORPORA["full-box"].cases(1, size=1)[0]
     position = Position(
         case.position.table,

@@ -526,7 +526,8 @@ def _release_options(turn: _Turn, core: Meld, present: Counter[Tile]) -> tuple[_
 
 
 def _within(tiles: Iterable[Tile], stock: Counter[Tile]) -> bool:
-    """Whether ``stock`` holds ``tiles`` (``Counter <=`` walks both sides: too slow here)."""
+    """Whether ``stock`` holds ``tiles`` (``Counter <=`` would walk the whole stock too,
+    for a few tiles)."""
     need = tiles if isinstance(tiles, Counter) else Counter(tiles)
     return all(stock[tile] >= count for tile, count in need.items())
 
@@ -705,8 +706,8 @@ def _best_packing(tiles: Counter[Tile], rules: Rules, enough: int | None = None)
     """The greatest total value of melds laid from ``tiles`` alone (jokers count as they stand).
 
     With ``enough``, a total of at least ``enough`` may stand for the greatest one: a quick
-    packing that reaches it spares the exact search, which grows fast with the tiles (two
-    seconds for a rack of 48).
+    packing that reaches it spares the exact search, which grows fast with the tiles
+    (benchmarks/RESULTS.md, "Speed choices", *The checker's packing*).
     """
     if enough is not None:
         quick = _greedy_packing(tiles, rules)

@@ -13,6 +13,10 @@ from rummikub.tiles.melds import Meld
 from rummikub.tiles.rules import STANDARD, Rules
 from rummikub.tiles.tiles import JOKER, Tile
 
+# The quick pass of Position.check_built and what it remembers: every solve checks its
+# position, and the full check costs a few percent of a solve (benchmarks/RESULTS.md,
+# "Speed choices", *Position check*).
+
 #: Positions :meth:`Position.check_built` found sound (cleared when full).
 _SOUND: set[Position] = set()
 _SOUND_MAX = 512
@@ -169,11 +173,10 @@ class Position:
         _remember_sound(self)
 
     def _looks_sound(self) -> bool:
-        """Whether :meth:`_check_built` would pass, told quickly (it cost a tenth of a
-        solve on a 60-tile table): every field of its type, every meld valid (each meld
-        checked once per rule set, then remembered), every tile in the box and used no
-        more often than the box holds. False: do the full check, which says what is wrong,
-        if anything."""
+        """Whether :meth:`_check_built` would pass, told quickly (the module's head says
+        why): every field of its type, every meld valid (each meld checked once per rule
+        set, then remembered), every tile in the box and used no more often than the box
+        holds. False: do the full check, which says what is wrong, if anything."""
         rules, rack, table = self.rules, self.rack, self.table
         if type(rules) is not Rules or type(self.opened) is not bool:
             return False
@@ -278,7 +281,9 @@ def _valid_meld(meld: Meld, rules: Rules) -> bool:
 
 @lru_cache(maxsize=16)
 def _box(rules: Rules) -> frozenset[Tile]:
-    """Every tile type of the box, the joker included if it holds any."""
+    """Every tile type of the box, the joker included if it holds any (cached: building
+    it would cost more than the rest of the quick pass; benchmarks/RESULTS.md, "Speed
+    choices", *Position check*)."""
     return frozenset([*rules.tile_types(), *([JOKER] if rules.jokers else [])])
 
 
@@ -286,8 +291,9 @@ def vouch_sound(position: Position) -> None:
     """Remember ``position`` as sound, so that :meth:`Position.check_built` (which every
     solve calls) passes it at once: for the puzzle reader, which built it from tiles and
     melds it has checked one by one, so that solving a puzzle file does not check its
-    position twice (a few percent of a folder solve). Tests pin that every position the
-    reader builds passes the full check."""
+    position twice (benchmarks/RESULTS.md, "Targets": the earlier lever "A folder solve
+    reads each file once"). Tests pin that every position the reader builds passes the
+    full check."""
     _remember_sound(position)
 
 

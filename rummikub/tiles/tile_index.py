@@ -52,7 +52,8 @@ class TileIndex:
     def needs(self, tiles: Iterable[Tile]) -> Needs:
         """Tiles of the box as a sparse multiset of ids."""
         # Counted in a plain dict: a Counter's set-up costs more than counting a meld's
-        # few tiles (the solver asks for every old meld and locked unit of a position).
+        # few tiles, and the solver asks for every old meld and locked unit of a position
+        # (benchmarks/RESULTS.md, "Speed choices", *Counting a meld's tiles*).
         ids = self._ids
         found: dict[int, int] = {}
         for tile in tiles:

@@ -11,6 +11,8 @@ from rummikub.tiles.rules import Rules
 from rummikub.tiles.tiles import JOKER, Tile, sorted_tiles
 
 
+# Cached: an explanation's planner asks again and again about the same loose tiles
+# (benchmarks/RESULTS.md, "Speed choices", *Arranged melds*).
 @lru_cache(maxsize=4096)
 def arranged(tiles: tuple[Tile, ...], rules: Rules) -> Meld | None:
     """A valid meld of exactly these tiles in some order (a run if both), or None."""

@@ -21,8 +21,9 @@ __all__ = ["Objective", "SolveResult", "Status", "preload", "solve"]
 
 def preload() -> None:
     """Import now what a solve imports on its first run (OR-Tools' linear solver above
-    all, ~50 ms): a process about to fork workers that solve does it once for all of
-    them, instead of each worker on its first solve."""
+    all): a process about to fork workers that solve does it once for all of them,
+    instead of each worker on its first solve (benchmarks/RESULTS.md, "One whole process"
+    for that import; "Targets", the lever "Folder solve", for a worker's first puzzle)."""
     import ortools.linear_solver.pywraplp  # noqa: F401
 
     import rummikub.tiles.arguments

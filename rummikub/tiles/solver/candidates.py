@@ -27,9 +27,11 @@ from rummikub.tiles.tiles import JOKER, Tile
 
 
 class Candidates:
-    """All candidate melds of a rule set (built once per rule set and not changed after;
-    a plain class, not a dataclass, which costs every ``rummikub solve`` process ~0.5 ms
-    to make)."""
+    """All candidate melds of a rule set (built once per rule set and not changed after).
+
+    A plain class, not a dataclass: every ``rummikub solve`` process makes the class on
+    import, and a dataclass takes far longer to make (benchmarks/RESULTS.md, "Speed
+    choices", *Records*)."""
 
     __slots__ = ("by_first", "index", "lookup", "melds", "needs", "values")
 
@@ -141,7 +143,7 @@ def _collect(rules: Rules, readings: list[Meld]) -> Candidates:
     best: dict[Needs, Meld] = {}
     for i, meld in enumerate(readings):
         if i % 256 == 0:
-            deadline.check()  # a big box has ~100,000 readings (nothing cached if cut)
+            deadline.check()  # an 8-color box has ~47,000 readings (nothing cached if cut)
         key = index.needs(meld.tiles)
         kept = best.get(key)
         if kept is None or meld.value > kept.value:

@@ -96,7 +96,8 @@ def _sharing(olds: list[tuple[int, Meld]], new: list[Meld]) -> list[tuple[int, i
     found: list[tuple[int, int, int]] = []
     for i, meld in olds:
         # Plain dicts: a Counter per old meld cost more than the counting (a Python set-up,
-        # a Python __missing__ per new key).
+        # a Python __missing__ per new key; benchmarks/RESULTS.md, "Speed choices",
+        # *Counting a meld's tiles*).
         counts: dict[Tile, int] = {}
         for tile in meld.tiles:
             counts[tile] = counts.get(tile, 0) + 1

@@ -34,8 +34,11 @@ MAX_EXTENSION = 2
 
 
 class Fate:
-    """One way a locked unit ends the turn (not changed once made; a plain class, not a
-    dataclass, which costs every ``rummikub solve`` process ~0.5 ms to make)."""
+    """One way a locked unit ends the turn (not changed once made).
+
+    A plain class, not a dataclass: every ``rummikub solve`` process makes the class on
+    import, and a dataclass takes far longer to make (benchmarks/RESULTS.md, "Speed
+    choices", *Records*)."""
 
     __slots__ = ("demands", "meld", "needs", "unchanged")
 
@@ -59,7 +62,10 @@ class Fate:
 
 @lru_cache(maxsize=4096)
 def fates(unit: Meld, rules: Rules) -> tuple[Fate, ...]:
-    """Every fate of a locked meld under ``rules`` (cached: game tables repeat melds)."""
+    """Every fate of a locked meld under ``rules``.
+
+    Cached: the tables of a game's turns, and of an analysis's solves of one position,
+    repeat melds (benchmarks/RESULTS.md, "Speed choices", *Locked melds' fates*)."""
     found = [Fate(meld, (), meld == unit) for meld in kept_in(unit, rules)]
     for substituted, rest in substitutions(unit, rules):
         if rest is None:

@@ -27,7 +27,8 @@ from rummikub.tiles.tiles import JOKER, Tile
 
 
 # A named tuple, not a dataclass: every ``rummikub solve`` process imports this module,
-# and Python 3.11 makes a frozen dataclass in ~0.5 ms (it compiles six methods).
+# and a frozen dataclass takes far longer to make (benchmarks/RESULTS.md, "Speed choices",
+# *Records*).
 class OpeningMeld(NamedTuple):
     """A meld the hand may lay as (part of) the initial meld."""
 
@@ -68,9 +69,10 @@ def require_opening(
 def hand_melds(rules: Rules, limit: Counts, index: TileIndex) -> list[tuple[Needs, int, int]]:
     """(tiles, value, copies that fit) of every candidate meld within ``limit`` (a rack):
     what ``candidates(rules).fitting(limit)`` gives, enumerated from the rack alone, since
-    the box's whole candidate table (~32,000 melds for 26x8x4+4J) costs more to build than
-    a solve, and a hand lays few of them. Melds with the same tiles are one, at the value
-    of its best reading (as in :mod:`.candidates`); sorted by tiles."""
+    a big box's whole candidate table costs more to build than a solve, and a hand lays few
+    of them (benchmarks/RESULTS.md, "Speed choices", *The initial meld's melds*). Melds
+    with the same tiles are one, at the value of its best reading (as in
+    :mod:`.candidates`); sorted by tiles."""
     numbers, colors = rules.numbers, rules.colors
     jokers = min(rules.jokers, limit[index.joker])
     best: dict[Needs, int] = {}
@@ -112,8 +114,9 @@ def hand_melds(rules: Rules, limit: Counts, index: TileIndex) -> list[tuple[Need
 def hand_readings_with_jokers(rules: Rules, rack: Counts, index: TileIndex) -> list[Meld]:
     """Every meld with a joker that the hand alone can lay (each joker reading apart,
     since the lock keeps the reading), in the order of :func:`run_readings` then
-    :func:`group_readings`; enumerated from the rack, not from the box's every reading
-    (~100,000 for 26x8x4+4J, half a second to walk per position)."""
+    :func:`group_readings`; enumerated from the rack, not from the box's every reading,
+    which a big box has too many of to walk per position (benchmarks/RESULTS.md, "Speed choices",
+    *The initial meld's melds*)."""
     jokers = min(rules.jokers, rack[index.joker])
     numbers, colors = rules.numbers, rules.colors
     found: list[Meld] = []

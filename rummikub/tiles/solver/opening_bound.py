@@ -2,8 +2,10 @@
 
 Under the joker lock an initial meld laid with a joker stays locked for the rest of the
 turn (RULES.md rule 3), so the exact model makes each such meld the hand can lay a locked
-unit with one column per meld it may end in (:mod:`.locks`): for a rack of 30-50 tiles
-with 3-4 jokers, 1,000-2,000 units and 10,000-35,000 columns, seconds to build and solve.
+unit with one column per meld it may end in (:mod:`.locks`): for a big rack with 3-4
+jokers, thousands of units and tens of thousands of columns, slow to build and to solve
+(benchmarks/RESULTS.md, "Targets": the lever "Not opened with jokers, solved by
+relaxations first").
 
 Yet a joker in the initial meld is needed only to reach ``initial_meld``: once the player
 has opened, the jokers are free tiles like any other. Two relaxations allow every move

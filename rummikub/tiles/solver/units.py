@@ -23,8 +23,10 @@ Column = Callable[[Needs, int, str], int]
 
 class Unit:
     """A locked meld: an old table meld (``old`` is its index) or an initial joker meld.
-    A plain class, not a dataclass, which costs every ``rummikub solve`` process ~0.4 ms
-    to make."""
+
+    A plain class, not a dataclass: every ``rummikub solve`` process makes the class on
+    import, and a dataclass takes far longer to make (benchmarks/RESULTS.md, "Speed
+    choices", *Records*)."""
 
     __slots__ = ("fates", "meld", "old", "variables")
 

@@ -132,7 +132,9 @@ def unchanged_pairs(old: Sequence[Meld], new: Sequence[Meld]) -> dict[int, int]:
 
 def matching(edges: Mapping[tuple[int, int], int], n: int) -> dict[int, int]:
     """A maximum-weight matching of old melds to new ones, from ``{(i, j): weight}``."""
-    # Imported here: only explanations need networkx, and it is slow to load.
+    # Imported here: only explanations need networkx, and it is slow to load
+    # (benchmarks/RESULTS.md, "Targets": the earlier lever "One `rummikub solve` imports
+    # only what solving needs").
     import networkx as nx
 
     # Nodes are integers (old i is i, new j is n + j): string nodes would hash differently
