@@ -21,18 +21,23 @@ if __name__ == "__main__":
     from benchmarks.simulate import kept_section, replace_section
 
     # The self-play and server sections are measured on their own, and the solver's choices
-    # (why each speed trick is there, with the figures that justify it) are written by hand
-    # from focused measurements: a full run keeps all three.
-    choices = ("<!-- solver-choices:start -->", "<!-- solver-choices:end -->")
+    # and the speed choices (why each speed trick is there, with the figures that justify it)
+    # are written from focused measurements: a full run keeps all four.
+    by_hand = [
+        (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
+        for name in ("solver-choices", "speed-choices")
+    ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)
-    kept_choices = sections.kept_section(DEFAULT_OUT, *choices)
+    kept_by_hand = [(marks, sections.kept_section(DEFAULT_OUT, *marks)) for marks in by_hand]
     code = main()
     if kept is not None and DEFAULT_OUT.exists():
         DEFAULT_OUT.write_text(replace_section(DEFAULT_OUT.read_text(), kept))
     if kept_serve is not None and DEFAULT_OUT.exists():
         DEFAULT_OUT.write_text(serve_load.replace_section(DEFAULT_OUT.read_text(), kept_serve))
-    if kept_choices is not None and DEFAULT_OUT.exists():
-        text = sections.replace_section(DEFAULT_OUT.read_text(), kept_choices, *choices)
-        DEFAULT_OUT.write_text(text)
+    for marks, section in kept_by_hand:
+        if section is not None and DEFAULT_OUT.exists():
+            DEFAULT_OUT.write_text(
+                sections.replace_section(DEFAULT_OUT.read_text(), section, *marks)
+            )
     sys.exit(code)
