@@ -9,8 +9,9 @@ The rule, precisely:
    in lower layers. So entries side by side in one layer never import each other.
 3. The two domains, ``rummikub.tiles`` and ``rummikub.cards``, never import each other,
    although a layer of one may lie below a layer of the other in the table.
-4. Only the LP layer and the two solvers import OR-Tools, and only inside a function: no
-   module of the package loads it on import.
+4. Only the LP layer (``rummikub.core.lp``) imports OR-Tools, and only inside a function:
+   no module of the package loads it on import, and the solvers reach it through the LP
+   layer's typed interfaces.
 
 An import is read from the source with :mod:`ast` wherever it stands: at the top, inside a
 function, or under ``if TYPE_CHECKING:`` (a type is a dependency too). ``import a.b``
@@ -48,10 +49,10 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
             "rummikub.core.__init__",
             "rummikub.core.errors",
             "rummikub.core.deadline",
-            "rummikub.core.documents",  # being added
+            "rummikub.core.documents",
         ),
     ),
-    # core/lp: rows, records, wire, search, zero_half and the exact fallback being added.
+    # core/lp: the builder, rows, records, wire, search, exact (the fallback), zero_half.
     (("rummikub.core.lp",),),
     # The two domains side by side, each a stack of its own (rule 3), first their values.
     (
@@ -81,7 +82,7 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
         ("rummikub.tiles.solver",),
         ("rummikub.tiles.explain",),
         ("rummikub.cards.checker",),
-        ("rummikub.cards.solver",),  # a module now, a package soon: either form
+        ("rummikub.cards.solver",),
     ),
     # The slow reference searches, and the card domain's public names.
     (("rummikub.tiles.exhaustive",), ("rummikub.cards.exhaustive",), ("rummikub.cards.__init__",)),
@@ -96,15 +97,13 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     (("rummikub.__main__",),),
 )
 
-#: Named in :data:`LAYERS` before they exist.
-PENDING = {"rummikub.core.documents"}
 
 #: The two domains of rule 3.
 DOMAINS = ("rummikub.tiles", "rummikub.cards")
 
 #: Rule 4: what may import OR-Tools (its linear solver, CP-SAT and the protobuf messages of
 #: its models, which load google.protobuf), and the top-level packages that counts.
-ORTOOLS_USERS = ("rummikub.core.lp", "rummikub.tiles.solver", "rummikub.cards.solver")
+ORTOOLS_USERS = ("rummikub.core.lp",)
 ORTOOLS = ("ortools", "google.protobuf")
 
 #: Imports against the rule today: (importer, imported) -> why.
@@ -114,9 +113,6 @@ BREAKS: dict[tuple[str, str], str] = {
     ("rummikub.tiles.position", "rummikub.render.svg"): "Position._repr_svg_",
     ("rummikub.tiles.solver.result", "rummikub.render.svg"): "SolveResult._repr_svg_",
     ("rummikub.tiles.explain.results", "rummikub.render.svg"): "Explanation._repr_svg_",
-    # The card puzzle reader reads its documents with the tile reader's functions (files,
-    # stdin, size limits, encodings): what core/documents.py is being written to share.
-    ("rummikub.cards.puzzles", "rummikub.tiles.puzzles"): "reading a document",
 }
 
 
@@ -242,7 +238,7 @@ def test_the_modules_are_found() -> None:
     } <= set(MODULES)
     # A package's __init__, and ``from package import module``: what the reader relies on.
     assert ours(imported("rummikub.tiles.__init__")) == {"rummikub.tiles.tiles"}
-    assert "rummikub.tiles.puzzles" in imported("rummikub.game.record")  # from ... import
+    assert "rummikub.tiles.melds" in imported("rummikub.cli.render")  # from ... import
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -255,7 +251,7 @@ def test_every_name_of_the_table_is_a_module_or_a_package() -> None:
         for entry in layer:
             for name in entry:
                 found = any(within(module, name) for module in MODULES)
-                assert found or name in PENDING, name
+                assert found, name
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -289,7 +285,7 @@ def test_the_ortools_rule_holds_something() -> None:
     # Rule 4 is stated for the modules that do import OR-Tools: they exist, and load it
     # only in a function.
     users = [m for m in MODULES if any(within(i, "ortools") for i in imported(m))]
-    assert {"rummikub.core.lp.rows", "rummikub.core.lp.wire", "rummikub.tiles.solver.model"} <= set(
+    assert {"rummikub.core.lp.rows", "rummikub.core.lp.wire", "rummikub.core.lp.exact"} <= set(
         users
     )
     assert all(any(within(m, user) for user in ORTOOLS_USERS) for m in users), users

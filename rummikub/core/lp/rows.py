@@ -34,6 +34,12 @@ def clp() -> Any:
     return pywraplp.Solver("", pywraplp.Solver.CLP_LINEAR_PROGRAMMING)
 
 
+def preload() -> None:
+    """Import OR-Tools' linear solver now, as the first solve would (a process about to
+    fork workers that solve: :func:`rummikub.tiles.solver.preload`)."""
+    from ortools.linear_solver import pywraplp  # noqa: F401
+
+
 #: pywraplp's parameters of an LP solve, by (presolve, dual simplex), made when first used.
 _PARAMETERS: dict[tuple[bool, bool], Any] = {}
 

@@ -24,8 +24,9 @@ def preload() -> None:
     all): a process about to fork workers that solve does it once for all of them,
     instead of each worker on its first solve (benchmarks/RESULTS.md, "One whole process"
     for that import; "Targets", the lever "Folder solve", for a worker's first puzzle)."""
-    import ortools.linear_solver.pywraplp  # noqa: F401
+    from rummikub.core.lp import rows
 
+    rows.preload()
     import rummikub.tiles.arguments
     import rummikub.tiles.solver.model
     import rummikub.tiles.solver.opening_bound
