@@ -4,25 +4,9 @@ of 0-12 melds), timed to a proven optimum, each answer judged by the card checke
 Run alone with ``python -m benchmarks.cards`` (prints the section; ``--out FILE`` writes it),
 or as the ``cards`` section of ``python -m benchmarks``.
 
-Targets (issue 15): median <= 5 ms, max <= 100 ms, every answer proven.
-
-Where the time went (profiled on seed 1 before the changes of the second session of issue
-15): the slowest positions (0.4-2.6 s) were 13-15-card Rommé, Continental and California hands
-with 2-3 wild cards, where the LP relaxation was far from the integer optimum, so the
-branch and bound ran to its node limit and CP-SAT took over; and 500 Rum hands with many
-pile picks, where each pick built its own program twice (LP bound, then search). Three
-weaknesses: a set's natural cards were integer counts not bound by the set's activity (a
-set at a fraction laid a lone card without its wild cards); the opening (40 points, or the
-contract) was big-M rows, a fraction of an opening laying a fraction of every meld; set
-instances of one rank were interchangeable. The fixes: sets of distinct suits as patterns
-(suits and wild cards, a count each), other sets with a 0-1 variable per copy of a card
-bound by the set's activity; the opening solved as separate cases; one program for every
-draw, re-solved with each draw's card counts as row bounds. Interleaved against the old
-code, position by position (the best of 3 runs each, seeds 1, 3 and 4, on a 2-core machine
-at load 3.4-3.8): max 589 / 822 / 666 ms before, 29.6 / 39.9 / 38.5 ms after; medians of
-the per-position ratios new/old 0.92 / 0.91 / 0.95 (500 Rum 0.40-0.74, Continental
-0.74-0.86, plain Rummy 1.03-1.12: its small models gained variables); medians 2.6-2.8 ms;
-every answer proven and legal, the same score for all 600.
+Targets (issue 15): median <= 5 ms, max <= 100 ms, every answer proven. What the card
+model's choices were measured against, on this corpus, is in ``benchmarks/RESULTS.md``,
+"Solver choices: the card model".
 """
 
 from __future__ import annotations

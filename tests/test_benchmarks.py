@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 import benchmarks.peer
-from benchmarks import run, startup, tails
+from benchmarks import choices, run, startup, tails
 from benchmarks.corpora import CORPORA, GENERALISED, NOT_OPENED_BOXES, Case, box
 from benchmarks.record import Record, path_for
 from rummikub.tiles.checker import check
+from rummikub.tiles.explain import arrangement, narration
 from rummikub.tiles.position import Position
-from rummikub.tiles.solver import solve
+from rummikub.tiles.solver import locks, model, solve
 from rummikub.tiles.tiles import JOKER
 
 
@@ -89,6 +90,24 @@ def test_tail_profiles_choose_and_count_the_work() -> None:
     assert profile.ms["clp"] <= profile.ms["search"]
     text = tails.markdown([profile])
     assert "| small | slowest, value |" in text and f"`{cases[0].name}`" in text
+
+
+def test_quick_choices_run_every_part_and_put_the_caches_back() -> None:
+    lines: list[str] = []
+    assert choices.main(["--quick"], say=lines.append) == 0
+    # Each line begins with its part's name; every part ran, in order.
+    assert list(dict.fromkeys(line.split()[0] for line in lines)) == list(choices.PARTS)
+    # The A/B parts swapped the cached functions for their plain forms while timing.
+    assert model.fates is locks.fates
+    assert arrangement.arranged is narration.arranged
+    assert hasattr(arrangement.arranged, "cache_clear")
+
+
+def test_choices_names_an_unknown_part(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        choices.main(["records", "speed"])
+    assert exited.value.code == 2
+    assert "unknown part 'speed'" in capsys.readouterr().err
 
 
 def test_quick_without_out_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

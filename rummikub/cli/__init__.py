@@ -75,9 +75,9 @@ class _Group(click.Group):
         # A process that runs the command line ends after it. Where it goes through the
         # interpreter's shutdown (with worker processes, see ending.leave), its objects
         # (OR-Tools, click, our modules) are frozen just before the last garbage
-        # collection, which then need not walk them all: ~15 ms of a 0.2 s ``rummikub
-        # solve`` (benchmarks, "One whole process"). At exit only, so a test process that
-        # calls main() many times collects its garbage as usual until it ends.
+        # collection, which then need not walk them all (benchmarks/RESULTS.md, "Speed
+        # choices", *Objects frozen at exit*). At exit only, so a test process that calls
+        # main() many times collects its garbage as usual until it ends.
         atexit.unregister(gc.freeze)  # once, however often main() runs in one process
         atexit.register(gc.freeze)
 

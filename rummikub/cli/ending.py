@@ -151,11 +151,12 @@ def leave(code: int) -> NoReturn:
     flushed or silenced its output).
 
     The interpreter's shutdown after a ``rummikub solve`` (tearing down every module and
-    object, the last garbage collection, OR-Tools' destructors) costs ~4 ms and has no
-    output and no effect on the exit code, so the process ends at once after flushing
-    stdout and stderr again. Not where there is more to wait for: worker processes
-    (multiprocessing's exit handlers stop them) or other threads; nor when the last flush
-    fails, which the usual exit reports.
+    object, the last garbage collection, OR-Tools' destructors) is time every process pays
+    for no output and no effect on the exit code (benchmarks/RESULTS.md, "Speed choices",
+    *Process end*), so the process ends at once after flushing stdout and stderr again.
+    Not where there is more to wait for: worker processes (multiprocessing's exit handlers
+    stop them) or other threads; nor when the last flush fails, which the usual exit
+    reports.
     """
     if "multiprocessing" not in sys.modules and threading.active_count() == 1:
         try:

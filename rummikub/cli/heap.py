@@ -4,13 +4,13 @@ the C heap keeps what a solve freed, and the garbage collector runs less often.
 glibc's ``malloc`` hands memory back to the system as soon as 128 KiB at the top of the
 heap are free, and serves blocks of more than 128 KiB (at first) by a fresh ``mmap`` each.
 A solve allocates and frees a few hundred KiB (OR-Tools' model and CLP's work space), so
-every solve had the system map and zero those pages again: on a folder of 1,000 `mid`
-positions 30-85 page faults a puzzle (glibc raises its thresholds by itself as large blocks
-come and go, so how many depends on the process's history), 0.1-0.2 ms of system time of
-~5 ms (benchmarks, "Throughput"). A process that goes on solving keeps what it freed for
-the next puzzle instead, up to :data:`KEEP` bytes: ~0 faults a puzzle. Memory is not a
-concern at that size: the peak of a solve is what it is either way, only its return to the
-system waits.
+every solve had the system map and zero those pages again (glibc raises its thresholds by
+itself as large blocks come and go, so how often depends on the process's history): page
+faults and system time in every puzzle of a folder (benchmarks/RESULTS.md, "Speed
+choices", *The C heap*). A process that goes on solving keeps what it freed for the next
+puzzle instead, up to :data:`KEEP` bytes, and faults almost never. Memory is not a concern
+at that size: the peak of a solve is what it is either way, only its return to the system
+waits.
 
 Linux with glibc only (``mallopt``); elsewhere, or with another C library, nothing
 changes. Called before the worker processes are forked, so that they inherit it.
@@ -18,10 +18,9 @@ changes. Called before the worker processes are forked, so that they inherit it.
 The garbage collector collects the youngest objects every 700 allocations (Python's
 default), but a solve allocates thousands of objects with the collector paused
 (:func:`rummikub.tiles.solver.solve`), so on a folder one collection came every few puzzles
-and every tenth of them walked the older objects too: 231 collections for 1,000 `mid`
-positions in one process, ~75 ms (timed by ``gc.callbacks``, load ~3). Reading and
-printing a puzzle make few reference cycles (~500 objects for those 1,000), so a folder
-solve collects every :data:`YOUNG` allocations instead: 40 collections, ~20 ms.
+and every tenth of them walked the older objects too. Reading and printing a puzzle make
+few reference cycles, so a folder solve collects every :data:`YOUNG` allocations instead
+(benchmarks/RESULTS.md, "Speed choices", *The collector in a folder solve*).
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class Inline(NamedTuple):
     """The position options of a command, as given (a named tuple, not a dataclass: it is
-    made at every start-up of the command line, and a dataclass costs more to make)."""
+    made at every start-up of the command line, and a dataclass is slow to make;
+    benchmarks/RESULTS.md, "Speed choices", *Records*)."""
 
     rack: str | None = None
     table: tuple[str, ...] = ()

@@ -43,7 +43,7 @@ def _played(tiles: Sequence[Tile], value: int) -> str:
 
 
 def verdict_json(verdict: Verdict) -> str:
-    import json  # only for JSON: a text solve never needs it (~1 ms a process)
+    import json  # only for JSON: a text solve never needs it (RESULTS.md, *json*)
 
     return json.dumps(verdict_data(verdict))
 
@@ -63,7 +63,7 @@ def verdict_text(verdict: Verdict) -> str:
 
 
 def result_json(result: SolveResult, puzzle: str | None) -> str:
-    import json  # only for JSON: a text solve never needs it (~1 ms a process)
+    import json  # only for JSON: a text solve never needs it (RESULTS.md, *json*)
 
     return json.dumps(result_data(result, puzzle))
 

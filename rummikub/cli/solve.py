@@ -46,8 +46,8 @@ PARALLEL_FROM = 16
 
 
 # The classes of this module are plain classes and named tuples, not dataclasses: every
-# ``rummikub solve`` process imports this module, and making a dataclass costs 0.4-1 ms
-# (benchmarks, "One whole process").
+# ``rummikub solve`` process imports this module, and a dataclass is slow to make
+# (benchmarks/RESULTS.md, "Speed choices", *Records*).
 
 
 class _Outcome:

@@ -3,9 +3,9 @@ in the items' order, as ``multiprocessing.Pool.imap`` does, without its helper t
 
 A pool's main process keeps three threads, one of which waits on the pipe the results
 come back through but leaves reading them to another: until that one has read a result,
-the first wakes up again at once. On a folder of 1,000 puzzles in chunks of 4 it woke up
-~17,000 times for 250 results, 0.1-0.2 s of the main process's CPU taken from the two
-workers on a machine of two cores. Here the main process alone sends each worker its
+the first wakes up again at once, many times per result, and each wake-up is CPU taken
+from the workers when there are as many workers as cores (benchmarks/RESULTS.md, "Speed
+choices", *Workers without a pool*). Here the main process alone sends each worker its
 next chunk and reads its results, sleeping in between.
 
 Chunks shrink as the items run out (:func:`chunk_bounds`): large while much is left, so
@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-#: The most items per chunk: ~16 puzzles take ~0.1 s to solve, so a worker's next chunk
-#: (see AHEAD) is always there, and a wake-up of the main process per 16 puzzles is little.
+#: The most items per chunk: a chunk of puzzles takes long enough to solve that a worker's
+#: next chunk (see AHEAD) is always there, and a wake-up of the main process per chunk is
+#: little (benchmarks/RESULTS.md, "Speed choices", *Chunks*).
 CHUNK = 16
 #: While many items are left, a chunk is at most this share of what is left per worker:
 #: the last chunks are small, down to one item.

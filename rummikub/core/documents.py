@@ -179,7 +179,7 @@ def parse_document(text: str | bytes, path: str, *, fmt: Format = "toml") -> Any
 
 def _json_data(text: str, path: str) -> Any:
     # json is imported only here and where JSON is written: a ``rummikub solve`` of a TOML
-    # puzzle with text output never needs it (~1 ms of every such process).
+    # puzzle with text output never needs it (benchmarks/RESULTS.md, "Speed choices", *json*).
     import json
 
     try:

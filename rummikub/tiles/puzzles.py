@@ -176,8 +176,9 @@ def _expand(path: str) -> list[str | PuzzleError]:
 
 
 def _suffix(name: str) -> str:
-    """``Path(name).suffix.lower()`` without making a path (a folder of 1,000 puzzles is
-    listed in ~5 ms instead of ~20: the main process does it while no worker has started)."""
+    """``Path(name).suffix.lower()`` without making a path: the main process lists a folder
+    while no worker has started, and making a path per file is most of that listing
+    (benchmarks/RESULTS.md, "Speed choices", *Listing a folder*)."""
     dot = name.rfind(".")
     return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
@@ -495,10 +496,10 @@ class _Reader:
 
 
 #: The table melds read so far that had no problem, by rule set and as written: the puzzles
-#: of a folder lay the same melds again and again (1,000 `mid` puzzles: 8,378 melds, 831
-#: different), and reading one (its notation, each tile against the box, run or group) was
-#: most of the time a puzzle took to read. A meld with a problem is read again each time,
-#: so that its messages name where it is.
+#: of a folder lay the same melds again and again, and reading one (its notation, each tile
+#: against the box, run or group) was most of the time a puzzle took to read
+#: (benchmarks/RESULTS.md, "Speed choices", *Table melds read once*). A meld with a problem
+#: is read again each time, so that its messages name where it is.
 _KNOWN_MELDS: dict[Rules, dict[str, Meld]] = {}
 #: Melds kept per rule set (then forgotten all at once), and rule sets kept.
 KNOWN_MELDS_MAX = 4096

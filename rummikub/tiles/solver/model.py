@@ -107,10 +107,10 @@ MIP_RESERVE_PER_COLUMN = 35e-6
 
 #: A position's model holds only the template's variables that may move, and the rows
 #: they enter, when they are at most this share of the template's (see
-#: :meth:`.Template.load_live`). Writing that model costs Python a few microseconds a
-#: variable, and each variable left out saves CLP about as much in loading and in each
-#: LP solve: the share where the two break even (benchmarks/RESULTS.md, "Solver choices:
-#: building the model").
+#: :meth:`.Template.load_live`). Writing that model costs Python time for each variable,
+#: and each variable left out saves CLP about as much in loading and in each LP solve:
+#: the share where the two break even (benchmarks/RESULTS.md, "Solver choices: building
+#: the model").
 LIVE_SHARE = 0.35
 
 #: ``optimal``: a move, proven best; ``feasible``: a move, not proven best (time ran out);
