@@ -186,7 +186,7 @@ def test_typed_tiles_are_read_by_the_notation_only(path: Path) -> None:
     "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
 )
 def test_words_of_tiles_and_cards_are_split_in_one_place(path: Path) -> None:
-    # tile_words (the notation) and card_words (cards.py) split at spaces and commas.
+    # tile_words (tiles.py) and card_words (cards.py) split at spaces and commas.
     if path.relative_to(PACKAGE).as_posix() == "cards/cards.py":
         return
     assert 'replace(",", " ")' not in path.read_text(), path

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rummikub.core.errors import MeldError, NotationError, PositionError
 from rummikub.tiles.melds import Kind, Meld, RawMeld
 from rummikub.tiles.rules import STANDARD, Rules
-from rummikub.tiles.tiles import JOKER, Tile, format_tiles
+from rummikub.tiles.tiles import JOKER, WORD, Tile, format_tiles, tile_words
 
 if TYPE_CHECKING:  # position imports this module lazily; the types only are needed here
     from rummikub.tiles.position import Position
@@ -64,7 +64,6 @@ YELLOW, ORANGE = "Y", "O"
 # ASCII digits only: a number written with other digits is no tile (int() would accept it).
 _RANGE = re.compile(r"([A-Za-z])([0-9]{1,2})-([A-Za-z]?)([0-9]{1,2})")
 _SHORTHAND = re.compile(r"([A-Za-z]{2,})([0-9]{1,2})")
-_WORD = re.compile(r"[^\s,]+")
 _MELD_SEPARATOR = re.compile(r"[|;]")
 _PREFIX = re.compile(r"\s*(run|group)\s*:", re.IGNORECASE)
 _EMPTY = "-"
@@ -158,19 +157,8 @@ def _expand_word(word: str, rules: Rules) -> tuple[Tile, ...]:
     return (_alias(Tile.parse(word), rules),)
 
 
-def tile_words(text: str) -> list[str]:
-    """The words of tiles as typed: separated by spaces or commas. Each word is a tile, a
-    range or a group shorthand (:func:`expand_word`); a reader that reports every bad word
-    on its own (a puzzle file's rack) splits them here, as :func:`parse_rack` does.
-
-    >>> tile_words("R4, KRB7 R1-3,J")
-    ['R4', 'KRB7', 'R1-3', 'J']
-    """
-    return _WORD.findall(text)
-
-
 def _words(text: str, start: int = 0) -> Iterator[_Span]:
-    for found in _WORD.finditer(text):
+    for found in WORD.finditer(text):
         yield _Span(found.group(), start + found.start())
 
 

@@ -40,7 +40,7 @@ from rummikub.core.documents import (
 )
 from rummikub.core.errors import MeldError, NotationError, PuzzleError, unknown
 from rummikub.tiles.melds import KINDS, Kind, Meld, RawMeld
-from rummikub.tiles.notation import expand_word, parse_meld, parse_melds, tile_words
+from rummikub.tiles.notation import expand_word, parse_meld, parse_melds
 from rummikub.tiles.position import Position, too_often, vouch_sound
 from rummikub.tiles.rules import (
     MAX_COLORS,
@@ -52,7 +52,7 @@ from rummikub.tiles.rules import (
     read_rules,
     rules_data,
 )
-from rummikub.tiles.tiles import JOKER, Tile, format_tiles
+from rummikub.tiles.tiles import JOKER, Tile, format_tiles, tile_words
 
 KEYS = ("title", "description", "rack", "table", "opened", "after", "rules", "expect")
 EXPECT_KEYS = ("value", "tiles", "status")

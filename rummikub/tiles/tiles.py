@@ -14,7 +14,8 @@ from rummikub.core.errors import NotationError
 
 # ASCII only: ``\d`` would also read other scripts' digits (Arabic-Indic, math bold) as numbers.
 _TILE = re.compile(r"([A-Za-z])([0-9]{1,2})")
-_SEPARATORS = re.compile(r"[\s,]+")
+#: A word of typed tiles: they are separated by spaces or commas (:func:`tile_words`).
+WORD = re.compile(r"[^\s,]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +77,18 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     """
     if not isinstance(text, str):
         raise TypeError(f"tiles are written as a string such as 'R4 K7', got {_type(text)}")
-    words = [w for w in _SEPARATORS.split(text.strip()) if w]
-    return tuple(Tile.parse(w) for w in words)
+    return tuple(Tile.parse(w) for w in tile_words(text))
+
+
+def tile_words(text: str) -> list[str]:
+    """The words of tiles as typed: separated by spaces or commas. Every reader of typed
+    tiles splits them here (a word of the quick notation may be a range or a group
+    shorthand: :mod:`rummikub.tiles.notation`); ``cards.card_words`` is its card twin.
+
+    >>> tile_words("R4, KRB7 R1-3,J")
+    ['R4', 'KRB7', 'R1-3', 'J']
+    """
+    return WORD.findall(text)
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
