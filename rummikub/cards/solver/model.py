@@ -35,7 +35,6 @@ from rummikub.cards.solver.result import CardStatus, CardTurn
 from rummikub.cards.solver.runs import NewRuns
 from rummikub.cards.solver.sets import NewSets
 from rummikub.cards.solver.shared import Ledger, Turn
-from rummikub.core.lp import exact
 from rummikub.core.lp.records import Records
 from rummikub.core.lp.search import Budget, SearchOutcome, settle
 
@@ -121,6 +120,9 @@ class CardModel:
         rows, variables = settings
 
         def cp_sat() -> SearchOutcome:
+            # Imported here, as the tile model imports CBC's: most searches never need it.
+            from rummikub.core.lp import exact
+
             left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
             return exact.cp_sat(self.records, rows=rows, variables=variables, time_limit=left)
 
