@@ -45,6 +45,7 @@ from rummikub.tiles.tiles import JOKER, Tile, format_tiles
 __all__ = [
     "GameState",
     "Replay",
+    "Seen",
     "TurnError",
     "advance",
     "box",
@@ -69,6 +70,16 @@ class TurnError(RummikubError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Seen:
+    """One turn as every player saw it: who, and the tiles laid (none for a draw or a pass;
+    the tile drawn is seen only by the one who drew it)."""
+
+    seat: int
+    kind: str  # "play", "draw" or "pass"
+    laid: tuple[Tile, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything between two turns. Racks are None where unknown (a real table)."""
 
@@ -86,6 +97,8 @@ class GameState:
     #: Passes in a row (with the pool empty); a full round of them ends the hand.
     passes: int = 0
     result: Result | None = None
+    #: Every turn so far as the whole table saw it (RULES.md, "what a player knows").
+    history: tuple[Seen, ...] = ()
 
     @property
     def to_move(self) -> int:
@@ -103,6 +116,9 @@ class GameState:
         if rack is None:
             raise RummikubError(f"the rack of {self.players[seat]} is not known")
         return Position(self.table, rack, self.opened[seat], self.rules)
+
+    def table_tiles(self) -> list[Tile]:
+        return [t for meld in self.table for t in meld.tiles]
 
     def rack_total(self, seat: int) -> int | None:
         rack = self.racks[seat]
@@ -194,11 +210,13 @@ def advance(state: GameState, turn: Turn) -> GameState:
         raise TurnError(number, state.players[seat], ["the hand is over"])
     if isinstance(turn, Play):
         after = _play(state, turn)
+        laid = Counter(after.table_tiles()) - Counter(state.table_tiles())
+        seen = Seen(seat, "play", tuple(sorted(laid.elements(), key=state.rules.sort_key)))
     elif isinstance(turn, Draw):
-        after = _draw(state, turn)
+        after, seen = _draw(state, turn), Seen(seat, "draw")
     else:
-        after = _pass(state)
-    return replace(after, turns=number)
+        after, seen = _pass(state), Seen(seat, "pass")
+    return replace(after, turns=number, history=(*state.history, seen))
 
 
 def _error(state: GameState, problems: Sequence[str]) -> TurnError:

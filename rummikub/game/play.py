@@ -24,7 +24,8 @@ from rummikub.game.engine import (
     turn_of_move,
 )
 from rummikub.game.record import RACK_SIZE, Draw, Pass, Play, Record, Turn, save
-from rummikub.game.strategies import Strategy, View
+from rummikub.game.strategies import Strategy
+from rummikub.game.view import view_of
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.notation import parse_melds, parse_rack
 from rummikub.tiles.position import Position
@@ -177,8 +178,7 @@ def play(
             if seat == table.seat:
                 turn = _person(state, seat, ask, say, paint)
             else:
-                view = View(seat, state.rack_counts, state.opened, state.pool_count, state.turns)
-                move = table.strategy_of(seat)(state.position(seat), view)
+                move = table.strategy_of(seat)(*view_of(state, seat))
                 turn = turn_of_move(state, move)
         except Quit:
             say("Game stopped; the record keeps every turn so far.")

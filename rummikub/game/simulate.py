@@ -24,7 +24,8 @@ from typing import Any
 from rummikub.core.errors import RummikubError
 from rummikub.game.engine import GameState, advance, deal, start, turn_of_move
 from rummikub.game.record import RACK_SIZE, Record
-from rummikub.game.strategies import Strategy, View, strategy
+from rummikub.game.strategies import Strategy, strategy
+from rummikub.game.view import view_of
 from rummikub.tiles.rules import STANDARD, Rules, rules_data
 
 __all__ = [
@@ -111,8 +112,7 @@ def play_game(
     turns = []
     while not state.over:
         seat = state.to_move
-        view = View(seat, state.rack_counts, state.opened, state.pool_count, state.turns)
-        move = strategies[seat](state.position(seat), view)
+        move = strategies[seat](*view_of(state, seat))
         turn = turn_of_move(state, move)
         state = advance(state, turn)
         turns.append(turn)

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rummikub.core.errors import MeldError, RummikubError
+from rummikub.game.view import View
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules
@@ -30,21 +31,6 @@ from rummikub.tiles.solver import solve
 from rummikub.tiles.tiles import Tile
 
 __all__ = ["STRATEGIES", "Strategy", "View", "best", "casual", "hold", "strategy", "tiles"]
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """What every player at the table knows besides their own rack."""
-
-    seat: int
-    rack_counts: tuple[int, ...]
-    opened: tuple[bool, ...]
-    pool_count: int
-    turns: int
-
-    def opponents(self) -> tuple[int, ...]:
-        """The rack sizes of the other players."""
-        return tuple(n for s, n in enumerate(self.rack_counts) if s != self.seat)
 
 
 Strategy = Callable[[Position, View], Move]
