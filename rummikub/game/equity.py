@@ -141,6 +141,8 @@ def evaluation(state: GameState, seat: int) -> float:
     """``seat``'s chance to win a hand still running: a logistic in the lead in tiles over the
     closest opponent (a tile is about a quarter of a turn of the race), and, with the pool
     empty, in the lead in rack totals (lowest total wins there)."""
+    # Set by hand, not fitted: a tile of lead is worth about as much as not having opened
+    # is a handicap of two; benchmarks/RESULTS.md ("Play to win") measures the whole.
     mine = state.rack_counts[seat]
     others = [n for s, n in enumerate(state.rack_counts) if s != seat]
     lead = min(others) - mine
