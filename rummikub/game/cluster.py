@@ -195,6 +195,9 @@ def _client(
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            # Without a dashboard the scheduler still serves HTTP, by default on port 8787
+            # (with a warning when that port is taken): a free port of this host instead.
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.CRITICAL,
         )
         client = distributed.Client(cluster)
