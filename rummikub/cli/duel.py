@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
@@ -94,4 +95,5 @@ def duel(
     finish(timing, len(report.failures))
 
 
-duel.help = (duel.help or "") + f"\n\nStrategies: {', '.join(STRATEGIES)}."
+# The strategies known when the command loads, whatever registers them.
+duel.help = inspect.cleandoc(duel.help or "") + f"\n\nStrategies: {', '.join(STRATEGIES)}."
