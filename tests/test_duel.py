@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummikub import Rules
 from rummikub.cli import main
@@ -305,3 +307,25 @@ def test_a_local_cluster_duel_gives_the_same_bytes(capfd: pytest.CaptureFixture[
     printed = capfd.readouterr()
     assert "Traceback" not in printed.err + printed.out
     assert "distributed" not in printed.err + printed.out
+
+
+@settings(max_examples=30)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), deals=st.integers(1, 4))
+def test_every_deal_is_played_in_every_distinct_rotation(
+    players: int, seed: int, deals: int
+) -> None:
+    setup = DuelSetup("best", "casual", players=players, rules=FAST, rack_size=4, seed=seed)
+    base = ("A", "B", "A", "B")[:players]
+    rotations = {tuple(base[(s + r) % players] for s in range(players)) for r in range(players)}
+    assert set(setup.seatings) == rotations and len(setup.seatings) == len(rotations)
+    games = seatings(setup, deals)
+    per = len(setup.seatings)
+    assert len(games) == deals * per
+    for game in games:
+        deal, rotation = divmod(game.index, per)
+        assert game.seed == deal_seed(seed, deal)
+        assert game.seats == tuple(setup.name(role) for role in setup.seatings[rotation])
+    # Over a deal's seatings every seat is held by A and by B, in A's share of the seats.
+    for seat in range(players):
+        held = [roles[seat] for roles in setup.seatings]
+        assert held.count("A") / per == pytest.approx(setup.even_rate)
