@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rummikub.cli.common import rack_size_option, rules_of, rules_options
-from rummikub.cli.simulate import cluster_options, finish, output_options, play
+from rummikub.cli.simulate import cluster_options, finish, output_options, play_games
 from rummikub.game import duel as duels
 from rummikub.game.strategies import STRATEGIES
 
@@ -67,7 +67,7 @@ def duel(
     if games is None:
         games = DEFAULT_DEALS * len(setup.seatings)
     setup.check_games(games)
-    found, timing = play(
+    found, timing = play_games(
         games,
         workers,
         scheduler,

@@ -18,7 +18,7 @@ from rummikub.game import cluster
 from rummikub.game import simulate as sim
 from rummikub.game.strategies import STRATEGIES
 
-__all__ = ["cluster_options", "output_options", "play", "progress_bar", "simulate"]
+__all__ = ["cluster_options", "finish", "output_options", "play_games", "progress_bar", "simulate"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -67,7 +67,7 @@ def output_options(command: F) -> F:
     return command
 
 
-def play(
+def play_games(
     games: int,
     workers: int | None,
     scheduler: str | None,
@@ -178,7 +178,7 @@ def simulate(
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
     rules = rules_of(rules_preset, rule_options)
     setup = sim.Setup(names, players, rules, rack_size, seed)
-    found, timing = play(
+    found, timing = play_games(
         games,
         workers,
         scheduler,
