@@ -102,7 +102,13 @@ function cardSection(title, words) {
   const box = document.createElement("div");
   const head = document.createElement("h3");
   head.textContent = title;
-  box.append(head, cardRow(words));
+  if (words.length) {
+    box.append(head, cardRow(words));
+  } else {
+    const none = document.createElement("p");
+    none.textContent = t("nothing");
+    box.append(head, none);
+  }
   return box;
 }
 
@@ -111,7 +117,7 @@ async function solveCards(event) {
   const { data } = await call("/api/cards/solve", cardPosition());
   if (!data) return;
   $("card-broken").replaceChildren();
-  const lines = [t("card_status_" + data.status)];
+  const lines = [t("card_status_" + data.status) + "."];
   if (data.draw === "stock") lines.push(t("card_draw_stock"));
   else if (data.draw !== null) lines.push(t("card_draw_pile", data.draw + 1));
   lines.push(t("card_laid", data.played.join(" ") || t("nothing"), data.points, data.penalty));

@@ -256,7 +256,7 @@ const WORDS = {
     hint: "Sugestão",
     analyse_here: "Analisar no tabuleiro",
     game_table_label: "Ou escreva a nova mesa inteira (jogos separados por |)",
-    turns: "Vezes",
+    turns: "Jogadas",
     download: "Descarregar o registo",
     load: "Carregar um registo",
     review: "Rever",
