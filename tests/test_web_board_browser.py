@@ -283,6 +283,18 @@ def test_typed_then_clicked_is_one_position_kept_in_the_url(
     expect(page.locator("#summary")).to_have_text(
         "Best move (proven optimal): play R4 O7 (value 11)"
     )
+    # Drag a tile from the rack onto a meld, and one from the picker into the rack.
+    page.locator("#rack .tile", has_text="4").drag_to(page.locator("#table .tiles").first)
+    expect(notation).to_have_value("R1 R2 R3 R4 | K7 R7 B7 | B9 B10 J / K7 O7")
+    page.get_by_role("button", name="Red R").click()
+    page.get_by_role("button", name="add R4", exact=True).drag_to(page.locator("#rack"))
+    expect(notation).to_have_value("R1 R2 R3 R4 | K7 R7 B7 | B9 B10 J / K7 O7 R4")
+    # From the keyboard: a tile selected with Enter, removed with Delete.
+    page.get_by_role("button", name="R4 in Meld 1").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Delete")
+    expect(notation).to_have_value("R1 R2 R3 | K7 R7 B7 | B9 B10 J / K7 O7 R4")
+    notation.fill(POSITION)
     # Delete a meld, sort the rack.
     page.get_by_role("button", name="delete meld 3").click()
     expect(notation).to_have_value("R1 R2 R3 | K7 R7 B7 / R4 K7 O7")
@@ -428,6 +440,8 @@ def test_play_three_turns_reload_and_review(
         expect(status).to_contain_text(f"Turn {turn + 2}: your move")
     turns = page.locator("#game-turns li")
     expect(turns).to_have_count(6)
+    touch_targets(page)
+    check_axe(page)
     before = turns.all_inner_texts()
 
     page.reload()
@@ -482,6 +496,7 @@ def test_solve_a_500_rum_hand(boards: list[Board], browser: Browser, server: str
     expect(summary).to_contain_text("Take 2 cards from the discard pile")
     expect(summary).to_contain_text("(21 points)")
     in_view(page, "#card-answer")
+    touch_targets(page)
     page.locator("#card-after").fill("QS QC QH KC")
     page.get_by_role("button", name="Check this turn").click()
     expect(summary).to_contain_text("Illegal turn")

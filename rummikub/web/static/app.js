@@ -7,6 +7,8 @@
 
 const COLORS = ["K", "R", "B", "O"];
 const NUMBERS = 13;
+// The most draws the outs table lists.
+const MOST_OUTS = 12;
 const $ = (id) => document.getElementById(id);
 
 const board = {
@@ -581,7 +583,9 @@ async function askOuts() {
       head.appendChild(cell);
     }
     const body = table.createTBody();
-    for (const out of outs.outs) {
+    // The draws that gain the most first (the server's order); a long tail is counted.
+    const shown = outs.outs.filter((out) => out.gain > 0).slice(0, MOST_OUTS);
+    for (const out of shown.length ? shown : outs.outs.slice(0, MOST_OUTS)) {
       const row = body.insertRow();
       row.insertCell().appendChild(tileElement(out.tile));
       row.insertCell().textContent = out.count;
@@ -589,6 +593,13 @@ async function askOuts() {
       row.insertCell().textContent = "+" + out.gain;
     }
     box.appendChild(table);
+    const rest = outs.outs.length - body.rows.length;
+    if (rest > 0) {
+      const more = document.createElement("p");
+      more.className = "hint";
+      more.textContent = t("outs_more", rest);
+      box.appendChild(more);
+    }
     box.appendChild(chanceChart(outs.chance));
   }
   scrollToAnswer("answer");
