@@ -840,7 +840,7 @@ async function fromLocation() {
   let text = params.get("p");
   let preset = params.get("rules");
   let initial = params.get("initial");
-  if (text === null && !params.has("mode")) {
+  if (text === null) {
     const kept = JSON.parse(localStorage.getItem("rummikub.board") || "null");
     if (kept) ({ p: text, rules: preset, initial } = kept);
   }

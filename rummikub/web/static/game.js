@@ -206,6 +206,7 @@ function renderReview() {
   );
   $("review-grade").textContent = gradeText(turn);
   const best = turn.grade && turn.grade.best_move;
+  $("review-best").hidden = !best;
   meldList($("review-table"), best ? best.table.map((m) => m.tiles) : [], best ? best.played : []);
   $("review-rack").replaceChildren(...(best ? best.rack : []).map((tile) => tileElement(tile)));
   $("review-prev").disabled = games.step === 0;
