@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
@@ -226,3 +228,14 @@ def test_the_favicon_and_the_page_s_files(client: TestClient) -> None:
     for name in ("app.js", "i18n.js", "game.js", "cards.js", "app.css"):
         assert f"/static/{name}" in page
         assert client.get(f"/static/{name}").status_code == 200
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_draw_undone_is_the_game_dealt(seed: int) -> None:
+    client = TestClient(create_app(Limits(time_limit=10.0)))
+    dealt = ok(client, "/api/game/new", {"opponents": ["casual"], "seed": seed})
+    assert ok(client, "/api/game/load", {"record": dealt["record"]}) == dealt
+    drawn = ok(client, "/api/game/draw", {"record": dealt["record"]})
+    assert len(drawn["record"]["turns"]) == len(dealt["record"]["turns"]) + 2
+    assert ok(client, "/api/game/undo", {"record": drawn["record"]}) == dealt

@@ -322,6 +322,17 @@ def test_open_a_shared_link_copy_it_and_switch_to_portuguese(
     link = "/?p=" + quote(POSITION)
     page = board.open(link)
     assert page.evaluate("document.documentElement.lang") == "en"
+    # Every word of the page is in both languages' tables.
+    missing = page.evaluate(
+        """() => {
+          const keys = [...document.querySelectorAll('[data-i18n]')].map(e => e.dataset.i18n)
+            .concat([...document.querySelectorAll('[data-i18n-label]')]
+              .map(e => e.dataset.i18nLabel));
+          const all = new Set([...keys, ...Object.keys(WORDS.en), ...Object.keys(WORDS.pt)]);
+          return [...all].filter(k => !(k in WORDS.en) || !(k in WORDS.pt));
+        }"""
+    )
+    assert missing == []
     expect(page.locator("#table .meld-row")).to_have_count(3)
     notation = page.get_by_label("Position in quick notation")
     expect(notation).to_have_value("R1 R2 R3 | K7 R7 B7 | B9 B10 J / R4 K7 O7")
