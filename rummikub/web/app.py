@@ -1,10 +1,8 @@
 """The local web app: a page for people and JSON endpoints mirroring the command line.
 
-``GET /`` is the page, the analysis board (plain HTML, CSS and JavaScript shipped in
-``static/``, no build step). ``POST /api/solve``, ``/api/check``, ``/api/analyse`` and
-``/api/position`` take and return JSON (see :mod:`rummikub.web.api` and the README), as do
-the board's games, ``/api/game/...`` (:mod:`rummikub.web.games`), and card rummies,
-``/api/cards/...`` (:mod:`rummikub.web.cards`). Solves run in worker threads, a few at a time, so
+``GET /`` is the page (plain HTML, CSS and JavaScript shipped in ``static/``, no build step).
+``POST /api/solve``, ``/api/check``, ``/api/analyse`` and ``/api/position`` take and return
+JSON (see :mod:`rummikub.web.api` and the README). Solves run in worker threads, a few at a time, so
 that the event loop keeps serving; each has a time limit, and each request body a size
 limit.
 """
