@@ -1,5 +1,6 @@
 """``python -m benchmarks``: see :mod:`benchmarks.run`; ``python -m benchmarks simulate``:
-see :mod:`benchmarks.simulate`; ``python -m benchmarks serve``: see
+see :mod:`benchmarks.simulate`; ``python -m benchmarks equity``: see
+:mod:`benchmarks.equity`; ``python -m benchmarks serve``: see
 :mod:`benchmarks.serve_load`."""
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ if __name__ == "__main__":
         from benchmarks import simulate
 
         sys.exit(simulate.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["equity"]:
+        from benchmarks import equity
+
+        sys.exit(equity.main(sys.argv[2:]))
     if sys.argv[1:2] == ["serve"]:
         from benchmarks import serve_load
 
@@ -25,7 +30,7 @@ if __name__ == "__main__":
     # are written from focused measurements: a full run keeps all four.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices")
+        for name in ("solver-choices", "speed-choices", "equity")
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)

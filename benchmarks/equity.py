@@ -60,16 +60,16 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 
 def duels(opponents: Sequence[str], games: int, seed: int, workers: int) -> list[dict[str, Any]]:
-    from rummikub.game.duel import DuelSetup, duel, report
+    """``equity`` against each opponent, mirror-paired, with the wall time of each duel."""
+    from rummikub.game.duel import DuelSetup, duel, summarize
 
     found = []
     for name in opponents:
-        setup = DuelSetup(("equity", name), players=2, seed=seed)
+        setup = DuelSetup("equity", name, players=2, seed=seed)
         started = time.perf_counter()
         played = duel(setup, games, workers=workers)
-        seconds = time.perf_counter() - started
-        data = report(setup, played).to_data()
-        data["seconds"] = seconds
+        data = summarize(setup, played).to_data()
+        data["seconds"] = time.perf_counter() - started
         data["workers"] = workers
         found.append(data)
     return found
@@ -95,11 +95,12 @@ def markdown(times: Sequence[float], found: Sequence[dict[str, Any]], command: s
             "|---|---|---|---|---|---|---|",
         ]
         for data in found:
-            a = data["a"]
+            low, high = data["a_win_rate_ci"]
+            diff = data["score_difference"]
             lines.append(
-                f"| equity vs {data['b']['name']} | {data['games']} | {a['win_rate']:.1%} | "
-                f"{a['win_ci'][0]:.1%}-{a['win_ci'][1]:.1%} | {data['score_diff']:.1f} | "
-                f"{data['score_diff_ci'][0]:.1f} to {data['score_diff_ci'][1]:.1f} | "
+                f"| equity vs {data['b']} | {data['games']} | {data['a_win_rate']:.1%} | "
+                f"{low:.1%}-{high:.1%} | {diff['mean']:+.1f} | "
+                f"{diff['ci'][0]:+.1f} to {diff['ci'][1]:+.1f} | "
                 f"{data['games'] / data['seconds']:.3f} ({data['workers']} worker(s)) |"
             )
     lines.append(END)
