@@ -126,7 +126,7 @@ def _drops_a_meld(position: Position, view: View) -> Move:
     if not move.played or not position.table:
         return move
     first = position.table[0]
-    return Move(tuple(m for m in move.table if m is not first and m != first), move.played)
+    return Move(tuple(m for m in move.table if m != first), move.played)
 
 
 def test_a_bad_move_fails_the_check() -> None:
