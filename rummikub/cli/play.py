@@ -16,7 +16,7 @@ import os
 import secrets
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import click
@@ -140,7 +140,8 @@ def play_command(
         _refuse_with_resume()
         record = load(resume_path)
         click.echo(f"The game is saved to {resume_path} after every turn.")
-        resume(record, ask=_ask, say=click.echo, paint=paint, path=resume_path, think=_think)
+        with _stopped_by_ctrl_c():
+            resume(record, ask=_ask, say=click.echo, paint=paint, path=resume_path, think=_think)
         return
     names = [n.strip() for n in strategies.split(",") if n.strip()] or ["best"]
     try:
@@ -158,17 +159,28 @@ def play_command(
         )
     table = Table(name, tuple(zip(NAMES[:opponents], chosen, strict=True)))
     click.echo(f"Seed {seed}; the game is saved to {path} after every turn.")
-    play(
-        rules,
-        table,
-        seed=seed,
-        ask=_ask,
-        say=click.echo,
-        paint=paint,
-        path=path,
-        rack_size=rack_size,
-        think=_think,
-    )
+    with _stopped_by_ctrl_c():
+        play(
+            rules,
+            table,
+            seed=seed,
+            ask=_ask,
+            say=click.echo,
+            paint=paint,
+            path=path,
+            rack_size=rack_size,
+            think=_think,
+        )
+
+
+@contextlib.contextmanager
+def _stopped_by_ctrl_c() -> Iterator[None]:
+    """Ctrl-C ends the game with a word (the run then ends with exit 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("\nGame stopped (Ctrl-C); the record keeps every whole turn so far.", err=True)
+        raise
 
 
 def _refuse_with_resume() -> None:
