@@ -259,7 +259,7 @@ def test_the_game_api_checks_its_arguments(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match=r"^save\(\) takes the path of the record file"):
         save(deal(names, STANDARD, 1), None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^rack must be a sequence of Tile"):
-        real_table(names, STANDARD, 0, "R1 R2")
+        real_table(names, STANDARD, 0, "R1 R2")  # type: ignore[arg-type]
     with pytest.raises(RummikubError, match=r"^me=2: expected a seat 0-1$"):
         real_table(names, STANDARD, 2, ())
     assert list(tmp_path.iterdir()) == []

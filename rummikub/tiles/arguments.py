@@ -65,24 +65,29 @@ def explainable(position: Any, move: Any) -> None:
         raise TypeError(f"explain() takes a Position, got {_type(position)}")
     position_tiles(position, "explain()")
     if isinstance(move, Move):
-        new_table(move.table, "explain()")
+        new_table(move.table, "explain()", raw=False)
     else:
-        new_table(move, "explain()", "a Move or ")
+        new_table(move, "explain()", "a Move or ", raw=False)
 
 
-def new_table(proposed: Any, function: str, also: str = "") -> None:
+def new_table(proposed: Any, function: str, also: str = "", *, raw: bool = True) -> None:
     """**The** check of a new table handed to a public function: a sequence of
-    :class:`Meld` or :class:`RawMeld`, each holding :class:`Tile` values."""
+    :class:`Meld` (or, where ``raw``, :class:`RawMeld`), each holding :class:`Tile` values."""
     if isinstance(proposed, str) or not isinstance(proposed, Sequence):
         raise TypeError(
             f"{function} takes {also}the new table as a list of melds "
             f"(e.g. [RawMeld.parse('R1 R2 R3')]), got {_type(proposed)}"
         )
     for index, meld in enumerate(proposed):
-        if not isinstance(meld, Meld | RawMeld):
+        if raw and not isinstance(meld, Meld | RawMeld):
             raise TypeError(
                 f"new table[{index}] must be a Meld or RawMeld "
                 f"(e.g. RawMeld.parse('R1 R2 R3')), got {_type(meld)}"
+            )
+        if not raw and not isinstance(meld, Meld):
+            raise TypeError(
+                f"new table[{index}] must be a Meld (e.g. Meld.parse('R1 R2 R3')), "
+                f"got {_type(meld)}"
             )
         _tiles(meld.tiles, f"new table[{index}]")
 
