@@ -216,3 +216,44 @@ def test_ctrl_c_while_the_solver_players_move_ends_at_once(tmp_path: Path) -> No
     assert isinstance(record.turns[0], Draw)
     assert dumps(record) == path.read_text()
     save(record, path)  # and it can be written again (no lock left held)
+
+
+def test_a_record_changed_by_another_program_during_the_game_is_not_overwritten(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.toml"
+    table = Table("You", (("Ada", best),))
+    script = Script(["draw", "draw"])
+
+    def ask(prompt: str) -> str:
+        # Another program (a `game undo`, an editor) changes the record between two turns.
+        if len(load_record(path).turns) == 2:
+            run("game", "undo", str(path))
+        return script.ask(prompt)
+
+    with pytest.raises(RecordError, match=r"changed by another program since it was read"):
+        play(SMALL, table, seed=5, ask=ask, say=script.say, path=path, rack_size=7)
+    assert len(load_record(path).turns) == 1  # the other program's change stands
+    with pytest.raises(RecordError, match=r"changed by another program"):
+        stale = load_record(path)
+        run("game", "apply", str(path), "--draw")
+        resume(stale, ask=Script(["draw"]).ask, say=script.say, path=path)
+    assert len(load_record(path).turns) == 2
+
+
+def test_save_with_expect_refuses_a_changed_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    table = Table("You", (("Ada", best),))
+    record = play(
+        SMALL, table, seed=5, ask=Script([]).ask, say=Script([]).say, path=path, rack_size=7
+    )
+    save(record, path, expect=record)  # unchanged: written
+    path.write_text(dumps(record).replace('"You"', '"Me"'))
+    before = path.read_bytes()
+    with pytest.raises(RecordError, match=r"changed by another program"):
+        save(record, path, expect=record)
+    assert path.read_bytes() == before
+    path.unlink()
+    with pytest.raises(RecordError, match=r"changed by another program"):
+        save(record, path, expect=record)
+    assert not path.exists()

@@ -211,7 +211,7 @@ def play(
     turn when ``path`` is given, and returned."""
     record = deal(table.players(), rules, seed, rack_size)
     record = replace(record, seats=table.seats())
-    return _game(record, table, ask, say, paint, path, think)
+    return _game(record, table, ask, say, paint, path, think, False)
 
 
 def resume(
@@ -224,7 +224,9 @@ def resume(
     think: Think[object] = _now,
 ) -> Record:
     """Go on with a saved game from its last turn, the seats as the record says
-    (:func:`table_of`); raises :class:`RecordError` for a record that cannot go on."""
+    (:func:`table_of`); raises :class:`RecordError` for a record that cannot go on. With
+    ``path``, ``record`` is what the file holds: a file another program changed since (or
+    changes during the game) is refused, never overwritten."""
     where = "<record>" if path is None else os.fspath(path)
     table = table_of(record, where)
     game = replay(record)
@@ -233,7 +235,7 @@ def resume(
     if game.state.over:
         raise RecordError(f"{where}: the game is over; nothing to resume")
     say(f"Resuming at turn {game.state.turns + 1}.")
-    return _game(record, table, ask, say, paint, path, think)
+    return _game(record, table, ask, say, paint, path, think, True)
 
 
 def _game(
@@ -244,15 +246,20 @@ def _game(
     paint: Paint,
     path: str | os.PathLike[str] | None,
     think: Think[object],
+    resuming: bool,
 ) -> Record:
     game = replay(record)
     state = game.state
     turns: list[Turn] = list(record.turns)
+    # What the file holds as far as this game knows: another program's change is refused.
+    on_file: Record | None = record if resuming else None
 
     def keep(turns: Sequence[Turn], state: GameState) -> Record:
+        nonlocal on_file
         kept = record.with_turns(turns, state.result)
         if path is not None:
-            save(kept, path)
+            save(kept, path, expect=on_file)
+            on_file = kept
         return kept
 
     kept = keep(turns, state)

@@ -518,13 +518,14 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
         lock.release()
 
 
-def save(record: Record, path: str | os.PathLike[str]) -> None:
+def save(record: Record, path: str | os.PathLike[str], *, expect: Record | None = None) -> None:
     """Write a record atomically: a temporary file in the same folder, then one rename.
 
     A crash at any point leaves either the old record or the new one, never half of one.
     The write holds the record's lock (:func:`locked`), follows a symlink to its target,
     keeps an existing file's mode and refuses a read-only one (:class:`RecordError`, the
-    file untouched).
+    file untouched). With ``expect`` (the record as last read or written), a file that no
+    longer holds it (another program changed or removed it since) is refused too.
     """
     if not isinstance(record, Record):
         raise TypeError(f"save() takes a Record, got {_type(record)}")
@@ -541,6 +542,16 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
             "(a lone surrogate such as \\ud800)"
         ) from None
     with locked(name):
+        if expect is not None:
+            try:
+                found: Record | None = load(name)
+            except RecordError:
+                found = None
+            if found != expect:
+                raise RecordError(
+                    f"{name}: the record was changed by another program since it was read; "
+                    "nothing written (read it again to go on)"
+                )
         _write(text, name, _target(name))
 
 
