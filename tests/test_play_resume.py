@@ -174,7 +174,10 @@ def _spawn(path: Path, *extra: str) -> object:
     return pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=60)
 
 
-def test_ctrl_c_after_a_hint_ends_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
+def test_ctrl_c_after_a_hint_ends_at_once(tmp_path: Path, signum: int, code: int) -> None:
     pexpect = pytest.importorskip("pexpect", reason="the terminal test needs pexpect ([test])")
     path = tmp_path / "g.toml"
     child = _spawn(path, "--opponents", "1", "--seed", "5", *SMALL_ARGS)
@@ -186,11 +189,14 @@ def test_ctrl_c_after_a_hint_ends_at_once(tmp_path: Path) -> None:
         child.sendline("hint")  # a solve: it used to leave Ctrl-C waiting for Enter
         child.expect_exact("Hint: ")
         child.expect_exact("Your move (help for help): ")
-        child.sendintr()
+        if signum == signal.SIGINT:
+            child.sendintr()  # Ctrl-C typed at the terminal
+        else:
+            child.kill(signum)
         child.expect(pexpect.EOF, timeout=30)  # no Enter needed
     finally:
         child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == code
     record = load_record(path)
     assert len(record.turns) == 2 and replay(record).problem is None
 
