@@ -3,10 +3,12 @@
 What only a terminal process needs lives here: the prompt, the record never overwritten
 without ``--force``, ``--resume``, and Ctrl-C acted on at once. OR-Tools' CBC installs its own
 SIGINT handler while it solves and puts Python's back as a restarting one (so ``input()``
-would see Ctrl-C only at Enter); CP-SAT leaves the default one. So the prompt re-installs
-Python's handler before it reads, and the solver's work (the others' moves, a hint) runs
-with SIGINT blocked, taken by a watching thread that interrupts the main thread at once.
-Either way Ctrl-C ends the run with exit 130, the record saved up to the last whole turn.
+would see Ctrl-C only at Enter), and ``input()`` misses a Ctrl-C that comes between its
+prompt and its read. So the prompt re-installs Python's handler and waits for the line in
+Python (``select`` with a short timeout) before it reads it, and the solver's work (the
+others' moves, a hint, tiles to arrange) runs with SIGINT blocked, taken by a watching
+thread that interrupts the main thread at once. Either way Ctrl-C ends the run with exit
+130, the record saved up to the last whole turn.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import select
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
@@ -46,8 +50,22 @@ def _python_sigint() -> None:
 
 
 def _ask(prompt: str) -> str:
+    """A line typed at the prompt. On a terminal the line is waited for in Python (``select``
+    with a short timeout), so that Ctrl-C is acted on at once: ``input()`` alone would miss
+    one that arrives between its prompt and its read, until Enter."""
     _python_sigint()
-    return input(prompt)
+    try:
+        descriptor = sys.stdin.fileno()
+        terminal = os.isatty(descriptor)
+    except (AttributeError, ValueError, OSError):  # a test's stdin, a closed one
+        terminal = False
+    if not terminal:
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while not select.select([descriptor], [], [], 0.1)[0]:
+        pass  # between two waits, a Ctrl-C that came raises KeyboardInterrupt
+    return input()
 
 
 def _think(work: Callable[[], T]) -> T:

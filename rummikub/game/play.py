@@ -306,7 +306,9 @@ def _person(
         except EOFError:
             raise Quit from None
         try:
-            move = read_move(state, line)
+            # Tiles to lay are arranged by the solver: its work too runs through think.
+            move = think(partial(read_move, state, line))
+            assert isinstance(move, str | Play | Draw | Pass)
         except RummikubError as error:
             say(f"Not a move: {error}")
             continue
