@@ -212,6 +212,7 @@ def test_unknown_keys_inside_deal_and_result_are_refused_with_their_place(
         ("99999999999999999999", 'Error: --players "99999999999999999999": a game has 2-4 players'),
         ("5", 'Error: --players "5": a game has 2-4 players'),
         ("1", 'Error: --players "1": a game has 2-4 players'),
+        ("0" * 30, f'Error: --players "{"0" * 30}": a game has 2-4 players'),
         ("A,B,C,D,E", 'Error: --players "A,B,C,D,E": 5 names, a game has 2-4 players'),
     ],
 )
