@@ -249,6 +249,8 @@ def test_the_game_api_checks_its_arguments(tmp_path: Path) -> None:
         deal("Ann,Bob", STANDARD, 1)
     with pytest.raises(TypeError, match=r"^players must be names"):
         deal(["Ann", 5], STANDARD, 1)  # type: ignore[list-item]
+    with pytest.raises(RummikubError, match=r"a name must not be blank$"):
+        deal(["Ann", " "], STANDARD, 1)
     with pytest.raises(RummikubError, match=r"^5 players: a game has 2-4$"):
         deal(["P"] * 5, STANDARD, 1)
     with pytest.raises(TypeError, match=r"^replay\(\) takes a Record .*got NoneType None$"):

@@ -189,8 +189,10 @@ def _names(players: object) -> tuple[str, ...]:
         raise TypeError(f"players must be a list of names, got {type(players).__name__}")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RummikubError(f"{len(players)} players: a game has {MIN_PLAYERS}-{MAX_PLAYERS}")
-    if not all(isinstance(name, str) and name.strip() for name in players):
+    if not all(isinstance(name, str) for name in players):
         raise TypeError(f"players must be names (strings), got {list(players)!r:.60}")
+    if not all(name.strip() for name in players):
+        raise RummikubError(f"players {list(players)!r:.60}: a name must not be blank")
     return tuple(players)
 
 
