@@ -460,7 +460,7 @@ def _verdict_text(verdict: Verdict, state: GameState) -> str:
         "draw": f"the best {me} can force is a draw (a shared win)",
         "unknown": "the search gave up",
     }[verdict.outcome]
-    lines = [f"Endgame (2 players, the pool empty): {words}: {verdict.reason}."]
+    lines = [f"Endgame (2 players, the pool empty): {words}.", f"Why: {verdict.reason}."]
     label = {"loss": "Best defence", "unknown": "A move"}.get(verdict.outcome, "The move")
     if verdict.move is None:
         lines.append(f"{label}: pass.")
