@@ -370,7 +370,8 @@ def test_refuses_what_is_not_an_exact_endgame() -> None:
 # -- game hint ----------------------------------------------------------------------------
 
 
-def _endgame_record(folder: Path) -> tuple[Path, GameState]:
+@pytest.fixture(scope="module")
+def endgame_record(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GameState]:
     """The README's record: casual against casual on a small box until the pool is empty."""
     rules = Rules(numbers=7, colors="KRB", copies=1, jokers=0, initial_meld=0)
     record = engine.deal(["Ann", "Bob"], rules, seed=6, rack_size=6)
@@ -379,13 +380,13 @@ def _endgame_record(folder: Path) -> tuple[Path, GameState]:
         turn = engine.turn_of_move(state, casual(*view_of(state)))
         state = engine.advance(state, turn)
         turns.append(turn)
-    path = folder / "endgame.toml"
+    path = tmp_path_factory.mktemp("endgame") / "endgame.toml"
     save(record.with_turns(turns, None), str(path))
     return path, state
 
 
-def test_hint_searches_the_endgame(tmp_path: Path) -> None:
-    path, state = _endgame_record(tmp_path)
+def test_hint_searches_the_endgame(endgame_record: tuple[Path, GameState]) -> None:
+    path, state = endgame_record
     verdict = decide(state)
     result = CliRunner().invoke(cli, ["game", "hint", str(path)])
     assert result.exit_code == 0, result.output
@@ -400,8 +401,8 @@ def test_hint_searches_the_endgame(tmp_path: Path) -> None:
     assert data["status"] == "optimal"  # the keys of solve --json stay the best move by value
 
 
-def test_hint_gives_up_at_its_budget(tmp_path: Path) -> None:
-    path, _ = _endgame_record(tmp_path)
+def test_hint_gives_up_at_its_budget(endgame_record: tuple[Path, GameState]) -> None:
+    path, _ = endgame_record
     result = CliRunner().invoke(cli, ["game", "hint", str(path), "--nodes", "2", "--json"])
     assert result.exit_code == 0, result.output
     endgame_data = json.loads(result.output)["endgame"]
@@ -420,8 +421,8 @@ def test_hint_outside_an_endgame_is_unchanged(tmp_path: Path) -> None:
     assert "Endgame" not in text and "(proven)" in text
 
 
-def test_hint_with_a_strategy(tmp_path: Path) -> None:
-    path, state = _endgame_record(tmp_path)
+def test_hint_with_a_strategy(endgame_record: tuple[Path, GameState]) -> None:
+    path, state = endgame_record
     move = casual(*view_of(state))
     result = CliRunner().invoke(cli, ["game", "hint", str(path), "--strategy", "casual"])
     assert result.exit_code == 0, result.output
@@ -439,10 +440,12 @@ def test_hint_with_a_strategy(tmp_path: Path) -> None:
     assert "--strategy 'nope': unknown strategy 'nope'" in unknown.output
 
 
-def test_hint_deduces_the_rack_at_a_real_table(tmp_path: Path) -> None:
+def test_hint_deduces_the_rack_at_a_real_table(
+    endgame_record: tuple[Path, GameState],
+) -> None:
     """At a real table of two the opponent holds exactly the unseen tiles."""
     from rummikub.cli.game import _endgame
 
-    _, state = _endgame_record(tmp_path)
+    _, state = endgame_record
     hidden = replace(state, racks=(state.racks[0], None))
     assert _endgame(hidden, None) == decide(state)
