@@ -418,6 +418,10 @@ def hint(
         _strategy_hint(state, strategy_name, as_json)
         return
     verdict = _endgame(state, nodes)
+    if verdict is not None and not as_json:
+        click.echo(f"Turn {state.turns + 1}: {state.players[seat]} to move.")
+        click.echo(_verdict_text(verdict, state))
+        return
     result = solve(state.position(), time_limit=time_limit)
     if as_json:
         data = render.result_data(result, path)
@@ -425,9 +429,6 @@ def hint(
         click.echo(json.dumps(data))
         return
     click.echo(f"Turn {state.turns + 1}: {state.players[seat]} to move.")
-    if verdict is not None:
-        click.echo(_verdict_text(verdict, state))
-        return
     click.echo(render.result_text(result))
     if not result.played:
         click.echo("Draw a tile." if state.pool_count else "Pass (the pool is empty).")
