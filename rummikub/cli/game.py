@@ -21,10 +21,23 @@ from rummikub.cli.common import (
     rules_of,
     rules_options,
 )
+from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
 from rummikub.game import engine
 from rummikub.game.engine import GameState, Replay, TurnError
-from rummikub.game.record import Draw, Pass, Play, Record, Result, Turn, load, save
+from rummikub.game.record import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Draw,
+    Pass,
+    Play,
+    Record,
+    Result,
+    Turn,
+    load,
+    locked,
+    save,
+)
 from rummikub.tiles.melds import RawMeld
 from rummikub.tiles.notation import parse_melds, parse_rack
 from rummikub.tiles.position import Move, Position
@@ -46,9 +59,27 @@ def game() -> None:
 
 
 def _players(text: str) -> list[str]:
+    """The names of ``--players``: a count (P1, P2, ...) or names; 2-4 of them (checked
+    before a name is built, so a huge count costs nothing)."""
     if text.strip().isdigit():
-        return [f"P{i + 1}" for i in range(int(text))]
-    return [name.strip() for name in text.split(",") if name.strip()]
+        digits = text.strip()
+        # Told by its digits, never converted whole: a count of 10**20 costs nothing.
+        if len(digits.lstrip("0")) > 1 or not MIN_PLAYERS <= int(digits[-1]) <= MAX_PLAYERS:
+            raise BadInput(
+                f"--players {_quoted(digits)}: a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
+            )
+        return [f"P{i + 1}" for i in range(int(digits[-1]))]
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise BadInput(
+            f"--players {_quoted(text)}: {len(names)} names, "
+            f"a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
+        )
+    return names
+
+
+def _quoted(text: str) -> str:
+    return quote(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _open(path: str) -> Replay:
@@ -100,7 +131,7 @@ def new(
 ) -> None:
     """Start a record: dealt from a seed (every rack and the pool known), or, with --rack, a
     game at a real table where only your rack is known."""
-    if os.path.exists(path) and not force:
+    if os.path.lexists(path) and not force:
         raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
     if (seed is None) == (rack_text is None):
         raise BadInput("give --seed N to deal a game, or --rack TILES for a game at a real table")
@@ -115,7 +146,11 @@ def new(
         assert seed is not None
         record = engine.deal(names, rules, seed, rack_size)
     engine.start(record)  # a rack with tiles the box lacks is refused before writing
-    save(record, path)
+    with locked(path):
+        # Checked again under the lock: of two `new` at once, the second one refuses.
+        if os.path.lexists(path) and not force:
+            raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+        save(record, path)
     click.echo(f"New game of {len(names)} players: {', '.join(names)}. Saved to {path}.")
     click.echo(_state_text(engine.replay(record).state, record))
 
@@ -253,6 +288,14 @@ def apply(
     given = sum([bool(melds), play_text is not None, draw_text is not None, passed])
     if given != 1:
         raise BadInput("give exactly one of --table MELD..., --play TILES, --draw [TILE], --pass")
+    # Read, judge and write under the record's lock: two `apply` at once never lose a turn.
+    with locked(path):
+        _apply(path, melds, play_text, draw_text, passed)
+
+
+def _apply(
+    path: str, melds: tuple[str, ...], play_text: str | None, draw_text: str | None, passed: bool
+) -> None:
     game = _open(path)
     _intact(path, game)
     state = game.state
@@ -313,6 +356,11 @@ def _turn_error_text(error: TurnError) -> str:
 @click.argument("path", type=click.Path(dir_okay=False))
 def undo(path: str) -> None:
     """Remove the last turn of the record."""
+    with locked(path):
+        _undo(path)
+
+
+def _undo(path: str) -> None:
     record = load(path)
     if not record.turns and record.problem is None:
         raise BadInput(f"{path}: no turn to undo")

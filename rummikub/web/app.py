@@ -26,7 +26,7 @@ from rummikub import __version__
 from rummikub.core.documents import parse_document
 from rummikub.core.errors import PuzzleError
 from rummikub.tiles.rules import PRESETS
-from rummikub.web import api
+from rummikub.web import api, cards, games
 from rummikub.web.api import Limits, RequestError
 
 __all__ = ["create_app"]
@@ -62,6 +62,18 @@ def create_app(limits: Limits | None = None, *, workers: int = 2) -> Starlette:
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    def route(path: str, work: Callable[[Any], dict[str, Any]]) -> Route:
+        """A JSON route whose work runs as the solves do (a worker thread, one of the slots,
+        the same error JSON); the work of the board's games and card rummies."""
+
+        async def endpoint(request: Request) -> Response:
+            return await run(request, work)
+
+        return Route(path, endpoint, methods=["POST"])
+
     async def about(request: Request) -> Response:
         return JSONResponse(
             {
@@ -79,6 +91,16 @@ def create_app(limits: Limits | None = None, *, workers: int = 2) -> Starlette:
         Route("/api/check", check, methods=["POST"]),
         Route("/api/analyse", analyse, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
+        Route("/favicon.ico", favicon),
+        route("/api/game/new", games.new),
+        route("/api/game/move", games.move),
+        route("/api/game/draw", games.draw),
+        route("/api/game/undo", games.undo),
+        route("/api/game/hint", partial(games.hint, limits=limits)),
+        route("/api/game/review", partial(games.review, limits=limits)),
+        route("/api/game/load", games.load),
+        route("/api/cards/solve", partial(cards.solve, limits=limits)),
+        route("/api/cards/check", cards.check),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes)
