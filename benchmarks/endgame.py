@@ -71,7 +71,7 @@ def line(label: str, rules_text: str, rack_size: int, found: dict[str, object]) 
     assert isinstance(outcomes, Counter) and isinstance(counts, list)
     assert isinstance(seconds, list)
     if not counts:
-        stats = "- | - | - | - | - | -"
+        stats = "- | - | - | - | - | - | -"
     else:
         decided = len(counts) - outcomes["unknown"]
         stats = (
@@ -118,7 +118,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{START}\n## The exact endgame (`decide`, budget {args.nodes} nodes)\n\n"
         "2 players, each game played to its end or to the empty pool, which is then decided. "
         "`python -m benchmarks.endgame --games N --strategies A,B [--rule K=V ...]` "
-        "rewrites its line.\n\n" + HEADER + "".join(f"{r}\n" for r in rows) + row + f"{END}\n"
+        "rewrites its line. Seconds are wall time for one decision, on whatever load the "
+        "machine had (Machine and versions).\n\n"
+        + HEADER
+        + "".join(f"{r}\n" for r in rows)
+        + row
+        + f"{END}\n"
     )
     args.out.write_text(sections.replace_section(text, section, START, END))
     return 0
