@@ -22,10 +22,11 @@ if __name__ == "__main__":
 
     # The self-play and server sections are measured on their own, and the solver's choices
     # and the speed choices (why each speed trick is there, with the figures that justify it)
-    # are written from focused measurements: a full run keeps all four.
+    # are written from focused measurements, as is the endgame's table
+    # (``python -m benchmarks.endgame``): a full run keeps all five.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices")
+        for name in ("solver-choices", "speed-choices", "endgame")
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)
