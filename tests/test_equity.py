@@ -14,7 +14,7 @@ from rummikub.game.strategies import STRATEGIES, best, equity
 from rummikub.game.view import View, view_of
 from rummikub.tiles.checker import check
 from rummikub.tiles.position import Position
-from rummikub.tiles.rules import STANDARD
+from rummikub.tiles.rules import STANDARD, Rules
 
 SMALL = Budget(samples=3, rounds=1)
 
@@ -84,3 +84,36 @@ def _fields(state: GameState) -> dict[str, object]:
 def test_a_budget_needs_work(samples: int, rounds: int) -> None:
     with pytest.raises(RummikubError, match="budget"):
         Budget(samples=samples, rounds=rounds)
+
+
+def _endgames(rules: Rules, seeds: range) -> list[GameState]:
+    """The first state with the pool empty of seeded casual games on ``rules``' box."""
+    from rummikub.game.strategies import casual
+
+    found = []
+    for seed in seeds:
+        record, _ = play_game(rules, [casual, casual], seed, rack_size=5)
+        for state in replay(record).states:
+            if state.pool_count == 0 and not state.over:
+                found.append(state)
+                break
+    return found
+
+
+def test_with_the_pool_empty_equity_plays_the_exact_endgame() -> None:
+    from rummikub.game.endgame import decide
+    from rummikub.game.equity import ENDGAME_BUDGET
+
+    rules = Rules(numbers=6, colors="KRB", copies=1, jokers=0, initial_meld=6)
+    states = _endgames(rules, range(12))
+    decided = 0
+    for state in states:
+        position, view = view_of(state)
+        verdict = decide(state, nodes=ENDGAME_BUDGET)
+        move = equity(position, view)
+        if verdict.outcome != "unknown":
+            decided += 1
+            assert move.played == (verdict.move.played if verdict.move else ())
+        if move.played:
+            assert check(position, move.table).legal
+    assert decided >= 3

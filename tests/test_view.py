@@ -121,3 +121,12 @@ def test_history_is_public() -> None:
     else:
         assert seen.kind == "play" and seen.laid
         assert all(isinstance(t, Tile) for t in seen.laid)
+
+
+def test_determinize_counts_the_passes_in_a_row() -> None:
+    from rummikub.game.engine import Seen
+
+    state = _midgame(1)
+    history = (*state.history, Seen(0, "play", ()), Seen(1, "pass"), Seen(0, "pass"))
+    position, view = view_of(replace(state, history=history))
+    assert determinize(position, view, random.Random(1)).passes == 2

@@ -40,6 +40,7 @@ from rummikub.tiles.tiles import Tile
 
 __all__ = [
     "DEFAULT",
+    "ENDGAME_BUDGET",
     "Budget",
     "Candidate",
     "Equity",
@@ -238,6 +239,24 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
+#: Nodes the strategy gives the exact endgame before it falls back on playouts: a node costs
+#: up to a solve, so this keeps a decision within the playouts' own cost (RESULTS.md, "The
+#: exact endgame": most standard endgames decide in a few nodes).
+ENDGAME_BUDGET = 60
+
+
 def equity(position: Position, view: View) -> Move:
-    """The ``equity`` strategy: the candidate with the best equity at the default budget."""
+    """The ``equity`` strategy: with 2 players and the pool empty, the exact endgame's move
+    where the search decides within :data:`ENDGAME_BUDGET`; else the candidate with the best
+    equity at the default budget."""
+    if view.players == 2 and view.pool_count == 0:
+        from rummikub.game.endgame import decide
+
+        # Nobody draws again: the opponent holds exactly the unseen tiles, so the one deal
+        # is the truth and the hand a game of perfect information.
+        state = determinize(position, view, random.Random(0))
+        if not state.over:
+            verdict = decide(state, nodes=ENDGAME_BUDGET)
+            if verdict.outcome != "unknown":
+                return verdict.move or Move(position.table, ())
     return evaluate(position, view).best.move
