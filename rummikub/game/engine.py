@@ -70,6 +70,10 @@ class TurnError(RummikubError, ValueError):
         self.problems: tuple[str, ...] = tuple(problems)
         super().__init__(f"turn {number} ({player}): " + "; ".join(self.problems))
 
+    def __reduce__(self) -> tuple[type[TurnError], tuple[int, str, tuple[str, ...]]]:
+        # Sent back from a worker process whole (the default pickles only the message).
+        return (TurnError, (self.number, self.player, self.problems))
+
 
 @dataclass(frozen=True, slots=True)
 class Seen:
@@ -250,13 +254,17 @@ def start(record: Record) -> GameState:
     )
 
 
-def advance(state: GameState, turn: Turn) -> GameState:
-    """The state after ``turn`` by the player to move; raises :class:`TurnError`."""
+def advance(state: GameState, turn: Turn, *, judge: bool = True) -> GameState:
+    """The state after ``turn`` by the player to move; raises :class:`TurnError`.
+
+    ``judge=False`` skips the checker for a play that is known to be legal (a playout's
+    solver moves, which pass it by construction); the move a strategy finally plays is always
+    judged."""
     number, seat = state.turns + 1, state.to_move
     if state.result is not None:
         raise TurnError(number, state.players[seat], ["the hand is over"])
     if isinstance(turn, Play):
-        after = _play(state, turn)
+        after = _play(state, turn, judge)
         laid = Counter(after.table_tiles()) - Counter(state.table_tiles())
         seen = Seen(seat, "play", tuple(sorted(laid.elements(), key=state.rules.sort_key)))
     elif isinstance(turn, Draw):
@@ -270,7 +278,7 @@ def _error(state: GameState, problems: Sequence[str]) -> TurnError:
     return TurnError(state.turns + 1, state.players[state.to_move], problems)
 
 
-def _play(state: GameState, turn: Play) -> GameState:
+def _play(state: GameState, turn: Play, judge: bool = True) -> GameState:
     from rummikub.tiles.checker import check
 
     seat, rules = state.to_move, state.rules
@@ -291,8 +299,9 @@ def _play(state: GameState, turn: Play) -> GameState:
         problems += Position((), tuple(visible), True, rules).problems(new_tiles.elements())
     else:
         judged_rack = rack
-    verdict = check(Position(state.table, judged_rack, state.opened[seat], rules), turn.table)
-    problems += verdict.errors
+    if judge:
+        verdict = check(Position(state.table, judged_rack, state.opened[seat], rules), turn.table)
+        problems += verdict.errors
     if problems:
         raise _error(state, problems)
     table = tuple(Meld.of(m.tiles, kind=m.kind, rules=rules) for m in turn.table)
