@@ -154,7 +154,11 @@ READING = {"tomllib.loads", "tomllib.load", "sys.stdin", "click.get_text_stream"
 def test_no_other_module_reads_a_document(path: Path) -> None:
     if path == DOCUMENTS:
         return
-    assert not _calls(path) & READING, path
+    reading = _calls(path) & READING
+    if path.relative_to(PACKAGE) == Path("cli/play.py"):
+        # The terminal game waits for a typed line on stdin (its prompt), no document.
+        reading -= {"sys.stdin"}
+    assert not reading, path
     text = path.read_text()
     # A file read in bytes or text by hand, besides the reader (writing is fine).
     assert '"rb"' not in text and ".read_text(" not in text and ".read_bytes(" not in text
