@@ -386,7 +386,10 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _send_error(send: Send, error: RequestError) -> None:
-    response = JSONResponse(error.data(), status_code=error.status)
+    # A body refused unread (too large, too slow) leaves the connection in no state for
+    # another request: it is closed after the answer.
+    unread = {"connection": "close"} if error.status in (408, 413) else None
+    response = JSONResponse(error.data(), status_code=error.status, headers=unread)
     await send(
         {"type": "http.response.start", "status": error.status, "headers": response.raw_headers}
     )
