@@ -171,24 +171,23 @@ async def answer(request: Request, work: Callable[[Any], dict[str, Any]]) -> Res
 
     found: dict[str, Any] | None = None
     failure: Exception | None = None
+    # A plain asyncio task, not an anyio task group: it costs less per request
+    # (benchmarks/RESULTS.md, "Web server under load").
+    watcher = asyncio.ensure_future(_watch(request.receive, stop))
     try:
-        async with anyio.create_task_group() as group:
-            group.start_soon(_watch, request.receive, stop)
-            try:
-                found = await anyio.to_thread.run_sync(
-                    run, limiter=shared.slots.limiter(), abandon_on_cancel=True
-                )
-            except Exception as error:  # answered below, outside the task group
-                failure = error
-            finally:
-                group.cancel_scope.cancel()
+        found = await anyio.to_thread.run_sync(
+            run, limiter=shared.slots.limiter(), abandon_on_cancel=True
+        )
     except asyncio.CancelledError:
         # The server stops and its grace ran out: the thread ends at its next step (or with
         # the process); the client, if still there, hears why.
         stop.set()
         refused = _request_error(None)
         return JSONResponse(refused.data(), status_code=refused.status)
+    except Exception as error:  # answered below
+        failure = error
     finally:
+        watcher.cancel()
         shared.active.discard(stop)
     if failure is None and found is not None:
         return JSONResponse(found)
@@ -305,7 +304,7 @@ class Guard:
         chunks: list[bytes] = []
         size = 0
         try:
-            with anyio.fail_after(self.limits.read_seconds):
+            async with asyncio.timeout(self.limits.read_seconds):
                 while True:
                     message = await receive()
                     if message["type"] == "http.disconnect":
