@@ -70,19 +70,22 @@ def create_app(
     None (for tests and embedding) accepts any. ``rummikub serve`` always gives them.
     """
     limits = limits or Limits()
-    work = _Work(limits, _Slots(workers))
+    shared = _Work(limits, _Slots(workers))
+
+    async def run(request: Request, work: Callable[[Any], dict[str, Any]]) -> Response:
+        return await answer(request, work)
 
     async def solve(request: Request) -> Response:
-        return await answer(request, partial(api.solve, limits=limits))
+        return await run(request, partial(api.solve, limits=limits))
 
     async def analyse(request: Request) -> Response:
-        return await answer(request, partial(api.analyse, limits=limits))
+        return await run(request, partial(api.analyse, limits=limits))
 
     async def check(request: Request) -> Response:
-        return await answer(request, api.check)
+        return await run(request, api.check)
 
     async def position(request: Request) -> Response:
-        return await answer(request, api.parse)
+        return await run(request, api.parse)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -108,7 +111,7 @@ def create_app(
     ]
     allowed = None if hosts is None else frozenset(_host_name(h) for h in hosts)
     app = Starlette(routes=routes, middleware=[Middleware(Guard, limits=limits, hosts=allowed)])
-    app.state.work = work
+    app.state.work = shared
     return app
 
 
@@ -198,8 +201,9 @@ async def answer(request: Request, work: Callable[[Any], dict[str, Any]]) -> Res
 def _request_error(failure: Exception | None) -> RequestError:
     if isinstance(failure, RequestError):
         return failure
-    if isinstance(failure, RummikubError | ValueError | TypeError):
-        # A check of the library that the API's own did not make first: still the request's.
+    if isinstance(failure, RummikubError | ValueError | TypeError | OverflowError):
+        # A check of the library that the API's own did not make first (or a number no
+        # float holds, float() of a huge integer): still the request's.
         return RequestError(422, [str(failure)])
     if isinstance(failure, _Gone) or failure is None:
         return RequestError(503, ["the server is stopping, or the client went away"])
