@@ -226,12 +226,16 @@ def test_deadlines_nest_and_stop() -> None:
 class Server:
     """``rummikub serve --port 0`` in a subprocess; its port read from its log."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, blocked: bool = False) -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         command = [sys.executable, "-m", "rummikub", "serve", "--port", "0", *args]
+
+        def block() -> None:  # in the child: start with the stop signals blocked
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
         self.process = subprocess.Popen(
             command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True,
+            stderr=subprocess.STDOUT, text=True, preexec_fn=block if blocked else None,
         )  # fmt: skip
         self.lines: list[str] = []
         self.port = 0
@@ -388,6 +392,13 @@ def test_a_signal_during_a_long_request_ends_the_server_at_once(signum: int, cod
     stopping = answers[0].startswith("HTTP/1.1 503 ") and "the server is stopping" in answers[0]
     assert cut or stopping, answers[0][:300]
     assert "Traceback" not in running.log, running.log
+
+
+def test_a_server_started_with_its_signals_blocked_still_hears_them() -> None:
+    """A signal mask is inherited (a test runner left SIGINT blocked once): the server
+    unblocks the signals that stop it."""
+    running = Server(blocked=True)
+    assert running.stop(signal.SIGINT) == 130
 
 
 def test_a_bad_host_to_listen_on_is_bad_input() -> None:

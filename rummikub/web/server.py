@@ -149,9 +149,15 @@ class _Server(uvicorn.Server):
             yield
             return
         previous = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
+        # A signal mask is inherited: a parent that had them blocked when it started the
+        # server (a test runner did) would leave it deaf to them.
+        mask = getattr(signal, "pthread_sigmask", None)
+        blocked = mask(signal.SIG_UNBLOCK, STOP_SIGNALS) if mask is not None else None
         try:
             yield
         finally:
+            if mask is not None and blocked is not None:
+                mask(signal.SIG_SETMASK, blocked)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
