@@ -74,6 +74,7 @@ def test_every_command_has_help() -> None:
     assert sorted(main.commands) == [
         "analyse",
         "check",
+        "duel",
         "game",
         "play",
         "serve",

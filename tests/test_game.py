@@ -7,8 +7,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from rummikub import Position, Rules, check
+from rummikub import Position, Rules, check, preset
 from rummikub.game import (
     Deal,
     Draw,
@@ -30,9 +32,12 @@ from rummikub.game import (
 from rummikub.game import record as record_module
 from rummikub.game.engine import box, turn_of_move
 from rummikub.game.simulate import play_game
-from rummikub.game.strategies import STRATEGIES, View, best, casual, hold
+from rummikub.game.strategies import STRATEGIES, View, best, casual, held_back, hold
 from rummikub.tiles.melds import Meld, RawMeld
-from rummikub.tiles.tiles import format_tiles, parse_tiles
+from rummikub.tiles.solver import solve
+from rummikub.tiles.tiles import JOKER, Tile, format_tiles, parse_tiles
+from tests.strategies import examples, presets, tables
+from tests.strategies import tiles as tiles_of
 
 #: A small box (49 tiles) so that whole games take a fraction of a second.
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
@@ -293,3 +298,141 @@ def test_hold_opens_like_best_without_its_jokers() -> None:
     position = Position.parse(rack="R10 R11 R12 J K1 B5 O8", table=["B1 B2 B3"], opened=False)
     calm = View(seat=0, rack_counts=(7, 12), opened=(False, True), pool_count=40, turns=3)
     assert format_tiles(hold(position, calm).played) == "R10 R11 R12"
+
+
+# -- hold and the joker lock (issue 23) --------------------------------------------------
+
+#: Before turn 39 of game 65 of `rummikub simulate --games 200 --players 2 --strategy
+#: best,hold --seed 2026` (hold at seat 1), as ``_seeded_position`` rebuilds it. The best
+#: jokerless move frees the joker of K2-K7 with the K6 of the rack-only group K6 R6 B6 and
+#: lays it in K7 O7 J; hold used to take K6 R6 B6 back, moving the joker without its K6.
+SEED_2026_GAME_65 = Position.parse(
+    table=[
+        "K2 K3 K4 K5 J K7",
+        "R4 B4 O4",
+        "K9 B9 O9",
+        "R8 B8 O8",
+        "K11 R11 O11",
+        "K13 R13 O13",
+        "R13 B13 O13",
+        "R8 R9 R10",
+        "R12 B12 O12",
+        "K10 K11 K12",
+        "K5 R5 B5",
+        "R3 R4 R5",
+    ],
+    rack="K6 R6 B6 B12 O1 O3 O7 O10 O10 J",
+)
+#: Before turn 20 of game 182 of the same command with ``--seed 2027`` (hold at seat 2):
+#: O9 frees the joker of O7 O8 J inside the rack-only group R9 B9 O9.
+SEED_2027_GAME_182 = Position.parse(
+    table=["K13 R13 O13", "K5 B5 O5", "R12 B12 O12", "R7 R8 R9", "B5 B6 B7", "O7 O8 J"],
+    rack="K2 K3 R2 R6 R9 R11 B3 B6 B9 B12 O6 O9 O10 O11 O13 J",
+)
+CALM = View(seat=0, rack_counts=(16, 16), opened=(True, True), pool_count=40, turns=20)
+
+
+def _seeded_position(seed: int, index: int, turns: int) -> Position:
+    """The position before turn ``turns + 1`` of game ``index`` of a best,hold simulation."""
+    from rummikub.game.simulate import Setup, game_seed, lineup_of
+    from rummikub.game.strategies import strategy
+    from rummikub.game.view import view_of
+
+    setup = Setup(("best", "hold"), players=2, seed=seed)
+    seats = [strategy(name) for name in lineup_of(setup, index)]
+    state = start(deal(["P1", "P2"], setup.rules, game_seed(seed, index)))
+    while state.turns < turns:
+        position, view = view_of(state)
+        move = seats[state.to_move](position, view)
+        assert not move.played or check(position, move.table).legal, state.turns + 1
+        state = advance(state, turn_of_move(state, move))
+    assert lineup_of(setup, index)[state.to_move] == "hold"
+    return state.position()
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "turns", "pinned"),
+    [(2026, 65, 38, SEED_2026_GAME_65), (2027, 182, 19, SEED_2027_GAME_182)],
+)
+def test_the_seeded_games_reach_the_pinned_positions(
+    seed: int, index: int, turns: int, pinned: Position
+) -> None:
+    # If the solver's choices change, the game takes another course: pin the new position
+    # (the pinned one keeps its test below either way).
+    assert _seeded_position(seed, index, turns) == pinned
+
+
+@pytest.mark.parametrize(
+    ("position", "meld"),
+    [(SEED_2026_GAME_65, "K6 R6 B6"), (SEED_2027_GAME_182, "R9 B9 O9")],
+)
+def test_hold_plays_the_rack_meld_that_frees_a_joker(position: Position, meld: str) -> None:
+    move = hold(position, CALM)
+    assert check(position, move.table).legal, check(position, move.table).errors
+    assert not any(t.is_joker for t in move.played)
+    assert meld in [str(m) for m in move.table]
+
+
+def test_hold_plays_the_run_that_frees_a_group_joker_by_the_book() -> None:
+    # Under group_joker_release = "both" the joker of K5 R5 J is freed (for R8 R9 J) only by
+    # B5 and O5 together, and O5 lies in the rack-only run O5 O6 O7: that run is played too.
+    rack, table = "B5 O5 O6 O7 R8 R9 K1 B12 O10", ["K5 R5 J", "K9 K10 K11"]
+    position = Position.parse(rack=rack, table=table, rules=preset("book-1978"))
+    move = hold(position, CALM)
+    assert check(position, move.table).legal, check(position, move.table).errors
+    assert format_tiles(move.played) == "R8 R9 B5 O5 O6 O7"
+
+
+@st.composite
+def _freed_by_rack_melds(draw: st.DrawFn) -> Position:
+    """Opened positions whose table holds a joker that a rack tile frees, that tile also
+    making a meld with other rack tiles: the joker lock's hard case for ``hold``.
+
+    The locked meld stays a meld without its joker (a run of 4-5 with the joker at an end, a
+    group of four), or, a group of three, takes one missing color from the rack while the
+    other lies in the rack meld (all of them free its joker under the book's rule).
+    """
+    rules = draw(presets())
+    numbers, colors = rules.numbers, rules.colors
+    color = draw(st.sampled_from(colors))
+    number = draw(st.integers(3, numbers - 2))
+    others = [c for c in colors if c != color]
+    substitute = Tile(color, number)
+    rack = [substitute]
+    shape = draw(st.sampled_from(["run", "group", "small group"]))
+    if shape == "run":  # the joker stands for the substitute, at one end
+        length = draw(st.integers(4, 5))
+        starts = [s for s in (number, number - length + 1) if 1 <= s <= numbers - length + 1]
+        assume(starts)
+        start_at = draw(st.sampled_from(starts))
+        tiles = [Tile(color, n) for n in range(start_at, start_at + length)]
+        locked = Meld.of([JOKER if t == substitute else t for t in tiles], rules=rules)
+    else:
+        present = draw(st.permutations(others))[: 3 if shape == "group" else 2]
+        locked = Meld.of([Tile(c, number) for c in present] + [JOKER], kind="group", rules=rules)
+        rack += [Tile(c, number) for c in others if c not in present]
+    if draw(st.booleans()):  # the rack meld holding the substitute: a run ...
+        low = draw(st.integers(max(1, number - 2), min(number, numbers - 2)))
+        rack += [Tile(color, n) for n in range(low, low + 3) if n != number]
+    else:  # ... or a group of the other colors (of another copy, in a run's case)
+        rack += [Tile(c, number) for c in draw(st.permutations(others))[:2]]
+    # Two tiles that make a run with the freed joker, and some more.
+    far = draw(st.sampled_from(others))
+    at = draw(st.integers(1, numbers - 1))
+    rack += [Tile(far, at), Tile(far, at + 1)]
+    rack += draw(st.lists(tiles_of(rules), max_size=5))
+    table = (locked, *draw(tables(rules, max_melds=3)))
+    position = Position(table, tuple(t for t in rack if not t.is_joker), True, rules)
+    assume(not position.problems())
+    return position
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
+@given(_freed_by_rack_melds())
+def test_what_hold_holds_back_leaves_a_legal_move(position: Position) -> None:
+    move = solve(position).move
+    assume(move.played)
+    kept = held_back(position, move)
+    # Nothing played is a draw, always allowed; anything played must pass the checker.
+    verdict = check(position, kept.table)
+    assert not kept.played or verdict.legal, (position, kept, verdict.errors)

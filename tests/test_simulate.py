@@ -8,6 +8,7 @@ import pytest
 
 from rummikub import Rules
 from rummikub.game.simulate import (
+    GameFailure,
     GameSummary,
     Setup,
     game_seed,
@@ -15,13 +16,25 @@ from rummikub.game.simulate import (
     mean_ci,
     simulate,
     summarize,
+    to_text,
     wilson,
 )
+from rummikub.game.strategies import STRATEGIES
+from tests import broken_strategies
 
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
 #: Games in this box take a few solves each, so the suite stays fast.
 FAST = Rules(numbers=6, colors="KRB", jokers=1, initial_meld=6)
 SETUP = Setup(("best", "casual"), players=2, rules=FAST, rack_size=5, seed=4)
+
+
+@pytest.fixture
+def broken(monkeypatch: pytest.MonkeyPatch) -> Setup:
+    """Strategies broken on purpose, known by name for one test; a run where ``cheats``
+    makes a move the engine refuses in game 0 and not in game 1."""
+    monkeypatch.setitem(STRATEGIES, "raises", broken_strategies.raises)
+    monkeypatch.setitem(STRATEGIES, "cheats", broken_strategies.cheats)
+    return Setup(("best", "cheats"), players=2, rules=FAST, rack_size=5, seed=4)
 
 
 def test_every_strategy_plays_every_seat() -> None:
@@ -63,14 +76,49 @@ def test_the_same_seed_gives_the_same_games() -> None:
     assert simulate(other, 2) != one
 
 
+def test_a_failing_strategy_costs_its_game_only(broken: Setup) -> None:
+    first, second = simulate(broken, 2)
+    assert second.error is None and second.ending in ("went_out", "pool_empty")
+    error = first.error
+    assert error is not None and first.ending == "failed" and first.scores == ()
+    assert (error.game, error.seed, error.seat, error.strategy) == (0, game_seed(4, 0), 1, "cheats")
+    assert error.turn == first.turns + 1 == 40
+    assert (
+        error.message.startswith("table tile ") and "is missing from the new table" in error.message
+    )
+    report = summarize(broken, [first, second])
+    assert report.games == 1 and report.failures == (error,)
+    assert sum(line.games for line in report.strategies) == 2  # one game, two seats
+    assert to_text(report).endswith(f"1 game failed (left out of the figures above):\n  {error}")
+    assert report.to_data()["failures"] == [error.to_data()]
+    assert error.to_data()["seat"] == 2  # counted from 1, as in the text
+
+
+def test_a_strategy_that_raises_is_named(broken: Setup) -> None:
+    setup = Setup(("casual", "raises"), players=2, rules=FAST, rack_size=5, seed=1)
+    errors = [g.error for g in simulate(setup, 3) if g.error is not None]
+    assert errors and all(e.message == "ValueError: this strategy gave up" for e in errors)
+    assert all(e.strategy == "raises" for e in errors)
+
+
+def test_a_summary_of_failed_games_only() -> None:
+    failure = GameFailure(0, 1, 3, 0, "best", "no")
+    failed = GameSummary(0, 1, ("best", "casual"), "failed", (), (), 2, False, failure)
+    report = summarize(SETUP, [failed])
+    assert report.games == 0 and report.failures == (failure,)
+    assert [line.games for line in report.strategies] == [0, 0]
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("distributed") is None,
     reason="Dask distributed is not installed (the [cluster] extra)",
 )
-def test_a_local_cluster_plays_the_same_games() -> None:
+def test_a_local_cluster_plays_the_same_games(broken: Setup) -> None:
     done: list[int] = []
-    found = simulate(SETUP, 2, workers=2, batch_size=1, progress=done.append)
-    assert found == simulate(SETUP, 2)
+    # The strategy that fails is looked up here and sent to the workers with the games.
+    found = simulate(broken, 2, workers=2, batch_size=1, progress=done.append)
+    assert found == simulate(broken, 2)
+    assert found[0].error is not None and found[1].error is None
     assert sum(done) == 2
 
 
@@ -89,3 +137,20 @@ def test_the_benchmark_section_is_replaced_in_place() -> None:
     # Twice the workers, twice the games, while the scheduler keeps up.
     assert estimate(0.5, 0.002, 16, 10) == pytest.approx(2 * estimate(0.5, 0.002, 8, 10))
     assert estimate(0.001, 0.002, 10_000, 1) < 10_000 / 0.003
+
+
+def test_the_command_names_a_failed_game_and_exits_1(broken: Setup) -> None:
+    from click.testing import CliRunner
+
+    from rummikub.cli import main
+
+    args = ["simulate", "--games", "2", "--players", "2", "--strategy", "best,cheats"]
+    args += ["--seed", "4", "--rack-size", "5", "--workers", "1"]
+    args += ["--rule", "numbers=6", "--rule", "colors=KRB", "--rule", "jokers=1"]
+    result = CliRunner().invoke(main, [*args, "--rule", "initial_meld=6"])
+    assert result.exit_code == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1 games, 2 players, seed 4"
+    assert lines[-2] == "1 game failed (left out of the figures above):"
+    assert lines[-1].startswith(f"  game 0 (seed {game_seed(4, 0)}): turn 40, seat 2 (cheats): ")
+    assert "Traceback" not in result.stdout + result.stderr

@@ -30,6 +30,7 @@ LAZY_COMMANDS = {
     "solve": ("solve", "solve"),
     "game": ("game", "game"),
     "simulate": ("simulate", "simulate"),
+    "duel": ("duel", "duel"),
     "play": ("play", "play_command"),
     "serve": ("serve", "serve"),
     "analyse": ("analyse", "analyse"),

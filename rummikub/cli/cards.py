@@ -5,19 +5,18 @@ judge, and render. The solver is imported only when a solve runs."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.cards.cards import Card, format_cards
 from rummikub.cards.checker import CardVerdict
-from rummikub.cards.melds import CardMeld, RawCardMeld
-from rummikub.cards.position import Draw
+from rummikub.cards.melds import RawCardMeld
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
 from rummikub.cards.rules import option_from_text
 from rummikub.cli.card_options import CardOptions
 from rummikub.core.errors import NotationError, PuzzleError
+from rummikub.render.card_data import meld_cards, steps_data, turn_data, verdict_data
 
 if TYPE_CHECKING:
     from rummikub.cards.solver import CardResult, CardTurn
@@ -111,64 +110,6 @@ def _inline(task: CardTask) -> CardPuzzle:
 # -- rendering ----------------------------------------------------------------------------
 
 
-def _cards(meld: CardMeld) -> list[str]:
-    """A meld's cards as written (a named wild card with what it stands for: ``AH=5S``)."""
-    return [str(slot) for slot in meld.raw().slots]
-
-
-def _draw_data(draw: Draw, drawn: bool) -> Draw | None:
-    return None if drawn else draw
-
-
-def swaps_data(swaps: Sequence[tuple[int, Card, Card]]) -> list[dict[str, Any]]:
-    """Wild swaps as JSON: the table meld, the natural card laid there, the wild card taken."""
-    return [{"meld": index, "card": str(card), "wild": str(wild)} for index, card, wild in swaps]
-
-
-def turn_data(turn: CardTurn, drawn: bool) -> dict[str, Any]:
-    data = {
-        "status": turn.status,
-        "points": turn.points,
-        "penalty": turn.penalty,
-        "draw": _draw_data(turn.draw, drawn),
-        "discard": None if turn.discard is None else str(turn.discard),
-        "played": [str(c) for c in turn.played],
-        "hand": [str(c) for c in turn.hand],
-        "table": [{"kind": m.kind, "cards": _cards(m)} for m in turn.table],
-        "layoffs": [
-            {"meld": index, "cards": [str(c) for c in cards]}
-            for index, cards in sorted(turn.layoffs.items())
-        ],
-    }
-    if turn.swaps:
-        data["swaps"] = swaps_data(turn.swaps)
-    return data
-
-
-def steps_data(turn: CardTurn, old: int) -> list[dict[str, Any]]:
-    """Where each card went: INTERFACE.md's steps, from the hand to a meld or a new meld. A
-    wild swap is two steps: the natural card from the hand to the meld, then the wild card
-    from the meld to the hand (``"to": "hand"``), from where later steps lay it again."""
-    steps: list[dict[str, Any]] = []
-    swapped = Counter[tuple[int, Card]]()
-    for index, card, wild in turn.swaps:
-        steps.append({"cards": [str(card)], "from": "hand", "to": index})
-        steps.append({"cards": [str(wild)], "from": index, "to": "hand"})
-        swapped[index, card] += 1
-    for index, cards in sorted(turn.layoffs.items()):
-        rest = []
-        for card in cards:
-            if swapped[index, card]:
-                swapped[index, card] -= 1
-            else:
-                rest.append(card)
-        if rest:
-            steps.append({"cards": [str(c) for c in rest], "from": "hand", "to": index})
-    for meld in turn.table[old:]:
-        steps.append({"cards": _cards(meld), "from": "hand", "to": "new"})
-    return steps
-
-
 def result_data(result: CardResult, puzzle: str | None, task: CardTask) -> dict[str, Any]:
     position = result.position
     data: dict[str, Any] = {"puzzle": puzzle, "game": position.rules.game}
@@ -228,7 +169,7 @@ def result_text(result: CardResult, name: str | None, title: str | None, task: C
                     where = "   new meld from your hand"
                 elif index in turn.layoffs:
                     where = "   " + _layoff_text(turn, index)
-            lines.append(f"  {mark} {' '.join(_cards(meld))}{where}")
+            lines.append(f"  {mark} {' '.join(meld_cards(meld))}{where}")
         for index, card, wild in turn.swaps:
             lines.append(f"Swap: {card} takes the wild card {wild} from meld {index}")
         lines.append(f"Laid: {format_cards(turn.played)} ({turn.points} points)")
@@ -315,27 +256,6 @@ def check_one(request: CheckRequest) -> tuple[str, bool]:
 
 class BadAfter(ValueError):
     """A proposed table that is not card notation at all."""
-
-
-def verdict_data(verdict: CardVerdict) -> dict[str, Any]:
-    """The verdict as JSON, in the tile verdict's order: legal, errors, the figures, then
-    ``violations`` (``card`` where the tile verdict has ``tile``)."""
-    return {
-        "legal": verdict.legal,
-        "errors": list(verdict.errors),
-        "points": verdict.points,
-        "penalty": verdict.penalty,
-        "played": [str(c) for c in verdict.played],
-        "layoffs": [
-            {"meld": index, "cards": [str(c) for c in cards]}
-            for index, cards in sorted(verdict.layoffs.items())
-        ],
-        **({"swaps": swaps_data(verdict.swaps)} if verdict.swaps else {}),
-        "violations": [
-            {"rule": v.rule, "meld": v.meld, "card": v.card, "text": v.text}
-            for v in verdict.violations
-        ],
-    }
 
 
 def verdict_text(

@@ -5,22 +5,105 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
-from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
+from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
 from rummikub.core.errors import RummikubError
+from rummikub.game import cluster
 from rummikub.game import simulate as sim
 from rummikub.game.strategies import STRATEGIES
 
-__all__ = ["simulate"]
+__all__ = ["cluster_options", "finish", "output_options", "play_games", "progress_bar", "simulate"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+def cluster_options(command: F) -> F:
+    """``--workers``, ``--scheduler`` and ``--batch-size``: where the games of ``simulate``
+    and ``duel`` are played."""
+    for option in reversed(
+        (
+            click.option(
+                "--workers",
+                type=click.IntRange(min=1),
+                help="Local Dask worker processes (default: one per core when Dask is "
+                "installed and there are enough games; 1 = play in this process).",
+            ),
+            click.option(
+                "--scheduler", metavar="ADDRESS", help="An existing Dask cluster: tcp://host:8786."
+            ),
+            click.option("--batch-size", type=click.IntRange(min=1), help="Games per Dask task."),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def output_options(command: F) -> F:
+    """``--json``, ``--csv FILE``, ``--chart FILE.png`` and ``--no-progress``: how a report
+    is given."""
+    for option in reversed(
+        (
+            click.option("--json", "as_json", is_flag=True, help="The report as one JSON object."),
+            click.option(
+                "--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the table as CSV."
+            ),
+            click.option(
+                "--chart",
+                "chart_path",
+                type=click.Path(dir_okay=False),
+                help="Draw a PNG chart (matplotlib).",
+            ),
+            click.option("--no-progress", is_flag=True, help="No progress bar."),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def play_games(
+    games: int,
+    workers: int | None,
+    scheduler: str | None,
+    no_progress: bool,
+    run: Callable[[int, sim.Progress | None], T],
+) -> tuple[T, str]:
+    """Play the games of a run through ``run(workers, progress)`` with a progress bar; the
+    answer and the line that says how long it took (for :func:`finish`). A bad scheduler,
+    or any error of the library, is exit 2 with its one line."""
+    if workers is None:
+        workers = 1 if scheduler is not None else cluster.default_workers(games)
+    started = time.perf_counter()
+    try:
+        with progress_bar(games, not no_progress) as progress:
+            found = run(workers, progress)
+    except cluster.SchedulerError as error:
+        raise BadInput(f"--{error}") from None
+    except RummikubError as error:
+        raise BadInput(str(error)) from None
+    seconds = time.perf_counter() - started
+    where = f"scheduler {scheduler}" if scheduler is not None else f"{workers} worker(s)"
+    rate = games / seconds if seconds > 0 else float("inf")
+    return found, f"{games} games in {seconds:.1f} s ({rate:.2f} games/s, {where})"
+
+
+def finish(timing: str, failures: int) -> None:
+    """End the command: the time taken on stderr (so that stdout is the same for the same
+    seed), and exit 1 when a game failed (each is named in the report)."""
+    click.echo(timing, err=True)
+    sys.stdout.flush()
+    if failures:
+        click.get_current_context().exit(EXIT_REJECTED)
 
 
 @contextmanager
-def _progress(games: int, show: bool) -> Iterator[sim.Progress | None]:
+def progress_bar(games: int, show: bool) -> Iterator[sim.Progress | None]:
     """A rich progress bar on stderr (only on a terminal): games finished, rate, time left."""
     if not show:
         yield None
@@ -69,20 +152,8 @@ def _progress(games: int, show: bool) -> Iterator[sim.Progress | None]:
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
 @rack_size_option
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    help="Local Dask worker processes (default: one per core when Dask is installed and "
-    "there are enough games; 1 = play in this process).",
-)
-@click.option("--scheduler", metavar="ADDRESS", help="An existing Dask cluster: tcp://host:8786.")
-@click.option("--batch-size", type=click.IntRange(min=1), help="Games per Dask task.")
-@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the table as CSV.")
-@click.option(
-    "--chart", "chart_path", type=click.Path(dir_okay=False), help="Draw a PNG chart (matplotlib)."
-)
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@cluster_options
+@output_options
 @rules_options
 def simulate(
     games: int,
@@ -107,22 +178,20 @@ def simulate(
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
     rules = rules_of(rules_preset, rule_options)
     setup = sim.Setup(names, players, rules, rack_size, seed)
-    if workers is None:
-        workers = 1 if scheduler else sim.default_workers(games)
-    started = time.perf_counter()
-    try:
-        with _progress(games, not no_progress) as progress:
-            found = sim.simulate(
-                setup,
-                games,
-                workers=workers,
-                scheduler=scheduler,
-                batch_size=batch_size,
-                progress=progress,
-            )
-    except RummikubError as error:
-        raise BadInput(str(error)) from None
-    seconds = time.perf_counter() - started
+    found, timing = play_games(
+        games,
+        workers,
+        scheduler,
+        no_progress,
+        lambda workers, progress: sim.simulate(
+            setup,
+            games,
+            workers=workers,
+            scheduler=scheduler,
+            batch_size=batch_size,
+            progress=progress,
+        ),
+    )
     report = sim.summarize(setup, found)
     if as_json:
         click.echo(json.dumps(report.to_data()))
@@ -134,8 +203,4 @@ def simulate(
         from rummikub.game.chart import save_chart
 
         save_chart(report, chart_path)
-    # Timing goes to stderr, so that stdout is the same for the same seed.
-    where = f"scheduler {scheduler}" if scheduler else f"{workers} worker(s)"
-    rate = games / seconds if seconds > 0 else float("inf")
-    click.echo(f"{games} games in {seconds:.1f} s ({rate:.2f} games/s, {where})", err=True)
-    sys.stdout.flush()
+    finish(timing, len(report.failures))

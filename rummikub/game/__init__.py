@@ -6,6 +6,8 @@
 * :mod:`rummikub.game.engine`: the deal, turns judged by the checker, the ending, scores.
 * :mod:`rummikub.game.strategies`: strategies as plain functions.
 * :mod:`rummikub.game.simulate`: self-play at scale (Dask distributed when installed).
+* :mod:`rummikub.game.duel`: two strategies on the same deals, the seats swapped.
+* :mod:`rummikub.game.cluster`: the runner of both, in this process or on Dask.
 
 Nothing below this package imports it; it uses the solver, the checker and the domain.
 """

@@ -1,4 +1,5 @@
-"""A PNG chart of a simulation: win rate and mean score per strategy, with 95% intervals.
+"""PNG charts: a simulation's win rate and mean score per strategy, and a duel's win rate,
+score difference and deals, with 95% intervals.
 
 matplotlib is an optional extra (``[chart]``), imported only here and only when a chart is
 drawn.
@@ -8,22 +9,35 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
 from rummikub.game.simulate import Line, Report
 
-__all__ = ["save_chart"]
+if TYPE_CHECKING:
+    from rummikub.game.duel import DuelReport
+
+__all__ = ["save_chart", "save_duel_chart"]
+
+
+def _pyplot() -> Any:
+    try:
+        matplotlib: Any = importlib.import_module("matplotlib")
+        matplotlib.use("Agg")  # no display needed
+        return importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        raise RummikubError("a chart needs matplotlib: pip install 'rummikub[chart]'") from None
+
+
+def _save(plt: Any, figure: Any, path: str | os.PathLike[str]) -> None:
+    # No timestamp in the file, so that the same report gives the same bytes.
+    figure.savefig(os.fspath(path), format="png", dpi=100, metadata={"Software": None})
+    plt.close(figure)
 
 
 def save_chart(report: Report, path: str | os.PathLike[str]) -> None:
     """Draw the chart of ``report`` into a PNG file."""
-    try:
-        matplotlib: Any = importlib.import_module("matplotlib")
-        matplotlib.use("Agg")  # no display needed
-        plt: Any = importlib.import_module("matplotlib.pyplot")
-    except ImportError:
-        raise RummikubError("a chart needs matplotlib: pip install 'rummikub[chart]'") from None
+    plt = _pyplot()
     lines = [*report.strategies, *report.seats]
     names = [line.name for line in lines]
     colors = ["#3b6fb6"] * len(report.strategies) + ["#9a9a9a"] * len(report.seats)
@@ -39,9 +53,34 @@ def save_chart(report: Report, path: str | os.PathLike[str]) -> None:
         f"{report.games} games, {setup.players} players, strategies "
         f"{', '.join(setup.strategies)} (95% intervals)"
     )
-    # No timestamp in the file, so that the same report gives the same bytes.
-    figure.savefig(os.fspath(path), format="png", dpi=100, metadata={"Software": None})
-    plt.close(figure)
+    _save(plt, figure, path)
+
+
+def save_duel_chart(report: DuelReport, path: str | os.PathLike[str]) -> None:
+    """Draw the chart of a duel into a PNG file: A's win rate against what equal players
+    get, the paired score difference, and the deals won in every seating or split."""
+    plt = _pyplot()
+    setup = report.setup
+    figure, (wins, scores, deals) = plt.subplots(1, 3, figsize=(11, 4), constrained_layout=True)
+    rate, (lo, hi) = 100 * report.a_win_rate, report.a_win_ci
+    label = f"A {setup.a}"
+    _bars(wins, [label], [rate], [[max(0.0, rate - 100 * lo)], [max(0.0, 100 * hi - rate)]], [])
+    wins.axhline(100 * setup.even_rate, color="black", linewidth=0.8, linestyle="--")
+    wins.set_ylabel("A's win rate (%; dashed: even)")
+    wins.set_ylim(0, 100)
+    mean, (dlo, dhi) = report.score_difference, report.score_difference_ci
+    _bars(scores, ["A - B"], [mean], [[max(0.0, mean - dlo)], [max(0.0, dhi - mean)]], [])
+    scores.axhline(0, color="black", linewidth=0.8)
+    scores.set_ylabel("mean score difference (paired by deal)")
+    names = [f"A {setup.a}", f"B {setup.b}", "split"]
+    counts = [float(report.decisive_a), float(report.decisive_b), float(report.split)]
+    _bars(deals, names, counts, None, ["#3b6fb6", "#b6553b", "#9a9a9a"])
+    deals.set_ylabel("deals: won in every seating, or split")
+    figure.suptitle(
+        f"{setup.a} (A) against {setup.b} (B): {report.games} games, {report.deals} deals, "
+        f"{setup.players} players (95% intervals)"
+    )
+    _save(plt, figure, path)
 
 
 def _errors(lines: list[Line], win: bool) -> list[list[float]]:
@@ -61,8 +100,9 @@ def _bars(
     axes: object,
     names: list[str],
     values: list[float],
-    errors: list[list[float]],
+    errors: list[list[float]] | None,
     colors: list[str],
 ) -> None:
-    axes.bar(names, values, yerr=errors, capsize=4, color=colors)  # type: ignore[attr-defined]
+    color = colors or ["#3b6fb6"] * len(names)
+    axes.bar(names, values, yerr=errors, capsize=4, color=color)  # type: ignore[attr-defined]
     axes.tick_params(axis="x", labelrotation=30)  # type: ignore[attr-defined]

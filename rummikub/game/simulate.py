@@ -1,9 +1,15 @@
 """Self-play: whole games between strategies, and what they show.
 
 :func:`play_game` plays one seeded game to its end. :func:`simulate` plays many, in this
-process or in parallel through Dask distributed (an optional extra, ``[cluster]``), and
-:func:`summarize` turns the games into win rates and mean scores with 95% confidence
-intervals, per strategy and per seat, game lengths and how often the pool ran out.
+process or in parallel through Dask distributed (:mod:`rummikub.game.cluster`, an optional
+extra, ``[cluster]``), and :func:`summarize` turns the games into win rates and mean scores
+with 95% confidence intervals, per strategy and per seat, game lengths and how often the pool
+ran out.
+
+A strategy that raises, or returns a move the engine refuses, costs its game and nothing
+more: the game comes back as a :class:`GameSummary` with its :class:`GameFailure` (which
+turn, which seat and strategy, the message), the summary leaves it out of the figures and
+lists it, with Dask or without.
 
 Determinism: game ``i`` of a run with seed ``s`` is dealt with its own seed (:func:`game_seed`)
 and seats strategies in a fixed rotation, and the summary reads the games in index order, so
@@ -13,28 +19,35 @@ the same seed gives the same games and the same report whatever the number of wo
 from __future__ import annotations
 
 import hashlib
-import importlib
-import importlib.util
 import math
-import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import GameState, advance, deal, start, turn_of_move
+from rummikub.game import cluster
+from rummikub.game.cluster import Progress as Progress
+from rummikub.game.cluster import dask_available as dask_available
+from rummikub.game.cluster import default_workers as default_workers
+from rummikub.game.engine import GameState, TurnError, advance, deal, start, turn_of_move
 from rummikub.game.record import RACK_SIZE, Record
 from rummikub.game.strategies import Strategy, strategy
 from rummikub.game.view import view_of
 from rummikub.tiles.rules import STANDARD, Rules, rules_data
 
 __all__ = [
+    "GameFailed",
+    "GameFailure",
     "GameSummary",
     "Report",
+    "Seating",
     "Setup",
+    "Table",
     "game_seed",
     "lineup_of",
     "play_game",
+    "play_seated",
     "simulate",
     "summarize",
 ]
@@ -66,10 +79,43 @@ class Setup:
                 f"{self.rules.tile_count} tiles of the box"
             )
 
+    def table(self) -> Table:
+        return Table.of(self.rules, self.rack_size, self.strategies)
+
+
+@dataclass(frozen=True, slots=True)
+class GameFailure:
+    """Why a game stopped before its end: the strategy at ``seat`` (from 0) raised, or
+    returned a move the engine refused, at turn ``turn`` (from 1)."""
+
+    game: int
+    seed: int
+    turn: int
+    seat: int
+    strategy: str
+    message: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "turn": self.turn,
+            "seat": self.seat + 1,
+            "strategy": self.strategy,
+            "error": self.message,
+        }
+
+    def __str__(self) -> str:
+        return (
+            f"game {self.game} (seed {self.seed}): turn {self.turn}, seat {self.seat + 1} "
+            f"({self.strategy}): {self.message}"
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One finished game, small enough to send back from a worker."""
+    """One game, small enough to send back from a worker; a game that failed has its
+    ``error``, no winners and no scores (``turns`` counts the turns before the failure)."""
 
     index: int
     seed: int
@@ -80,6 +126,15 @@ class GameSummary:
     scores: tuple[float, ...]
     turns: int
     pool_exhausted: bool
+    error: GameFailure | None = None
+
+
+class GameFailed(RummikubError):
+    """A strategy raised, or returned a move the engine refused, in :func:`play_game`."""
+
+    def __init__(self, turn: int, seat: int, message: str) -> None:
+        self.turn, self.seat, self.message = turn, seat, message
+        super().__init__(f"turn {turn}, seat {seat + 1}: {message}")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -105,30 +160,83 @@ def play_game(
     rack_size: int = RACK_SIZE,
     names: Sequence[str] | None = None,
 ) -> tuple[Record, GameState]:
-    """Play one game to its end: the record of every turn and the final state."""
+    """Play one game to its end: the record of every turn and the final state.
+
+    A strategy that raises (any :class:`Exception`) or returns a move the engine refuses
+    raises :class:`GameFailed`, naming the turn and the seat.
+    """
     players = list(names) if names is not None else [f"P{s + 1}" for s in range(len(strategies))]
     record = deal(players, rules, seed, rack_size)
     state = start(record)
     turns = []
     while not state.over:
         seat = state.to_move
-        move = strategies[seat](*view_of(state, seat))
-        turn = turn_of_move(state, move)
-        state = advance(state, turn)
+        try:
+            move = strategies[seat](*view_of(state, seat))
+            turn = turn_of_move(state, move)
+            after = advance(state, turn)
+        except TurnError as error:
+            raise GameFailed(state.turns + 1, seat, "; ".join(error.problems)) from error
+        except Exception as error:  # a strategy's own failure: costs this game only
+            text = " ".join(str(error).split())
+            message = f"{type(error).__name__}: {text}" if text else type(error).__name__
+            raise GameFailed(state.turns + 1, seat, message) from error
+        state = after
         turns.append(turn)
     return record.with_turns(turns, state.result), state
 
 
-def _play_one(setup: Setup, index: int) -> GameSummary:
-    seats = lineup_of(setup, index)
-    seed = game_seed(setup.seed, index)
-    _, state = play_game(setup.rules, [strategy(n) for n in seats], seed, rack_size=setup.rack_size)
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What a worker needs to play any game of a run: the rules, the deal's size and the
+    strategies by name (looked up once, where the run starts, so that a worker plays the
+    strategies the run was given)."""
+
+    rules: Rules
+    rack_size: int
+    roster: tuple[tuple[str, Strategy], ...]
+
+    @classmethod
+    def of(cls, rules: Rules, rack_size: int, names: Sequence[str]) -> Table:
+        roster = tuple((name, strategy(name)) for name in dict.fromkeys(names))
+        return cls(rules, rack_size, roster)
+
+    def strategy(self, name: str) -> Strategy:
+        return dict(self.roster)[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One game to play: its index in the run, the deal's seed and the strategy at each seat."""
+
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+
+
+def play_seated(table: Table, game: Seating) -> GameSummary:
+    """Play one game of a run to its end, or to the turn its strategy failed (one task)."""
+    players = [table.strategy(name) for name in game.seats]
+    try:
+        _, state = play_game(table.rules, players, game.seed, rack_size=table.rack_size)
+    except GameFailed as failed:
+        error = GameFailure(
+            game.index,
+            game.seed,
+            failed.turn,
+            failed.seat,
+            game.seats[failed.seat],
+            failed.message,
+        )
+        return GameSummary(
+            game.index, game.seed, game.seats, "failed", (), (), failed.turn - 1, False, error
+        )
     result = state.result
     assert result is not None and result.scores is not None
     return GameSummary(
-        index=index,
-        seed=seed,
-        seats=seats,
+        index=game.index,
+        seed=game.seed,
+        seats=game.seats,
         ending=result.ending,
         winners=result.winners,
         scores=result.scores,
@@ -137,29 +245,9 @@ def _play_one(setup: Setup, index: int) -> GameSummary:
     )
 
 
-def play_batch(setup: Setup, indices: Sequence[int]) -> list[GameSummary]:
-    """Play the games ``indices`` (one Dask task)."""
-    return [_play_one(setup, index) for index in indices]
-
-
-def batches(games: int, size: int) -> list[range]:
-    return [range(start, min(start + size, games)) for start in range(0, games, size)]
-
-
-def default_workers(games: int) -> int:
-    """Local workers when none are asked for: one per core, if Dask is installed, there is
-    more than one core and enough games to share (a cluster costs about a second to start)."""
-    cores = os.cpu_count() or 1
-    if cores < 2 or games < 4 * cores or not dask_available():
-        return 1
-    return cores
-
-
-def dask_available() -> bool:
-    return importlib.util.find_spec("distributed") is not None
-
-
-Progress = Callable[[int], None]
+def seatings(setup: Setup, games: int) -> list[Seating]:
+    """The games of a run, in index order."""
+    return [Seating(i, game_seed(setup.seed, i), lineup_of(setup, i)) for i in range(games)]
 
 
 def simulate(
@@ -171,70 +259,20 @@ def simulate(
     batch_size: int | None = None,
     progress: Progress | None = None,
 ) -> list[GameSummary]:
-    """Play ``games`` games; in this process when ``workers`` is 1 and no ``scheduler`` is
-    given, else through Dask (a ``LocalCluster`` of ``workers`` processes, or the cluster at
-    ``scheduler``). ``progress`` is called with the number of games just finished."""
+    """Play ``games`` games, in index order; in this process when ``workers`` is 1 and no
+    ``scheduler`` is given, else through Dask (a ``LocalCluster`` of ``workers`` processes,
+    or the cluster at ``scheduler``; see :func:`rummikub.game.cluster.run`). ``progress`` is
+    called with the number of games just finished."""
     if games < 1:
         raise RummikubError(f"--games {games}: expected at least 1")
-    if scheduler is None and workers <= 1:
-        found = []
-        for index in range(games):
-            found.append(_play_one(setup, index))
-            if progress is not None:
-                progress(1)
-        return found
-    return sorted(
-        _simulate_dask(setup, games, workers, scheduler, batch_size, progress),
-        key=lambda g: g.index,
+    return cluster.run(
+        partial(play_seated, setup.table()),
+        seatings(setup, games),
+        workers=workers,
+        scheduler=scheduler,
+        batch_size=batch_size,
+        progress=progress,
     )
-
-
-def _simulate_dask(
-    setup: Setup,
-    games: int,
-    workers: int,
-    scheduler: str | None,
-    batch_size: int | None,
-    progress: Progress | None,
-) -> Iterator[GameSummary]:
-    try:
-        # Through importlib: Dask is optional and untyped, so it stays out of mypy's sight.
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise RummikubError(
-            "parallel games need Dask distributed: pip install 'rummikub[cluster]' "
-            "(or run with --workers 1)"
-        ) from None
-    cluster: Any = None
-    if scheduler is None:
-        # Processes, one thread each: a solve holds the GIL, so threads would not help.
-        cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
-    else:
-        try:
-            client = distributed.Client(scheduler, timeout=10)
-        except OSError as error:
-            raise RummikubError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
-    try:
-        cores = sum(client.nthreads().values()) or 1
-        # About four batches per worker: few enough that scheduling costs little, enough
-        # that a slow batch does not keep the others waiting at the end.
-        size = batch_size or max(1, math.ceil(games / (4 * cores)))
-        futures = [
-            client.submit(play_batch, setup, list(chunk), pure=False)
-            for chunk in batches(games, size)
-        ]
-        for future in distributed.as_completed(futures):
-            found = future.result()
-            if progress is not None:
-                progress(len(found))
-            yield from found
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 # -- what the games show ---------------------------------------------------------------------
@@ -277,6 +315,8 @@ class Report:
     pool_exhausted: float
     pool_exhausted_ci: tuple[float, float]
     endings: dict[str, int]
+    #: The games that failed, in index order, left out of every figure above.
+    failures: tuple[GameFailure, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         setup = self.setup
@@ -300,6 +340,7 @@ class Report:
                 "ci": [_round(x) for x in self.pool_exhausted_ci],
             },
             "endings": dict(self.endings),
+            "failures": [failure.to_data() for failure in self.failures],
         }
 
 
@@ -348,8 +389,10 @@ def _line(name: str, outcomes: Sequence[tuple[float, float]]) -> Line:
 
 
 def summarize(setup: Setup, games: Sequence[GameSummary]) -> Report:
-    """Win rates, mean scores, lengths and endings of ``games`` (read in index order)."""
-    ordered = sorted(games, key=lambda g: g.index)
+    """Win rates, mean scores, lengths and endings of ``games`` (read in index order); the
+    games that failed are left out and listed."""
+    everything = sorted(games, key=lambda g: g.index)
+    ordered = [game for game in everything if game.error is None]
     by_strategy: dict[str, list[tuple[float, float]]] = {name: [] for name in setup.strategies}
     by_seat: list[list[tuple[float, float]]] = [[] for _ in range(setup.players)]
     for game in ordered:
@@ -377,7 +420,22 @@ def summarize(setup: Setup, games: Sequence[GameSummary]) -> Report:
         pool_exhausted=exhausted / len(ordered) if ordered else 0.0,
         pool_exhausted_ci=wilson(exhausted, len(ordered)),
         endings=endings,
+        failures=failures_of(everything),
     )
+
+
+def failures_of(games: Sequence[GameSummary]) -> tuple[GameFailure, ...]:
+    """The failures of ``games``, in their order."""
+    return tuple(game.error for game in games if game.error is not None)
+
+
+def failures_text(failures: Sequence[GameFailure], what: str) -> list[str]:
+    """Lines naming every failed game (none when no game failed); ``what`` says what the
+    figures leave out."""
+    if not failures:
+        return []
+    count = f"{len(failures)} game{'s' if len(failures) > 1 else ''} failed"
+    return [f"{count} ({what}):", *(f"  {failure}" for failure in failures)]
 
 
 CSV_HEADER = (
@@ -431,4 +489,5 @@ def to_text(report: Report) -> str:
         f"endings: {report.endings['went_out']} went out, "
         f"{report.endings['pool_empty']} pool empty"
     )
+    lines += failures_text(report.failures, "left out of the figures above")
     return "\n".join(lines)

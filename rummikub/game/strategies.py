@@ -7,10 +7,10 @@ plugs into :func:`rummikub.game.simulate.play_game` and ``rummikub play``.
 * ``best``: the solver's best move (greatest value played, RULES.md "The best move").
 * ``tiles``: the move that plays the most tiles.
 * ``hold``: holds back its jokers and the tiles that complete nothing on the table yet (the
-  melds it could lay from its own tiles alone, kept to lay later, all at once) until its rack
-  is small, an opponent is close to going out, or the pool is empty; then it plays like
-  ``best``. Before its initial meld it plays like ``best`` without its jokers: only melds
-  from the hand can open.
+  melds it could lay from its own tiles alone, kept to lay later, all at once, but for one
+  that holds the tile freeing a table joker) until its rack is small, an opponent is close
+  to going out, or the pool is empty; then it plays like ``best``. Before its initial meld
+  it plays like ``best`` without its jokers: only melds from the hand can open.
 * ``casual``: misses rearrangements: it lays the best new melds from its hand (the solver on
   an empty table), then adds what it can to the ends of runs and the missing colors of groups,
   old melds and new alike. Nothing already on the table is moved.
@@ -30,7 +30,17 @@ from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver import solve
 from rummikub.tiles.tiles import Tile
 
-__all__ = ["STRATEGIES", "Strategy", "View", "best", "casual", "hold", "strategy", "tiles"]
+__all__ = [
+    "STRATEGIES",
+    "Strategy",
+    "View",
+    "best",
+    "casual",
+    "held_back",
+    "hold",
+    "strategy",
+    "tiles",
+]
 
 
 Strategy = Callable[[Position, View], Move]
@@ -58,10 +68,9 @@ def tiles(position: Position, view: View) -> Move:
 def hold(position: Position, view: View) -> Move:
     """Keep the jokers, and the melds made of rack tiles alone, while nobody is pressed.
 
-    The move is the best one without the jokers, less its new melds that hold no table tile.
-    Taking such a meld back leaves a legal move: every table tile, every joker lock and every
-    substitute stays where the move put it (a substitute lies in the meld of the joker it
-    replaced, so beside table tiles). Before the initial meld nothing is taken back.
+    The move is the best one without the jokers, less its new melds that hold no table tile
+    and free no table joker (:func:`held_back`). Before the initial meld nothing is taken
+    back.
     """
     pressed = (
         len(position.rack) <= HOLD_UNTIL_RACK
@@ -76,19 +85,53 @@ def hold(position: Position, view: View) -> Move:
     move = solve(replace(position, rack=kept)).move
     if not position.opened or not move.played:
         return move
+    return held_back(position, move)
+
+
+def held_back(position: Position, move: Move) -> Move:
+    """``move`` (a legal move of an opened player) less its new melds made of rack tiles
+    alone, but for those that hold a tile a released joker may need.
+
+    Taking such a meld back leaves every table tile where the move put it, so every joker
+    lock the move keeps still holds. A released joker is another matter: its substitute is a
+    played tile, and once the joker is free (RULES.md, "released") the substitute may lie
+    anywhere, in a meld of rack tiles alone too (``K6 R6 B6`` freeing the joker of
+    ``K5 J K7`` for ``K7 O7 J``; under ``group_joker_release = "both"``, ``O5 O6 O7`` freeing
+    ``K5 R5 J`` with ``B5``). Such a meld stays in the move: without it the joker would move
+    without its substitute. Every tile that could substitute a released joker is kept in
+    play, so the substitutes the move relied on are all still played.
+    """
     from rummikub.tiles.explain import RACK, explain
 
+    rules = position.rules
+    explanation = explain(position, move)
+    wanted = {
+        tile
+        for aftermath in explanation.aftermaths
+        if aftermath.released and rules.joker_lock == "strict"
+        for tile in _substitutes(aftermath.meld, rules)
+    }
+    played = Counter(move.played)
+    shown: list[Meld] = []
     # Where each tile comes from tells the melds laid from the rack alone, also when the
     # rack and the table hold copies of the same tile.
-    shown: list[Meld] = []
-    held: Counter[Tile] = Counter()
-    for change in explain(position, move).changes:
-        if all(source == RACK for source in change.sources()):
-            held.update(change.meld.tiles)
+    for change in explanation.changes:
+        alone = all(source == RACK for source in change.sources())
+        if alone and wanted.isdisjoint(change.meld.tiles):
+            played -= Counter(change.meld.tiles)
         else:
             shown.append(change.meld)
-    played = sorted((Counter(move.played) - held).elements(), key=position.rules.sort_key)
-    return Move(tuple(shown), tuple(played)) if played else no_move(position)
+    if not played:
+        return no_move(position)
+    return Move(tuple(shown), tuple(sorted(played.elements(), key=rules.sort_key)))
+
+
+def _substitutes(meld: Meld, rules: Rules) -> tuple[Tile, ...]:
+    """Every tile that may take the place of a joker of ``meld`` (RULES.md, "released"): what
+    the jokers of a run stand for; the missing colors of a group."""
+    if meld.kind == "run":
+        return meld.joker_tiles()
+    return tuple(Tile(color, meld.number) for color in meld.missing_colors(rules))
 
 
 def casual(position: Position, view: View) -> Move:

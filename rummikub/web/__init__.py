@@ -1,5 +1,7 @@
-"""``rummikub serve``: a local web app to enter a position by clicking tiles (or pasting the
-quick notation), get the best move drawn with its steps, and check a proposed table.
+"""``rummikub serve``: a local web app, the analysis board: enter a position by clicking or
+dragging tiles (or typing the quick notation), get the best move drawn with its steps, the
+best moves, outs, hold or play, check a proposed table; play against the solver players and
+review the game; solve and check the card rummies.
 
 Needs the ``web`` extra (``pip install 'rummikub[web]'``: starlette and uvicorn); nothing
 else in the package imports this one.

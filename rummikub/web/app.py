@@ -45,7 +45,7 @@ from rummikub.core import deadline
 from rummikub.core.documents import parse_document, quote
 from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.rules import PRESETS
-from rummikub.web import api
+from rummikub.web import api, cards, games
 from rummikub.web.api import Limits, RequestError
 
 __all__ = ["LOCAL_HOSTS", "Guard", "answer", "create_app", "request_data"]
@@ -90,6 +90,18 @@ def create_app(
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    def route(path: str, work: Callable[[Any], dict[str, Any]]) -> Route:
+        """A JSON route whose work runs as the solves do (a worker thread, one of the slots,
+        the same error JSON); the work of the board's games and card rummies."""
+
+        async def endpoint(request: Request) -> Response:
+            return await run(request, work)
+
+        return Route(path, endpoint, methods=["POST"])
+
     async def about(request: Request) -> Response:
         return JSONResponse(
             {
@@ -107,6 +119,16 @@ def create_app(
         Route("/api/check", check, methods=["POST"]),
         Route("/api/analyse", analyse, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
+        Route("/favicon.ico", favicon),
+        route("/api/game/new", games.new),
+        route("/api/game/move", games.move),
+        route("/api/game/draw", games.draw),
+        route("/api/game/undo", games.undo),
+        route("/api/game/hint", partial(games.hint, limits=limits)),
+        route("/api/game/review", partial(games.review, limits=limits)),
+        route("/api/game/load", games.load),
+        route("/api/cards/solve", partial(cards.solve, limits=limits)),
+        route("/api/cards/check", cards.check),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     allowed = None if hosts is None else frozenset(_host_name(h) for h in hosts)

@@ -1,0 +1,273 @@
+// Games against the solver players (/api/game/...). The server keeps nothing: the page holds
+// the game's record (kept in localStorage, so a reload finds the game again), sends it with
+// every request and keeps the record it gets back.
+"use strict";
+
+const games = { record: null, game: null, selected: new Set(), review: null, step: 0 };
+
+function keepGame() {
+  if (games.record) localStorage.setItem("rummikub.game", JSON.stringify(games.record));
+  else localStorage.removeItem("rummikub.game");
+}
+
+function takeGame(data) {
+  games.record = data.record;
+  games.game = data.game;
+  games.selected = new Set();
+  keepGame();
+  renderGame();
+}
+
+async function gameCall(path, body) {
+  const { data } = await call(path, body);
+  if (data) {
+    takeGame(data);
+    $("game-hint-text").textContent = "";
+  }
+  return data;
+}
+
+function gameTable(list, table) {
+  meldList(list, table.map((meld) => meld.tiles), []);
+}
+
+function renderGame() {
+  const game = games.game;
+  $("game-area").hidden = !game;
+  if (!game) {
+    $("game-status").textContent = t("no_game");
+    refreshGameControls();
+    return;
+  }
+  if (game.over) {
+    const result = game.result;
+    const names = result.winners.map((seat) => game.players[seat]).join(", ");
+    $("game-status").textContent = t("game_over", names ? t("winners", names) : t("no_winner"));
+  } else {
+    $("game-status").textContent = t("your_turn", game.turn, game.pool);
+  }
+  $("game-others").textContent = game.players
+    .map((name, seat) =>
+      seat === 0
+        ? null
+        : t("others", name, game.rack_counts[seat], game.opened[seat] ? "" : t("not_opened"))
+    )
+    .filter(Boolean)
+    .join("; ");
+  gameTable($("game-table"), game.table);
+  if (!game.table.length) {
+    const item = document.createElement("li");
+    item.className = "empty";
+    item.textContent = t("empty_table");
+    $("game-table").appendChild(item);
+  }
+  $("game-rack").replaceChildren(
+    ...(game.rack || []).map((tile, index) => {
+      const selected = games.selected.has(index);
+      const element = tileElement(tile, {
+        label: t("tile_in", tileName(tile), t("rack")),
+        classes: selected ? "selected" : "",
+        onClick: () => {
+          if (games.selected.has(index)) games.selected.delete(index);
+          else games.selected.add(index);
+          renderGame();
+        },
+      });
+      element.setAttribute("aria-pressed", String(selected));
+      return element;
+    })
+  );
+  list(
+    "game-turns",
+    game.turns.map((turn) => turn.player + ": " + turn.text)
+  );
+  $("game-draw").textContent = game.pool ? t("draw") : t("pass");
+  refreshGameControls();
+}
+
+function refreshGameControls() {
+  if (busyCount > 0) return;
+  const game = games.game;
+  const playing = Boolean(game && game.your_turn);
+  for (const id of ["game-play", "game-draw", "game-hint", "game-table-text"]) $(id).disabled = !playing;
+  $("game-undo").disabled = !(game && game.undo);
+  $("game-analyse").disabled = !(game && game.notation);
+  $("game-download").disabled = !games.record;
+  $("game-review").disabled = !(games.record && games.record.turns.length);
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const count = Number($("opponent-count").value);
+  const body = { opponents: Array(count).fill($("opponent-kind").value) };
+  const seed = $("seed").value;
+  if (seed !== "") body.seed = Number(seed);
+  if ($("preset").value !== "standard") body.rules = { preset: $("preset").value };
+  games.review = null;
+  $("review").hidden = true;
+  if (await gameCall("/api/game/new", body)) scrollToAnswer("game-area");
+}
+
+async function playSelected() {
+  const text = $("game-table-text").value.trim();
+  if (text) {
+    if (await gameCall("/api/game/move", { record: games.record, table: text })) {
+      $("game-table-text").value = "";
+    }
+    return;
+  }
+  const rack = games.game.rack;
+  const tiles = [...games.selected].sort((a, b) => a - b).map((index) => rack[index]);
+  if (!tiles.length) {
+    showMessage(t("select_first"));
+    return;
+  }
+  await gameCall("/api/game/move", { record: games.record, tiles: tiles.join(" ") });
+}
+
+async function hint() {
+  const { data } = await call("/api/game/hint", { record: games.record });
+  if (!data) return;
+  const text = data.played.length
+    ? t("hint_text", t("play_value", t("status_" + data.status), data.played.join(" "), data.value))
+    : t("hint_none");
+  $("game-hint-text").textContent = text;
+  // The hint's tiles are selected, ready to play.
+  const left = countOf(data.played);
+  games.selected = new Set();
+  games.game.rack.forEach((tile, index) => {
+    if (left.get(tile)) {
+      left.set(tile, left.get(tile) - 1);
+      games.selected.add(index);
+    }
+  });
+  renderGame();
+}
+
+function download() {
+  const text = JSON.stringify(games.record, null, 1) + "\n";
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  link.download = "rummikub-game.json";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function loadFile() {
+  const file = $("game-file").files[0];
+  if (!file) return;
+  const text = await file.text();
+  $("game-file").value = "";
+  games.review = null;
+  $("review").hidden = true;
+  await gameCall("/api/game/load", { text });
+}
+
+// -- review: a record stepped through turn by turn, each turn graded ------------------------
+
+async function review() {
+  const { data } = await call("/api/game/review", { record: games.record });
+  if (!data) return;
+  games.review = data;
+  games.step = 0;
+  $("review").hidden = false;
+  renderReview();
+  scrollToAnswer("review");
+}
+
+function gradeText(turn) {
+  const grade = turn.grade;
+  if (!grade) return t("review_unknown");
+  if (!grade.legal) return t("grade_illegal");
+  if (grade.best) return t("grade_best");
+  const best = grade.best_move;
+  return t("grade_gap", grade.value_gap, best.played.join(" ") || t("nothing"));
+}
+
+function renderReview() {
+  const found = games.review;
+  if (!found) return;
+  $("review-summary").textContent = t(
+    "review_summary",
+    found.turns.length,
+    found.graded,
+    found.value_gap
+  );
+  const turn = found.turns[games.step];
+  const moveWord = t("move_" + turn.move);
+  $("review-turn").textContent = t(
+    "review_turn",
+    turn.turn,
+    found.turns.length,
+    turn.player,
+    moveWord
+  );
+  $("review-grade").textContent = gradeText(turn);
+  const best = turn.grade && turn.grade.best_move;
+  $("review-best").hidden = !best;
+  meldList($("review-table"), best ? best.table.map((m) => m.tiles) : [], best ? best.played : []);
+  $("review-rack").replaceChildren(...(best ? best.rack : []).map((tile) => tileElement(tile)));
+  $("review-prev").disabled = games.step === 0;
+  $("review-next").disabled = games.step >= found.turns.length - 1;
+  $("review-open").disabled = !turn.notation;
+}
+
+function analyseOnBoard(text) {
+  showMode("board", true);
+  $("notation").value = text;
+  readNotation(text, { push: true, quiet: false });
+}
+
+function showGame() {
+  renderGame();
+}
+
+function languageChanged() {
+  renderGame();
+  renderReview();
+}
+
+async function startGames() {
+  $("new-game").addEventListener("submit", newGame);
+  $("game-play").addEventListener("click", playSelected);
+  $("game-table-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    playSelected();
+  });
+  $("game-draw").addEventListener("click", () => gameCall("/api/game/draw", { record: games.record }));
+  $("game-undo").addEventListener("click", () => gameCall("/api/game/undo", { record: games.record }));
+  $("game-hint").addEventListener("click", hint);
+  $("game-analyse").addEventListener("click", () => analyseOnBoard(games.game.notation));
+  $("game-download").addEventListener("click", download);
+  $("game-file").addEventListener("change", loadFile);
+  $("game-review").addEventListener("click", review);
+  $("review-prev").addEventListener("click", () => {
+    games.step = Math.max(0, games.step - 1);
+    renderReview();
+  });
+  $("review-next").addEventListener("click", () => {
+    games.step = Math.min(games.review.turns.length - 1, games.step + 1);
+    renderReview();
+  });
+  $("review-open").addEventListener("click", () =>
+    analyseOnBoard(games.review.turns[games.step].notation)
+  );
+  renderGame();
+  const kept = localStorage.getItem("rummikub.game");
+  if (kept) {
+    let record = null;
+    try {
+      record = JSON.parse(kept);
+    } catch (error) {
+      localStorage.removeItem("rummikub.game");
+    }
+    if (record) {
+      const { data } = await call("/api/game/load", { record });
+      if (data) takeGame(data);
+    }
+  }
+}
+
+document.addEventListener("DOMContentLoaded", startGames);
