@@ -1,8 +1,8 @@
 """``rummikub serve``: the local web app (needs the ``web`` extra).
 
 How it ends: Ctrl-C (SIGINT) exit 130, SIGTERM 143, SIGHUP 129, within about a second even
-while a solve runs (the work of every request stops at its next step; a solver's C code that
-no signal interrupts is left to the end of the process); an address in use exit 4
+while a solve runs (the work of every request stops at its next step; a step in a solver's C
+code, which holds the interpreter, runs on to its end); an address in use exit 4
 (:data:`EXIT_ADDRESS_IN_USE`); another address that cannot be listened on exit 2.
 """
 

@@ -161,6 +161,13 @@ class _Server(uvicorn.Server):
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
+    async def on_tick(self, counter: int) -> bool:
+        # CBC takes SIGINT over while it solves (a Ctrl-C then ends that solve, not the
+        # server): the server's own handler is put back, so that the next Ctrl-C stops it.
+        if counter % 5 == 0 and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, self.handle_exit)
+        return await super().on_tick(counter)
+
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self.stopped_by is None:
             self.stopped_by = signal.Signals(sig)
