@@ -1,5 +1,6 @@
 """``python -m benchmarks``: see :mod:`benchmarks.run`; ``python -m benchmarks simulate``:
-see :mod:`benchmarks.simulate`; ``python -m benchmarks serve``: see
+see :mod:`benchmarks.simulate`; ``python -m benchmarks equity``: see
+:mod:`benchmarks.equity`; ``python -m benchmarks serve``: see
 :mod:`benchmarks.serve_load`."""
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ if __name__ == "__main__":
         from benchmarks import simulate
 
         sys.exit(simulate.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["equity"]:
+        from benchmarks import equity
+
+        sys.exit(equity.main(sys.argv[2:]))
     if sys.argv[1:2] == ["serve"]:
         from benchmarks import serve_load
 
@@ -22,10 +27,12 @@ if __name__ == "__main__":
 
     # The self-play and server sections are measured on their own, and the solver's choices
     # and the speed choices (why each speed trick is there, with the figures that justify it)
-    # are written from focused measurements: a full run keeps all four.
+    # are written from focused measurements, as are the endgame's and the equity tables
+    # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``): a full run keeps
+    # all six.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices")
+        for name in ("solver-choices", "speed-choices", "endgame", "equity")
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)

@@ -260,3 +260,22 @@ def test_a_run_reads_the_recorded_games_and_compares_answers(
     assert "**0 of 1 equal**" in report
     assert "frozen-0: value" in report
     assert "UNLIKE RECORDED 1" in lines[0]
+
+
+def test_the_equity_section_states_decision_times_and_duels() -> None:
+    from benchmarks import equity
+
+    duel = {
+        "b": "best",
+        "games": 4,
+        "a_win_rate": 0.75,
+        "a_win_rate_ci": [0.3, 0.95],
+        "score_difference": {"mean": 12.5, "ci": [-3.0, 28.0]},
+        "seconds": 8.0,
+        "workers": 2,
+    }
+    text = equity.markdown([0.1, 0.3, 0.2], [duel], "python -m benchmarks equity")
+    assert text.startswith(equity.START) and text.rstrip().endswith(equity.END)
+    assert "median 0.200 s, p99 0.300 s, max 0.300 s" in text
+    assert "| equity vs best | 4 | 75.0% | 30.0%-95.0% | +12.5 | -3.0 to +28.0 | 0.500" in text
+    assert equity.quantile([5.0, 1.0, 3.0], 0.5) == 3.0

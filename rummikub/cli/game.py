@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+from collections import Counter
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,17 +21,33 @@ from rummikub.cli.common import (
     rules_of,
     rules_options,
 )
+from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
 from rummikub.game import engine
 from rummikub.game.engine import GameState, Replay, TurnError
-from rummikub.game.record import Draw, Pass, Play, Record, Result, Turn, load, save
+from rummikub.game.record import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Draw,
+    Pass,
+    Play,
+    Record,
+    Result,
+    Turn,
+    load,
+    locked,
+    save,
+)
 from rummikub.tiles.melds import RawMeld
 from rummikub.tiles.notation import parse_melds, parse_rack
-from rummikub.tiles.position import Position
+from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = ["game"]
+
+if TYPE_CHECKING:  # the endgame search loads only when a hint needs it
+    from rummikub.game.endgame import Verdict
 
 
 @click.group()
@@ -41,9 +59,27 @@ def game() -> None:
 
 
 def _players(text: str) -> list[str]:
+    """The names of ``--players``: a count (P1, P2, ...) or names; 2-4 of them (checked
+    before a name is built, so a huge count costs nothing)."""
     if text.strip().isdigit():
-        return [f"P{i + 1}" for i in range(int(text))]
-    return [name.strip() for name in text.split(",") if name.strip()]
+        digits = text.strip()
+        # Told by its digits, never converted whole: a count of 10**20 costs nothing.
+        if len(digits.lstrip("0")) > 1 or not MIN_PLAYERS <= int(digits[-1]) <= MAX_PLAYERS:
+            raise BadInput(
+                f"--players {_quoted(digits)}: a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
+            )
+        return [f"P{i + 1}" for i in range(int(digits[-1]))]
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise BadInput(
+            f"--players {_quoted(text)}: {len(names)} names, "
+            f"a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
+        )
+    return names
+
+
+def _quoted(text: str) -> str:
+    return quote(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _open(path: str) -> Replay:
@@ -95,7 +131,7 @@ def new(
 ) -> None:
     """Start a record: dealt from a seed (every rack and the pool known), or, with --rack, a
     game at a real table where only your rack is known."""
-    if os.path.exists(path) and not force:
+    if os.path.lexists(path) and not force:
         raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
     if (seed is None) == (rack_text is None):
         raise BadInput("give --seed N to deal a game, or --rack TILES for a game at a real table")
@@ -110,7 +146,11 @@ def new(
         assert seed is not None
         record = engine.deal(names, rules, seed, rack_size)
     engine.start(record)  # a rack with tiles the box lacks is refused before writing
-    save(record, path)
+    with locked(path):
+        # Checked again under the lock: of two `new` at once, the second one refuses.
+        if os.path.lexists(path) and not force:
+            raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+        save(record, path)
     click.echo(f"New game of {len(names)} players: {', '.join(names)}. Saved to {path}.")
     click.echo(_state_text(engine.replay(record).state, record))
 
@@ -248,6 +288,14 @@ def apply(
     given = sum([bool(melds), play_text is not None, draw_text is not None, passed])
     if given != 1:
         raise BadInput("give exactly one of --table MELD..., --play TILES, --draw [TILE], --pass")
+    # Read, judge and write under the record's lock: two `apply` at once never lose a turn.
+    with locked(path):
+        _apply(path, melds, play_text, draw_text, passed)
+
+
+def _apply(
+    path: str, melds: tuple[str, ...], play_text: str | None, draw_text: str | None, passed: bool
+) -> None:
     game = _open(path)
     _intact(path, game)
     state = game.state
@@ -308,6 +356,11 @@ def _turn_error_text(error: TurnError) -> str:
 @click.argument("path", type=click.Path(dir_okay=False))
 def undo(path: str) -> None:
     """Remove the last turn of the record."""
+    with locked(path):
+        _undo(path)
+
+
+def _undo(path: str) -> None:
     record = load(path)
     if not record.turns and record.problem is None:
         raise BadInput(f"{path}: no turn to undo")
@@ -370,8 +423,32 @@ def replay_command(path: str, as_json: bool) -> None:
     metavar="SECONDS",
     help="Stop the solve early; the hint may then be unproven.",
 )
-def hint(path: str, as_json: bool, time_limit: float | None) -> None:
-    """The best move for the player to move (their rack must be known)."""
+@click.option(
+    "--strategy",
+    "strategy_name",
+    metavar="NAME",
+    help="The move this strategy would play (best, tiles, hold, casual, ...) instead.",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="The endgame search's budget in nodes (2 players, pool empty); default 2000.",
+)
+def hint(
+    path: str,
+    as_json: bool,
+    time_limit: float | None,
+    strategy_name: str | None,
+    nodes: int | None,
+) -> None:
+    """The best move for the player to move (their rack must be known).
+
+    With 2 players and the pool empty the opponent's rack is known too (at a real table: the
+    unseen tiles), and the hint searches the endgame to its end: a win by force, a loss, a
+    draw, or that the search gave up. See the README, "The endgame".
+    """
     from rummikub.tiles.solver import solve
 
     game = _open(path)
@@ -385,11 +462,110 @@ def hint(path: str, as_json: bool, time_limit: float | None) -> None:
             f"{path}: it is {state.players[seat]}'s turn, and their rack is not known "
             "(enter their turn with 'rummikub game apply')"
         )
+    if strategy_name is not None:
+        _strategy_hint(state, strategy_name, as_json)
+        return
+    verdict = _endgame(state, nodes)
+    if verdict is not None and not as_json:
+        click.echo(f"Turn {state.turns + 1}: {state.players[seat]} to move.")
+        click.echo(_verdict_text(verdict, state))
+        return
     result = solve(state.position(), time_limit=time_limit)
     if as_json:
-        click.echo(render.result_json(result, path))
+        data = render.result_data(result, path)
+        data["endgame"] = None if verdict is None else verdict.to_data()
+        click.echo(json.dumps(data))
         return
     click.echo(f"Turn {state.turns + 1}: {state.players[seat]} to move.")
     click.echo(render.result_text(result))
     if not result.played:
         click.echo("Draw a tile." if state.pool_count else "Pass (the pool is empty).")
+
+
+def _endgame(state: GameState, nodes: int | None) -> Verdict | None:
+    """The endgame's verdict when ``state`` is one: 2 players, the pool empty, both racks
+    known, or the opponent's deduced at a real table (it holds exactly the unseen tiles)."""
+    from rummikub.game import endgame
+    from rummikub.game.view import unseen, view_of
+
+    if len(state.players) != 2 or state.pool_count != 0:
+        return None
+    if any(rack is None for rack in state.racks):
+        position, view = view_of(state)
+        other = 1 - state.to_move
+        racks = list(state.racks)
+        racks[other] = tuple(sorted(unseen(position, view), key=state.rules.sort_key))
+        state = replace(state, racks=tuple(racks))
+    if not endgame.is_endgame(state):
+        return None
+    return endgame.decide(state, nodes=endgame.ENDGAME_NODES if nodes is None else nodes)
+
+
+def _verdict_text(verdict: Verdict, state: GameState) -> str:
+    me = state.players[state.to_move]
+    words = {
+        "win": f"{me} wins by force",
+        "loss": f"the hand cannot be won by {me}",
+        "draw": f"the best {me} can force is a draw (a shared win)",
+        "unknown": "the search gave up",
+    }[verdict.outcome]
+    lines = [f"Endgame (2 players, the pool empty): {words}.", f"Why: {verdict.reason}."]
+    label = {"loss": "Best defence", "unknown": "A move"}.get(verdict.outcome, "The move")
+    if verdict.move is None:
+        lines.append(f"{label}: pass.")
+    else:
+        lines.append(f"{label}:")
+        lines += _move_lines(state.position(), verdict.move)
+    return "\n".join(lines)
+
+
+def _move_lines(position: Position, move: Move) -> list[str]:
+    """A move as ``solve`` shows one: the new table, new and changed melds marked."""
+    marks = render.changed_melds(position.table, move.table, position.rules)
+    lines = [f"New table ({render.CHANGED} = new or changed):"]
+    lines += [
+        f"  {render.CHANGED if mark else ' '} {meld}"
+        for meld, mark in zip(move.table, marks, strict=True)
+    ]
+    rules = position.rules
+    played = sorted(move.played, key=rules.sort_key)
+    count = f"{len(played)} tile" + ("" if len(played) == 1 else "s")
+    lines.append(f"Played: {format_tiles(played)} ({count}, value {move.value(rules)})")
+    left = Counter(position.rack) - Counter(move.played)
+    rack = sorted(left.elements(), key=rules.sort_key)
+    lines.append(f"Rack left: {format_tiles(rack) or '(empty)'}")
+    return lines
+
+
+def _strategy_hint(state: GameState, name: str, as_json: bool) -> None:
+    """The move the strategy ``name`` plays, seeing what the player to move sees."""
+    from rummikub.game.strategies import strategy
+    from rummikub.game.view import view_of
+
+    try:
+        chosen = strategy(name)
+    except RummikubError as error:
+        raise BadInput(f"--strategy {name!r}: {error}") from None
+    position, view = view_of(state)
+    move = chosen(position, view)
+    rules = state.rules
+    if as_json:
+        left = Counter(position.rack) - Counter(move.played)
+        data = {
+            "strategy": name.strip().lower(),
+            "value": move.value(rules),
+            "tiles": move.tiles,
+            "played": [str(t) for t in sorted(move.played, key=rules.sort_key)],
+            "rack": [str(t) for t in sorted(left.elements(), key=rules.sort_key)],
+            "table": [{"kind": m.kind, "tiles": [str(t) for t in m.tiles]} for m in move.table],
+            "changed": render.changed_indices(position.table, move.table),
+        }
+        click.echo(json.dumps(data))
+        return
+    click.echo(f"Turn {state.turns + 1}: {state.players[state.to_move]} to move.")
+    if not move.played:
+        what = "draw a tile" if state.pool_count else "pass (the pool is empty)"
+        click.echo(f"Strategy {name.strip().lower()}: {what}.")
+        return
+    click.echo(f"Strategy {name.strip().lower()} plays:")
+    click.echo("\n".join(_move_lines(position, move)))

@@ -132,9 +132,26 @@ def progress_bar(games: int, show: bool) -> Iterator[sim.Progress | None]:
         yield lambda done: progress.advance(task, done)
 
 
+#: The most games one run plays: a million games take days even on many workers (a game
+#: takes a good fraction of a second), and a bigger count would only build work lists that
+#: do not fit in memory (README, "Limits").
+MAX_GAMES = 10**6
+
+
+def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    if not 1 <= value <= MAX_GAMES:
+        raise BadInput(f"--games {value}: give 1-{MAX_GAMES:,} games")
+    return value
+
+
 @click.command()
 @click.option(
-    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play."
+    "--games",
+    type=int,
+    callback=_check_games,
+    default=100,
+    show_default=True,
+    help=f"Games to play (1-{MAX_GAMES:,}).",
 )
 @click.option(
     "--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Seats per game."

@@ -20,6 +20,20 @@ from typing import Protocol
 
 _deadline: ContextVar[float | None] = ContextVar("rummikub_solver_deadline", default=None)
 
+#: The longest time limit passed on to a back end: ten years, far beyond any solve. A
+#: finite limit larger than this (``time_limit=1e300``) means the same, and a back end that
+#: counts milliseconds in 64 bits (CLP, CBC) would overflow on it.
+MAX_SECONDS = 10 * 365 * 24 * 3600.0
+
+
+def capped(seconds: float) -> float:
+    """``seconds`` as a back end is given it: at most :data:`MAX_SECONDS`.
+
+    >>> capped(1e300) == MAX_SECONDS, capped(2.5)
+    (True, 2.5)
+    """
+    return min(seconds, MAX_SECONDS)
+
 
 class Stop(Protocol):
     """What tells the work to stop: a :class:`threading.Event` is one."""
@@ -38,7 +52,7 @@ class OutOfTime(Exception):
 def limit(seconds: float | None) -> Iterator[None]:
     """Within the block, :func:`check` raises once ``seconds`` have passed (None: never), or
     sooner if an enclosing limit ends sooner."""
-    at = None if seconds is None else time.perf_counter() + seconds
+    at = None if seconds is None else time.perf_counter() + capped(seconds)
     outer = _deadline.get()
     if outer is not None and (at is None or outer < at):
         at = outer

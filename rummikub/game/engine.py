@@ -28,6 +28,8 @@ from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
 from rummikub.game.record import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     RACK_SIZE,
     Deal,
     Draw,
@@ -39,7 +41,7 @@ from rummikub.game.record import (
 )
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.position import Move, Position
-from rummikub.tiles.rules import Rules
+from rummikub.tiles.rules import Rules, rules_argument
 from rummikub.tiles.tiles import JOKER, Tile, format_tiles
 
 __all__ = [
@@ -67,6 +69,10 @@ class TurnError(RummikubError, ValueError):
         self.player = player
         self.problems: tuple[str, ...] = tuple(problems)
         super().__init__(f"turn {number} ({player}): " + "; ".join(self.problems))
+
+    def __reduce__(self) -> tuple[type[TurnError], tuple[int, str, tuple[str, ...]]]:
+        # Sent back from a worker process whole (the default pickles only the message).
+        return (TurnError, (self.number, self.player, self.problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +139,16 @@ def box(rules: Rules) -> list[Tile]:
 
 def deal(players: Sequence[str], rules: Rules, seed: int, rack_size: int = RACK_SIZE) -> Record:
     """A new record with the box shuffled by ``seed`` and dealt: seat 0 takes the first
-    ``rack_size`` tiles, seat 1 the next, ...; the rest is the pool in draw order."""
-    tiles = box(rules)
+    ``rack_size`` tiles, seat 1 the next, ...; the rest is the pool in draw order.
+
+    Wrong types raise :class:`TypeError` (``seed`` is a whole number), a count of players
+    other than 2-4 or racks the box cannot fill :class:`RummikubError`."""
+    players = _names(players)
+    rules_argument(rules)
+    _whole(seed, "seed")
+    _whole(rack_size, "rack_size")
     _check_size(len(players), rules, rack_size)
+    tiles = box(rules)
     random.Random(seed).shuffle(tiles)
     sort = rules.sort_key
     racks = tuple(
@@ -156,12 +169,49 @@ def real_table(
     players: Sequence[str], rules: Rules, me: int, rack: Sequence[Tile], rack_size: int = RACK_SIZE
 ) -> Record:
     """A new record for a game at a real table: only ``me``'s rack is known."""
+    players = _names(players)
+    rules_argument(rules)
+    _whole(me, "me")
+    _whole(rack_size, "rack_size")
     _check_size(len(players), rules, rack_size)
+    if not 0 <= me < len(players):
+        raise RummikubError(f"me={me}: expected a seat 0-{len(players) - 1}")
+    if isinstance(rack, str) or not all(isinstance(t, Tile) for t in rack):
+        raise TypeError(
+            f"rack must be a sequence of Tile (e.g. parse_tiles('R1 R2')), got {rack!r:.40}"
+        )
     racks: list[tuple[Tile, ...] | None] = [None] * len(players)
     racks[me] = tuple(sorted(rack, key=rules.sort_key))
     return Record(
         players=tuple(players), rules=rules, deal=Deal(tuple(racks)), rack_size=rack_size, me=me
     )
+
+
+def _names(players: object) -> tuple[str, ...]:
+    """The ``players`` argument: a sequence of 2-4 names (checked before anything is built)."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise TypeError(f"players must be a list of names, got {type(players).__name__}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RummikubError(f"{len(players)} players: a game has {MIN_PLAYERS}-{MAX_PLAYERS}")
+    if not all(isinstance(name, str) for name in players):
+        raise TypeError(f"players must be names (strings), got {list(players)!r:.60}")
+    if not all(name.strip() for name in players):
+        raise RummikubError(f"players {list(players)!r:.60}: a name must not be blank")
+    return tuple(players)
+
+
+def _whole(value: object, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {value!r:.40}")
+
+
+def _record(record: object, function: str) -> Record:
+    if not isinstance(record, Record):
+        raise TypeError(
+            f"{function}() takes a Record (e.g. load_record(path)), got "
+            f"{type(record).__name__} {record!r:.40}"
+        )
+    return record
 
 
 def _check_size(players: int, rules: Rules, rack_size: int) -> None:
@@ -176,6 +226,7 @@ def _check_size(players: int, rules: Rules, rack_size: int) -> None:
 
 def start(record: Record) -> GameState:
     """The state before the first turn; raises :class:`RummikubError` for a broken deal."""
+    _record(record, "start")
     rules, players, size = record.rules, record.players, record.rack_size
     _check_size(len(players), rules, size)
     problems: list[str] = []
@@ -203,13 +254,17 @@ def start(record: Record) -> GameState:
     )
 
 
-def advance(state: GameState, turn: Turn) -> GameState:
-    """The state after ``turn`` by the player to move; raises :class:`TurnError`."""
+def advance(state: GameState, turn: Turn, *, judge: bool = True) -> GameState:
+    """The state after ``turn`` by the player to move; raises :class:`TurnError`.
+
+    ``judge=False`` skips the checker for a play that is known to be legal (a playout's
+    solver moves, which pass it by construction); the move a strategy finally plays is always
+    judged."""
     number, seat = state.turns + 1, state.to_move
     if state.result is not None:
         raise TurnError(number, state.players[seat], ["the hand is over"])
     if isinstance(turn, Play):
-        after = _play(state, turn)
+        after = _play(state, turn, judge)
         laid = Counter(after.table_tiles()) - Counter(state.table_tiles())
         seen = Seen(seat, "play", tuple(sorted(laid.elements(), key=state.rules.sort_key)))
     elif isinstance(turn, Draw):
@@ -223,7 +278,7 @@ def _error(state: GameState, problems: Sequence[str]) -> TurnError:
     return TurnError(state.turns + 1, state.players[state.to_move], problems)
 
 
-def _play(state: GameState, turn: Play) -> GameState:
+def _play(state: GameState, turn: Play, judge: bool = True) -> GameState:
     from rummikub.tiles.checker import check
 
     seat, rules = state.to_move, state.rules
@@ -244,8 +299,9 @@ def _play(state: GameState, turn: Play) -> GameState:
         problems += Position((), tuple(visible), True, rules).problems(new_tiles.elements())
     else:
         judged_rack = rack
-    verdict = check(Position(state.table, judged_rack, state.opened[seat], rules), turn.table)
-    problems += verdict.errors
+    if judge:
+        verdict = check(Position(state.table, judged_rack, state.opened[seat], rules), turn.table)
+        problems += verdict.errors
     if problems:
         raise _error(state, problems)
     table = tuple(Meld.of(m.tiles, kind=m.kind, rules=rules) for m in turn.table)
@@ -389,6 +445,7 @@ def _result_words(result: Result) -> str:
 
 def replay(record: Record) -> Replay:
     """Apply every turn of ``record`` until the first bad one."""
+    _record(record, "replay")
     state = start(record)
     states = [state]
     for turn in record.turns:

@@ -5,13 +5,20 @@ test drives it with scripted lines and the command line with the terminal. A mov
 as tiles to lay (``R4 O7``: the solver arranges them), as the whole new table (melds
 separated by ``|``, or one meld after ``table:``), or as a word: ``draw``, ``pass``,
 ``hint``, ``help``, ``quit``. An illegal move is refused with every rule it breaks.
+
+The record says who plays each seat (``seats``: ``"person"`` or a strategy's name), so
+:func:`resume` goes on with a saved game. The others' draws are told as "drew a tile": at a
+real table nobody sees them. The solver's work (the others' moves, a hint) runs through
+``think``, so that the command line can make Ctrl-C act at once while it runs.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TypeVar
 
 from rummikub.core.errors import RummikubError
 from rummikub.game.engine import (
@@ -20,21 +27,32 @@ from rummikub.game.engine import (
     advance,
     deal,
     describe,
-    start,
+    replay,
     turn_of_move,
 )
-from rummikub.game.record import RACK_SIZE, Draw, Pass, Play, Record, Turn, save
-from rummikub.game.strategies import Strategy
+from rummikub.game.record import RACK_SIZE, Draw, Pass, Play, Record, RecordError, Turn, save
+from rummikub.game.strategies import STRATEGIES, Strategy, strategy
 from rummikub.game.view import view_of
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.notation import parse_melds, parse_rack
-from rummikub.tiles.position import Position
+from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.tiles import Tile
 
-__all__ = ["HELP", "Table", "play", "read_move"]
+__all__ = ["HELP", "PERSON", "Table", "play", "read_move", "resume", "table_of"]
 
 Paint = Callable[[Tile], str]
+T = TypeVar("T")
+#: How the solver's work is run: ``think(work)`` returns ``work()`` (the command line's
+#: makes Ctrl-C act at once inside it).
+Think = Callable[[Callable[[], T]], T]
+#: The ``seats`` entry of the person at the terminal.
+PERSON = "person"
+
+
+def _now(work: Callable[[], T]) -> T:
+    return work()
+
 
 HELP = """Type your move:
   R4 O7             tiles to lay: the solver finds where they go
@@ -60,6 +78,36 @@ class Table:
     def strategy_of(self, seat: int) -> Strategy:
         index = seat if seat < self.seat else seat - 1
         return self.opponents[index][1]
+
+    def seats(self) -> tuple[str, ...]:
+        """Who plays each seat, as a record's ``seats`` says: the person, or the name of a
+        strategy (a function not among :data:`STRATEGIES` by its ``__name__``)."""
+        names = {id(function): name for name, function in STRATEGIES.items()}
+        kinds = [names.get(id(f), getattr(f, "__name__", "?")) for _, f in self.opponents]
+        kinds.insert(self.seat, PERSON)
+        return tuple(kinds)
+
+
+def table_of(record: Record, path: str = "<record>") -> Table:
+    """Who sits where in a saved game, from the record's ``seats`` (raises
+    :class:`RecordError` if it does not say, or names no person or an unknown strategy)."""
+    if record.seats is None:
+        raise RecordError(
+            f"{path}: the record does not say who plays each seat: add e.g. "
+            f'seats = ["{PERSON}", "best"] (records written by rummikub play have it)'
+        )
+    people = [seat for seat, kind in enumerate(record.seats) if kind == PERSON]
+    if len(people) != 1:
+        raise RecordError(f"{path}: seats: expected exactly one {PERSON!r}, got {len(people)}")
+    opponents: list[tuple[str, Strategy]] = []
+    for seat, kind in enumerate(record.seats):
+        if kind == PERSON:
+            continue
+        try:
+            opponents.append((record.players[seat], strategy(kind)))
+        except RummikubError as error:
+            raise RecordError(f"{path}: seats[{seat}]: {error}") from None
+    return Table(record.players[people[0]], tuple(opponents), people[0])
 
 
 class Quit(Exception):
@@ -157,44 +205,99 @@ def play(
     paint: Paint = str,
     path: str | os.PathLike[str] | None = None,
     rack_size: int = RACK_SIZE,
+    think: Think[object] = _now,
 ) -> Record:
     """Play a game to its end (or until the person quits); the record is saved after every
     turn when ``path`` is given, and returned."""
     record = deal(table.players(), rules, seed, rack_size)
-    state = start(record)
-    turns: list[Turn] = []
+    record = replace(record, seats=table.seats())
+    return _game(record, table, ask, say, paint, path, think, False)
 
-    def keep() -> Record:
+
+def resume(
+    record: Record,
+    *,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    paint: Paint = str,
+    path: str | os.PathLike[str] | None = None,
+    think: Think[object] = _now,
+) -> Record:
+    """Go on with a saved game from its last turn, the seats as the record says
+    (:func:`table_of`); raises :class:`RecordError` for a record that cannot go on. With
+    ``path``, ``record`` is what the file holds: a file another program changed since (or
+    changes during the game) is refused, never overwritten."""
+    where = "<record>" if path is None else os.fspath(path)
+    table = table_of(record, where)
+    game = replay(record)
+    if game.problem is not None:
+        raise RecordError(f"{where}: {game.problem}")
+    if game.state.over:
+        raise RecordError(f"{where}: the game is over; nothing to resume")
+    say(f"Resuming at turn {game.state.turns + 1}.")
+    return _game(record, table, ask, say, paint, path, think, True)
+
+
+def _game(
+    record: Record,
+    table: Table,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    paint: Paint,
+    path: str | os.PathLike[str] | None,
+    think: Think[object],
+    resuming: bool,
+) -> Record:
+    game = replay(record)
+    state = game.state
+    turns: list[Turn] = list(record.turns)
+    # What the file holds as far as this game knows: another program's change is refused.
+    on_file: Record | None = record if resuming else None
+
+    def keep(turns: Sequence[Turn], state: GameState) -> Record:
+        nonlocal on_file
         kept = record.with_turns(turns, state.result)
         if path is not None:
-            save(kept, path)
+            save(kept, path, expect=on_file)
+            on_file = kept
         return kept
 
-    keep()
+    kept = keep(turns, state)
     while not state.over:
         seat = state.to_move
         name = state.players[seat]
         try:
             if seat == table.seat:
-                turn = _person(state, seat, ask, say, paint)
+                turn = _person(state, seat, ask, say, paint, think)
             else:
-                move = table.strategy_of(seat)(*view_of(state, seat))
+                move = think(partial(table.strategy_of(seat), *view_of(state, seat)))
+                assert isinstance(move, Move)
                 turn = turn_of_move(state, move)
         except Quit:
             say("Game stopped; the record keeps every turn so far.")
-            return keep()
-        before = state
-        state = advance(state, turn)
+            return kept
+        after = advance(state, turn)
+        # Saved before it is told: an interrupt leaves the record at a whole turn.
+        kept = keep([*turns, turn], after)
         turns.append(turn)
-        who = "You" if seat == table.seat else name
-        say(f"{who} {_painted(describe(turn, before), paint)}.")
-        keep()
+        before, state = state, after
+        if seat == table.seat:
+            say(f"You {_painted(describe(turn, before), paint)}.")
+        elif isinstance(turn, Draw):
+            say(f"{name} drew a tile.")  # nobody at a real table sees another's draw
+        else:
+            say(f"{name} {_painted(describe(turn, before), paint)}.")
     say(_ending(state, table))
-    return keep()
+    return kept
 
 
 def _person(
-    state: GameState, seat: int, ask: Callable[[str], str], say: Callable[[str], None], paint: Paint
+    state: GameState,
+    seat: int,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    paint: Paint,
+    think: Think[object],
 ) -> Turn:
     say(show(state, seat, paint))
     while True:
@@ -203,7 +306,9 @@ def _person(
         except EOFError:
             raise Quit from None
         try:
-            move = read_move(state, line)
+            # Tiles to lay are arranged by the solver: its work too runs through think.
+            move = think(partial(read_move, state, line))
+            assert isinstance(move, str | Play | Draw | Pass)
         except RummikubError as error:
             say(f"Not a move: {error}")
             continue
@@ -212,7 +317,9 @@ def _person(
         elif move == "quit":
             raise Quit
         elif move == "hint":
-            say(_hint(state, paint))
+            hint = think(partial(_hint, state, paint))
+            assert isinstance(hint, str)
+            say(hint)
         elif isinstance(move, str):  # pragma: no cover - read_move returns the words above
             say(HELP)
         else:

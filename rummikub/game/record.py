@@ -7,15 +7,23 @@ notation (a turn whose text is not tiles stops the reading there, with the error
 
 Writes are atomic (:func:`save`): the text goes to a temporary file in the same folder,
 which then replaces the record in one step, so a crash mid-write leaves the old record.
+Writers take the record's lock (:func:`locked`, a hidden ``.NAME.lock`` beside it): a
+command that reads a record, adds a turn and writes it back holds the lock throughout, so
+two at once never lose a turn. A write follows a symlink (the target is written, the link
+stays), refuses a read-only record and keeps the file's mode; its temporary file
+(``.NAME.tmp``, one name per record) is reused, so one left by a killed writer is
+overwritten by the next.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
-import tempfile
-from collections.abc import Mapping, Sequence
+import stat
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -39,15 +47,34 @@ __all__ = [
     "dumps",
     "load",
     "loads",
+    "locked",
     "save",
 ]
 
 #: The value of a record's ``format`` key; a later incompatible format gets a new number.
 FORMAT = "rummikub-game/1"
 RACK_SIZE = 14
+#: A game has 2-4 players (RULES.md, "The game").
+MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 Ending = Literal["went_out", "pool_empty"]
-_KEYS = ("format", "players", "rules", "seed", "rack_size", "me", "deal", "turns", "result")
+_KEYS = (
+    "format",
+    "players",
+    "rules",
+    "seed",
+    "rack_size",
+    "me",
+    "seats",
+    "deal",
+    "turns",
+    "result",
+)
+_DEAL_KEYS = ("racks", "pool")
+_RESULT_KEYS = ("ending", "winners", "scores")
+#: How long a writer waits for another's lock on the same record (a write takes
+#: milliseconds; a writer stuck longer than this is refused, not waited for forever).
+LOCK_WAIT = 30.0
 
 
 class RecordError(RummikubError, ValueError):
@@ -106,6 +133,9 @@ class Record:
     rack_size: int = RACK_SIZE
     #: At a real table, the seat whose rack is known (the one using this program).
     me: int | None = None
+    #: Who plays each seat, for ``rummikub play --resume``: ``"person"`` for the one at the
+    #: terminal, else a strategy's name. None for a record written by ``rummikub game``.
+    seats: tuple[str, ...] | None = None
     result: Result | None = None
     #: Why reading stopped early: the turn (numbered from 1) whose text could not be read.
     problem: str | None = field(default=None, compare=False)
@@ -155,6 +185,7 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     me = _int_or_none(data, "me", problems)
     if me is not None and not 0 <= me < max(len(players), 1):
         problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
+    seats = _seats(data.get("seats"), len(players), problems)
     deal = _deal(data.get("deal"), len(players), rules, problems)
     if problems:
         raise RecordError("\n".join(f"{path}: {p}" for p in problems))
@@ -183,6 +214,7 @@ def from_data(data: Any, path: str = "<record>") -> Record:
         seed=seed,
         rack_size=RACK_SIZE if rack_size is None else rack_size,
         me=me,
+        seats=seats,
         result=result,
         problem=problem,
     )
@@ -192,9 +224,47 @@ def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
         problems.append("players: expected a list of 2-4 names")
         return ("?", "?")
-    if not 2 <= len(raw) <= MAX_PLAYERS:
-        problems.append(f"players: {len(raw)} given, a game has 2-{MAX_PLAYERS}")
+    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+        problems.append(f"players: {len(raw)} given, a game has {MIN_PLAYERS}-{MAX_PLAYERS}")
+    for seat, name in enumerate(raw):
+        problem = _text_problem(name)
+        if problem:
+            problems.append(f"players[{seat}] {_shown(name)}: {problem}")
+            return ("?",) * max(len(raw), 2)
     return tuple(p.strip() for p in raw) or ("?", "?")
+
+
+def _text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a name in a record (None if it can): it must be written as
+    UTF-8 (a JSON escape such as \\ud800, half of a pair, cannot) and fit on one line."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "not valid text (a lone surrogate such as \\ud800 cannot be written)"
+    if any(ch in text for ch in "\n\r"):
+        return "a name fits on one line"
+    return None
+
+
+def _shown(text: str) -> str:
+    """A string as messages quote it, escaped to ASCII (so a lone surrogate prints)."""
+    return json.dumps(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _seats(raw: Any, players: int, problems: list[str]) -> tuple[str, ...] | None:
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, list)
+        or not all(isinstance(s, str) and s.strip() and _text_problem(s) is None for s in raw)
+        or len(raw) != players
+    ):
+        problems.append(
+            f'seats: expected one name per player ({players}), "person" or a strategy, '
+            'e.g. ["person", "best"]'
+        )
+        return None
+    return tuple(s.strip() for s in raw)
 
 
 def _rules(raw: Any, problems: list[str]) -> Rules:
@@ -230,6 +300,9 @@ def _deal(raw: Any, players: int, rules: Rules, problems: list[str]) -> Deal:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("racks"), list):
         problems.append('deal: expected a table with racks = ["R1 R2 ...", "?", ...]')
         return Deal(racks=(None,) * players)
+    for key in raw:
+        if key not in _DEAL_KEYS:
+            problems.append(f"deal: unknown key {key!r} (expected one of {', '.join(_DEAL_KEYS)})")
     racks: list[tuple[Tile, ...] | None] = []
     for seat, text in enumerate(raw["racks"]):
         if text == "?":
@@ -291,6 +364,9 @@ def _raw_meld(item: Any, rules: Rules) -> RawMeld:
 def _result(raw: Any) -> Result:
     if not isinstance(raw, Mapping) or raw.get("ending") not in ("went_out", "pool_empty"):
         raise ValueError("expected ending = 'went_out' or 'pool_empty'")
+    for key in raw:
+        if key not in _RESULT_KEYS:
+            raise ValueError(f"unknown key {key!r} (expected one of {', '.join(_RESULT_KEYS)})")
     winners = raw.get("winners", [])
     scores = raw.get("scores")
     if not isinstance(winners, list) or not all(isinstance(w, int) for w in winners):
@@ -314,6 +390,8 @@ def to_data(record: Record) -> dict[str, Any]:
         data["rack_size"] = record.rack_size
     if record.me is not None:
         data["me"] = record.me
+    if record.seats is not None:
+        data["seats"] = list(record.seats)
     rules = rules_data(record.rules)
     if rules:
         data["rules"] = rules
@@ -388,24 +466,126 @@ def _toml(value: Any) -> str:
     return json.dumps(str(value))
 
 
-def save(record: Record, path: str | os.PathLike[str]) -> None:
+_held: ContextVar[frozenset[str]] = ContextVar("rummikub_records_locked", default=frozenset())
+
+
+def _target(path: str | os.PathLike[str]) -> str:
+    """The file a write to ``path`` changes: a symlink's target (followed to the end), so
+    the link stays a link; the path itself when it does not exist yet."""
+    return os.path.realpath(os.fspath(path))
+
+
+def _beside(target: str, suffix: str) -> str:
+    folder, base = os.path.split(target)
+    return os.path.join(folder, f".{base}{suffix}")
+
+
+@contextlib.contextmanager
+def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the record's lock: no other writer (process or thread) changes the record
+    within the block, so read, change and :func:`save` inside it lose no other turn.
+
+    Waits up to :data:`LOCK_WAIT` seconds for another writer, then raises
+    :class:`RecordError`. Re-entrant: :func:`save` inside the block takes it again at no
+    cost.
+    """
+    from filelock import FileLock, Timeout
+
+    name = os.fspath(path)
+    target = _target(name)
+    held = _held.get()
+    if target in held:
+        yield
+        return
+    if not os.path.isdir(os.path.dirname(target)):
+        # Checked first: the lock would make the missing folders.
+        raise RecordError(f"{name}: cannot write: {os.strerror(errno.ENOENT)}")
+    lock = FileLock(_beside(target, ".lock"), timeout=LOCK_WAIT, thread_local=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise RecordError(
+            f"{name}: another process is writing this record (its lock "
+            f"{_beside(target, '.lock')} is held); try again"
+        ) from None
+    except OSError as error:
+        raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
+    token = _held.set(held | {target})
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        lock.release()
+
+
+def save(record: Record, path: str | os.PathLike[str], *, expect: Record | None = None) -> None:
     """Write a record atomically: a temporary file in the same folder, then one rename.
 
     A crash at any point leaves either the old record or the new one, never half of one.
+    The write holds the record's lock (:func:`locked`), follows a symlink to its target,
+    keeps an existing file's mode and refuses a read-only one (:class:`RecordError`, the
+    file untouched). With ``expect`` (the record as last read or written), a file that no
+    longer holds it (another program changed or removed it since) is refused too.
     """
+    if not isinstance(record, Record):
+        raise TypeError(f"save() takes a Record, got {_type(record)}")
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"save() takes the path of the record file, got {_type(path)}")
     name = os.fspath(path)
-    text = dumps(record, format_of(name))
-    folder = os.path.dirname(os.path.abspath(name))
+    if not isinstance(name, str):
+        raise TypeError(f"save() takes the path as text, got {_type(name)}")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)
+        text = dumps(record, format_of(name)).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise RecordError(
+            f"{name}: cannot write {_shown(error.object)}: not valid text "
+            "(a lone surrogate such as \\ud800)"
+        ) from None
+    with locked(name):
+        if expect is not None:
+            try:
+                found: Record | None = load(name)
+            except RecordError:
+                found = None
+            if found != expect:
+                raise RecordError(
+                    f"{name}: the record was changed by another program since it was read; "
+                    "nothing written (read it again to go on)"
+                )
+        _write(text, name, _target(name))
+
+
+def _write(text: bytes, name: str, target: str) -> None:
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{name}: cannot write: not a regular file")
+        if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+            target, os.W_OK
+        ):
+            raise RecordError(
+                f"{name}: the record is read-only (make it writable, e.g. chmod u+w, to change it)"
+            )
+    temporary = _beside(target, ".tmp")
+    # The same temporary name for every write of this record (under its lock): one left by
+    # a writer killed mid-write is overwritten by the next, never left to pile up.
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
     except OSError as error:
         raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
+        with os.fdopen(handle, "wb") as file:
+            if info is not None:
+                os.fchmod(file.fileno(), stat.S_IMODE(info.st_mode))
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temporary, name)
+        os.replace(temporary, target)
     except BaseException as error:
         # Whatever stopped the write, the old record stays and no temporary file is left.
         with contextlib.suppress(OSError):
@@ -413,3 +593,8 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
         if isinstance(error, OSError):
             raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
         raise
+
+
+def _type(value: object) -> str:
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"

@@ -36,6 +36,8 @@ __all__ = [
     "View",
     "best",
     "casual",
+    "equity",
+    "held",
     "held_back",
     "hold",
     "strategy",
@@ -77,8 +79,12 @@ def hold(position: Position, view: View) -> Move:
         or min(view.opponents(), default=0) <= HOLD_UNTIL_OPPONENT
         or view.pool_count == 0
     )
-    if pressed:
-        return best(position, view)
+    return best(position, view) if pressed else held(position)
+
+
+def held(position: Position) -> Move:
+    """``hold``'s move when nobody is pressed: the best move without the jokers, less its new
+    melds made of rack tiles alone (see :func:`hold`)."""
     kept = tuple(t for t in position.rack if not t.is_joker)
     if not kept:
         return no_move(position)
@@ -188,7 +194,20 @@ def _fits(meld: Meld, rules: Rules) -> list[tuple[Tile, bool]]:
     return [(Tile(color, meld.number), False) for color in meld.missing_colors(rules)]
 
 
-STRATEGIES: dict[str, Strategy] = {"best": best, "tiles": tiles, "hold": hold, "casual": casual}
+def equity(position: Position, view: View) -> Move:
+    """Plays to win: the candidate with the best equity (:mod:`rummikub.game.equity`)."""
+    from rummikub.game.equity import equity as decide
+
+    return decide(position, view)
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "best": best,
+    "tiles": tiles,
+    "hold": hold,
+    "casual": casual,
+    "equity": equity,
+}
 
 
 def strategy(name: str) -> Strategy:

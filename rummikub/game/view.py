@@ -104,6 +104,12 @@ def determinize(position: Position, view: View, rng: random.Random) -> GameState
         at += count
     opened = list(view.opened)
     opened[view.seat] = position.opened
+    # The passes in a row are public: a full round of them ends the hand.
+    passes = 0
+    for seen in reversed(view.history):
+        if seen.kind != "pass":
+            break
+        passes += 1
     return GameState(
         rules=position.rules,
         players=tuple(f"P{s + 1}" for s in range(view.players)),
@@ -114,5 +120,6 @@ def determinize(position: Position, view: View, rng: random.Random) -> GameState
         pool=tuple(tiles[at:]),
         pool_count=view.pool_count,
         turns=view.turns,
+        passes=passes,
         history=view.history,
     )

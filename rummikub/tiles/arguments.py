@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummikub.tiles.melds import Meld, RawMeld
-from rummikub.tiles.position import Position
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.tiles import Tile
 
 OBJECTIVES = ("value", "tiles")
 
@@ -49,17 +50,88 @@ def time_limit_seconds(time_limit: Any) -> float | None:
 
 def checkable(position: Any, proposed: Any) -> None:
     """The arguments of :func:`rummikub.check`: a position and a sequence of melds
-    (:class:`Meld` or :class:`RawMeld`); a broken old table is judged, not refused."""
+    (:class:`Meld` or :class:`RawMeld`), every tile a :class:`Tile`; a broken old table is
+    judged, not refused."""
     if not isinstance(position, Position):
         raise TypeError(f"check() takes a Position, got {_type(position)}")
+    position_tiles(position, "check()")
+    new_table(proposed, "check()")
+
+
+def explainable(position: Any, move: Any) -> None:
+    """The arguments of :func:`rummikub.explain`: a position and a :class:`Move` or the new
+    table as a sequence of melds."""
+    if not isinstance(position, Position):
+        raise TypeError(f"explain() takes a Position, got {_type(position)}")
+    position_tiles(position, "explain()")
+    if isinstance(move, Move):
+        new_table(move.table, "explain()", raw=False)
+    else:
+        new_table(move, "explain()", "a Move or ", raw=False)
+
+
+def new_table(proposed: Any, function: str, also: str = "", *, raw: bool = True) -> None:
+    """**The** check of a new table handed to a public function: a sequence of
+    :class:`Meld` (or, where ``raw``, :class:`RawMeld`), each holding :class:`Tile` values."""
     if isinstance(proposed, str) or not isinstance(proposed, Sequence):
         raise TypeError(
-            "check() takes the new table as a list of melds "
+            f"{function} takes {also}the new table as a list of melds "
             f"(e.g. [RawMeld.parse('R1 R2 R3')]), got {_type(proposed)}"
         )
     for index, meld in enumerate(proposed):
-        if not isinstance(meld, Meld | RawMeld):
+        if raw and not isinstance(meld, Meld | RawMeld):
             raise TypeError(
                 f"new table[{index}] must be a Meld or RawMeld "
                 f"(e.g. RawMeld.parse('R1 R2 R3')), got {_type(meld)}"
             )
+        if not raw and not isinstance(meld, Meld):
+            raise TypeError(
+                f"new table[{index}] must be a Meld (e.g. Meld.parse('R1 R2 R3')), "
+                f"got {_type(meld)}"
+            )
+        _tiles(meld.tiles, f"new table[{index}]")
+
+
+def position_tiles(position: Position, function: str) -> None:
+    """A position's fields of the right types (its rack and table tiles :class:`Tile`
+    values, its rules a :class:`Rules`), whether or not its melds are valid."""
+    from rummikub.tiles.rules import rules_argument
+
+    rules_argument(position.rules)
+    if not isinstance(position.rack, tuple | list):
+        raise TypeError(f"{function}: Position.rack must be a tuple, got {_type(position.rack)}")
+    _tiles(position.rack, "Position.rack")
+    if not isinstance(position.table, tuple | list):
+        raise TypeError(f"{function}: Position.table must be a tuple, got {_type(position.table)}")
+    for index, meld in enumerate(position.table):
+        if not isinstance(meld, Meld | RawMeld):
+            raise TypeError(f"Position.table[{index}] must be a Meld, got {_type(meld)}")
+        _tiles(meld.tiles, f"Position.table[{index}]")
+
+
+def _tiles(tiles: Any, where: str) -> None:
+    if not isinstance(tiles, tuple | list):
+        raise TypeError(f"{where}: tiles must be a tuple of Tile, got {_type(tiles)}")
+    for tile in tiles:
+        if not isinstance(tile, Tile):
+            raise TypeError(
+                f"{where} holds {_type(tile)}, which is not a Tile (e.g. Tile.parse('R7'), "
+                "or RawMeld.parse('R1 R2 R3') for a meld)"
+            )
+
+
+def count(value: Any, name: str, minimum: int = 1) -> int:
+    """A whole-number argument (``top``, ``k``) checked: an int (not a bool) of at least
+    ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {_type(value)}")
+    if value < minimum:
+        raise ValueError(f"{name}={value} must be at least {minimum}")
+    return value
+
+
+def flag(value: Any, name: str) -> bool:
+    """A yes-or-no argument checked: True or False."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {_type(value)}")
+    return value

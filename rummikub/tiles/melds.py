@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rummikub.core.errors import MeldError, NotationError
-from rummikub.tiles.rules import STANDARD, Rules
+from rummikub.tiles.rules import STANDARD, Rules, rules_argument
 from rummikub.tiles.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 Kind = Literal["run", "group"]
@@ -82,13 +82,14 @@ class Meld:
         >>> str(Meld.parse("group: R5 J J"))
         'group: R5 J J'
         """
-        return RawMeld.parse(text).to_meld(rules)
+        return RawMeld.parse(text).to_meld(rules_argument(rules))
 
     @classmethod
     def of(
         cls, tiles: Sequence[Tile], *, kind: Kind | None = None, rules: Rules = STANDARD
     ) -> Meld:
         """Check ``tiles`` as a meld (of ``kind`` if given) and return it."""
+        rules_argument(rules)
         tiles = tuple(tiles)
         for tile in tiles:
             problem = rules.tile_problem(tile)

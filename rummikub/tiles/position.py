@@ -10,7 +10,7 @@ from itertools import chain
 
 from rummikub.core.errors import MeldError, PositionError
 from rummikub.tiles.melds import Meld
-from rummikub.tiles.rules import STANDARD, Rules
+from rummikub.tiles.rules import STANDARD, Rules, rules_argument
 from rummikub.tiles.tiles import JOKER, Tile
 
 # The quick pass of Position.check_built and what it remembers: every solve checks its
@@ -62,8 +62,7 @@ class Position:
         """
         from rummikub.tiles.notation import parse_meld, parse_melds, parse_rack
 
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules (e.g. preset('standard')), got {_type(rules)}")
+        rules_argument(rules)
         if not isinstance(opened, bool):
             raise TypeError(f"opened must be True or False, got {_type(opened)}")
         if not isinstance(rack, str | Sequence):

@@ -202,6 +202,23 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def rules_argument(rules: object) -> Rules:
+    """**The** check of a public function's ``rules`` argument: a :class:`Rules`, else
+    :class:`TypeError` (``Meld.parse(text, rules="x")``).
+
+    >>> rules_argument("standard")
+    Traceback (most recent call last):
+    TypeError: rules must be a Rules (e.g. preset('standard')), got str 'standard'
+    """
+    if not isinstance(rules, Rules):
+        shown = repr(rules)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise TypeError(
+            f"rules must be a Rules (e.g. preset('standard')), got {type(rules).__name__} {shown}"
+        )
+    return rules
+
+
 def preset(name: str) -> Rules:
     """The rule set of a preset, by name (case-insensitive)."""
     if not isinstance(name, str):

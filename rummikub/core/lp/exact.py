@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from rummikub.core import deadline
 from rummikub.core.lp import wire
 from rummikub.core.lp.builder import INF, Terms
 from rummikub.core.lp.records import Records
@@ -93,7 +94,7 @@ def cp_sat(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # deterministic
     if time_limit is not None:
-        solver.parameters.max_time_in_seconds = time_limit
+        solver.parameters.max_time_in_seconds = deadline.capped(time_limit)
     code = solver.solve(sat)
     if code == cp_model.INFEASIBLE:
         return SearchOutcome("infeasible", None, 0)

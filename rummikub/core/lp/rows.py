@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from rummikub.core import deadline
 from rummikub.core.lp import wire
 from rummikub.core.lp.builder import INF, Terms
 
@@ -131,7 +132,7 @@ class Rows:
 
     def set_time_limit(self, seconds: float) -> None:
         """CLP stops a solve after ``seconds`` (at least a millisecond), from now on."""
-        self.solver.SetTimeLimit(max(1, int(seconds * 1000)))
+        self.solver.SetTimeLimit(max(1, int(deadline.capped(seconds) * 1000)))
 
     def solve(self, *, presolve: bool = False, dual: bool = True) -> LPStatus:
         """Solve the LP relaxation. By default without presolve, by the dual simplex: CLP

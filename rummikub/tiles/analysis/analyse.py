@@ -80,6 +80,12 @@ def analyse(
     >>> [m.value for m in a.moves], a.hold.fewest.tiles
     ([11, 7], 2)
     """
+    from rummikub.tiles.arguments import count, flag, time_limit_seconds
+
+    count(top, "top")
+    flag(outs, "outs")
+    flag(hold, "hold")
+    time_limit_seconds(time_limit)
     moves = top_moves(position, top, objective=objective, time_limit=time_limit)
     best = moves[0] if moves else best_move(position, objective=objective, time_limit=time_limit)
     by_value = best if objective == "value" else None

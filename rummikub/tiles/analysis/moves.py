@@ -115,8 +115,9 @@ def top_moves(
     >>> [(m.value, [str(t) for t in m.played]) for m in top_moves(p, 3)]
     [(11, ['R4', 'O7']), (7, ['O7']), (4, ['R4'])]
     """
-    if k < 1:
-        raise ValueError(f"k={k} must be at least 1")
+    from rummikub.tiles.arguments import count
+
+    count(k, "k")
     found: list[RankedMove] = []
     excluded: list[Counter[Tile]] = []
     while len(found) < k:

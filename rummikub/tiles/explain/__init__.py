@@ -116,6 +116,9 @@ def explain(position: Position, move: Move | Sequence[Meld]) -> Explanation:
     1. Add R4 from your rack to "R1 R2 R3" (now "R1 R2 R3 R4").
     2. Add O7 from your rack to "K7 R7 B7" (now "K7 R7 B7 O7").
     """
+    from rummikub.tiles.arguments import explainable
+
+    explainable(position, move)
     old = position.table
     new = move.table if isinstance(move, Move) else tuple(move)
     played = _played(position, new, move.played if isinstance(move, Move) else None)

@@ -27,6 +27,16 @@ def replay(
     >>> [str(t) for t in replay(table, [step])[0]]
     ['R1', 'R2', 'R3', 'R4']
     """
+    if isinstance(table, str) or not isinstance(table, Sequence):
+        raise TypeError(
+            f"replay() takes the old table as a list of melds, got {type(table).__name__}"
+        )
+    if isinstance(steps, str) or not isinstance(steps, Iterable):
+        raise TypeError(f"replay() takes the steps as a list of Step, got {type(steps).__name__}")
+    steps = list(steps)
+    for number, step in enumerate(steps, start=1):
+        if not isinstance(step, Step):
+            raise TypeError(f"step {number} must be a Step, got {type(step).__name__}")
     melds = [list(m.tiles) if isinstance(m, Meld) else list(m) for m in table]
     left = Counter(rack) if rack is not None else None
     for number, step in enumerate(steps, start=1):
