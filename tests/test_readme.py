@@ -245,19 +245,21 @@ class Reader:
         return lines_of(seen)
 
     def _curl(self, command: str) -> list[str]:
-        """``curl -s URL -d BODY`` against ``rummikub serve``, which listens on a free port
-        here (8000 may be taken): what curl prints is the answer's body."""
+        """``curl -s URL [-H HEADER] -d BODY`` against ``rummikub serve``, which listens on a
+        free port here (8000 may be taken): what curl prints is the answer's body."""
         words = shlex.split(command)
         url, body = words[words.index("-s") + 1], words[words.index("-d") + 1]
-        assert words == ["curl", "-s", url, "-d", body], f"not a curl command to run: {command}"
+        header = words[words.index("-H") + 1] if "-H" in words else None
+        given = ["-H", header] if header is not None else []
+        expected = ["curl", "-s", url, *given, "-d", body]
+        assert words == expected, f"not a curl command to run: {command}"
         url = "http://" + url.replace("localhost:8000", f"127.0.0.1:{self._serve()}", 1)
-        request = urllib.request.Request(
-            url,
-            data=body.encode(),
-            # What curl -d sends.
-            headers={"Content-Type": "application/x-www-form-urlencoded"},
-            method="POST",
-        )
+        # What curl -d sends, and the header given with -H.
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Host": "localhost:8000"}
+        if header is not None:
+            name, _, value = header.partition(":")
+            headers[name.strip()] = value.strip()
+        request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
                 text: str = answer.read().decode()

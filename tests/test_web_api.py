@@ -23,6 +23,8 @@ REPO = Path(__file__).resolve().parent.parent
 TWO_TILES = str(REPO / "puzzles" / "basics" / "two-tiles-fit.toml")
 POSITION = "R1-3 | KRB7 | B9 B10 J / R4 K7 O7"
 SWAP = "R5 J R7 | KRBO7 | B4-6 / R6 K5 K6 B3"
+#: The content type every request body must declare.
+JSON_BODY = {"content-type": "application/json"}
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +126,7 @@ def test_the_same_message_as_the_command_line(client: TestClient) -> None:
 
 
 def test_limits(client: TestClient) -> None:
-    assert client.post("/api/solve", content=b"{not json").status_code == 400
+    assert client.post("/api/solve", content=b"{not json", headers=JSON_BODY).status_code == 400
     big = {"position": "- / R4", "padding": "x" * 3_000}
     response = client.post("/api/solve", json=big)
     assert response.status_code == 413
@@ -217,13 +219,13 @@ def test_a_bad_body_is_a_bad_request_read_as_any_document(body: bytes, problem: 
     # The body goes through the one document reader (core.documents), as files and stdin do
     # (a body limit above the long number's 5,000 digits).
     roomy = TestClient(create_app(Limits(time_limit=5.0, body_bytes=20_000)))
-    response = roomy.post("/api/solve", content=body)
+    response = roomy.post("/api/solve", content=body, headers=JSON_BODY)
     assert response.status_code == 400
     assert problem in response.json()["errors"]
 
 
 def test_a_body_with_a_byte_order_mark_is_read(client: TestClient) -> None:
     body = "\ufeff" + json.dumps({"position": "R1 R2 R3 / R4"})
-    response = client.post("/api/solve", content=body.encode())
+    response = client.post("/api/solve", content=body.encode(), headers=JSON_BODY)
     assert response.status_code == 200
     assert response.json()["played"] == ["R4"]

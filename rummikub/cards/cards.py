@@ -36,6 +36,8 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
+        if not isinstance(text, str):
+            raise TypeError(f"a card is written as a string such as '7S', got {type_of(text)}")
         word = text.strip().upper()
         for symbol, suit in _SUIT_SYMBOLS.items():
             word = word.replace(symbol, suit)
@@ -73,6 +75,29 @@ JOKER = Card(0, "*")
 DECK = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 
 
+def type_of(value: object) -> str:
+    """A value handed to the public API, shown in a message: its type and (cut) repr."""
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
+
+
+def card_problem(card: object) -> str | None:
+    """Why ``card`` is no card (a :class:`Card` built field by field), or None."""
+    if not isinstance(card, Card):
+        return f"expected a Card (e.g. Card.parse('7S')), got {type_of(card)}"
+    if card == JOKER:
+        return None
+    if (
+        type(card.rank) is not int
+        or not 1 <= card.rank <= 13
+        or not isinstance(card.suit, str)
+        or card.suit not in SUITS
+        or len(card.suit) != 1
+    ):
+        return f"{card!r} is no card: rank 1-13 and suit one of S, H, D, C (or the joker '*')"
+    return None
+
+
 def card_words(text: str) -> list[str]:
     """The words of cards as typed: separated by spaces or commas. Every reader of cards
     (a hand, a meld, the ``wild`` option) splits them here, so that they all read alike.
@@ -89,6 +114,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     >>> parse_cards("as, 10h")
     (Card(rank=1, suit='S'), Card(rank=10, suit='H'))
     """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"parse_cards() takes cards as a string such as '7S 8S 9S', got {type_of(text)}"
+        )
     return tuple(Card.parse(word) for word in card_words(text))
 
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from rummikub.cards.cards import JOKER, Card, card_words
+from rummikub.cards.cards import JOKER, Card, card_words, type_of
 from rummikub.cards.rules import CardRules
 from rummikub.core.errors import MeldError, NotationError
 
@@ -68,6 +68,10 @@ class RawCardMeld:
 
     @classmethod
     def parse(cls, text: str) -> RawCardMeld:
+        if not isinstance(text, str):
+            raise TypeError(
+                f"a meld is written as a string such as '7S 8S 9S', got {type_of(text)}"
+            )
         kind: CardKind | None = None
         match = _PREFIX.match(text)
         if match:
@@ -84,6 +88,11 @@ class RawCardMeld:
 
     def read(self, rules: CardRules) -> CardMeld:
         """Judge the cards as a meld under ``rules``; raises :class:`MeldError` with the reason."""
+        if not isinstance(rules, CardRules):
+            raise TypeError(
+                f"a meld is judged under a game's CardRules (e.g. preset('rummy')), "
+                f"got {type_of(rules)}"
+            )
         for slot in self.slots:
             if slot.stands is not None and not rules.is_wild(slot.card):
                 raise MeldError(f"{slot}: {slot.card} is not a wild card in {rules.game}")

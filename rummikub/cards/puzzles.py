@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummikub.cards.cards import Card, card_words, sort_key
+from rummikub.cards.cards import Card, card_words
 from rummikub.cards.melds import CardMeld, RawCardMeld
-from rummikub.cards.position import CardPosition, Draw
+from rummikub.cards.position import CardPosition, Draw, deal_problem, no_jokers, too_often
 from rummikub.cards.rules import CONTRACTS, CardRules, read_rules
 from rummikub.core.documents import (
     TOO_DEEP,
@@ -204,14 +204,14 @@ class _Reader:
 
     def _deal(self, data: Mapping[str, Any], rules: CardRules | None) -> int | None:
         deal = data.get("deal")
-        if deal is None:
-            if rules is not None and rules.opening == "contract":
-                self.problems.append(
-                    f"missing key 'deal' (1-7): {rules.game} needs the deal for its contract"
-                )
-            return None
-        if isinstance(deal, bool) or not isinstance(deal, int) or deal not in CONTRACTS:
+        if deal is not None and (
+            isinstance(deal, bool) or not isinstance(deal, int) or deal not in CONTRACTS
+        ):
             self.problems.append(f"deal: expected a deal number 1-7, got {describe(deal)}")
+            return None
+        problem = None if rules is None else deal_problem(deal, rules)
+        if problem is not None:
+            self.problems.append(problem)
             return None
         return deal
 
@@ -247,7 +247,7 @@ class _Reader:
 
     def _card_ok(self, card: Card, where: str, text: str, rules: CardRules | None) -> bool:
         if rules is not None and card.is_joker and rules.jokers == 0:
-            self.problems.append(f"{where} {quote(text)}: {rules.game} is played without jokers")
+            self.problems.append(f"{where} {quote(text)}: {no_jokers(rules)}")
             return False
         return True
 
@@ -331,12 +331,7 @@ class _Reader:
         rules: CardRules,
     ) -> None:
         counts = Counter(hand) + Counter(discard) + Counter(c for m in table for c in m.cards)
-        for card in sorted(counts, key=sort_key):
-            if counts[card] > rules.copies(card):
-                self.problems.append(
-                    f"{card} is used {counts[card]} times in hand, table and discard pile, "
-                    f"but the {rules.game} pack has {rules.copies(card)}"
-                )
+        self.problems += too_often(counts, rules)
 
     def _expect(self, raw: Any) -> CardExpect | None:
         if not isinstance(raw, Mapping):

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, NamedTuple
 
-from rummikub.cards.cards import JOKER, RANK_NAMES, Card, card_words
+from rummikub.cards.cards import JOKER, RANK_NAMES, Card, card_words, type_of
 from rummikub.core.documents import describe
 from rummikub.core.errors import NotationError, RulesError, unknown
 
@@ -264,6 +264,9 @@ _RANGES: dict[str, tuple[int, int]] = {
 
 
 def preset(name: str) -> CardRules:
+    """The rules of a game by its name (one of :data:`GAMES`); raises :class:`RulesError`."""
+    if not isinstance(name, str):
+        raise TypeError(f"preset() takes a game's name ({', '.join(PRESETS)}), got {type_of(name)}")
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
@@ -314,6 +317,15 @@ def _whole_problems(rules: CardRules) -> Iterator[tuple[str, str]]:
 def with_options(rules: CardRules, options: Mapping[str, Any]) -> CardRules:
     """``rules`` with ``options`` changed, each value and then the whole checked; raises
     :class:`RulesError` with every problem."""
+    if not isinstance(rules, CardRules):
+        raise TypeError(
+            f"with_options() takes a CardRules (e.g. preset('rummy')), got {type_of(rules)}"
+        )
+    if not isinstance(options, Mapping):
+        raise TypeError(
+            f"with_options() takes the options as a mapping such as {{'wild_swap': True}}, "
+            f"got {type_of(options)}"
+        )
     new, problems = _read_options(rules, options)
     if problems:
         raise RulesError("; ".join(text for _, text in problems))

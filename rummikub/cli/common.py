@@ -64,6 +64,10 @@ def _check_rules(
             options[key] = option
     except RulesError as error:
         raise click.BadParameter(str(error)) from None
+    game = ctx.params.get("game")  # --game is read first (is_eager)
+    if game is not None:
+        _check_card_rules(game, options)
+        return options
     reading = read_rules({}, options=options, where="")
     if reading.problems:
         # The card rummies load only now, when a tile rule set cannot hold the options.
@@ -73,6 +77,19 @@ def _check_rules(
     if reading.problems:
         raise click.BadParameter("; ".join(reading.problems))
     return options
+
+
+def _check_card_rules(game: str, options: dict[str, str]) -> None:
+    """With ``--game``: the options read as that card game's, named with its options."""
+    from rummikub.cards.rules import option_from_text
+    from rummikub.cards.rules import read_rules as read_card_rules
+
+    values = {key: option_from_text(text) for key, text in options.items()}
+    reading = read_card_rules(game, None, options=values)
+    if reading.problems:
+        raise click.BadParameter(
+            "; ".join(problem.removeprefix("rules: ") for problem in reading.problems)
+        )
 
 
 def _card_option(key: str) -> bool:

@@ -190,6 +190,8 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 @click.option(
     "--game",
     type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
+    # Read before --rule, which then judges its options as this game's.
+    is_eager=True,
     help="A card game: the inline position is --hand (and --table) in card notation; with "
     "card PUZZLE files, play them as this game (their [rules] still apply).",
 )
@@ -266,6 +268,16 @@ def solve(
         )
     # An inline card position (--game/--hand) takes --table in card notation.
     card_inline = hand is not None
+    if deal is not None and not card_inline:
+        raise click.UsageError(
+            "--deal goes with an inline card position (--game and --hand); a card puzzle "
+            "file gives its own deal"
+        )
+    if card_inline and (rack is not None or position is not None):
+        tile = "--rack" if rack is not None else "--position"
+        raise click.UsageError(
+            f"{tile} gives a tile position; an inline card position is --hand (and --table)"
+        )
     given = Inline(rack, () if card_inline else table, position)
     check_usage(given)
     inline = given.given or card_inline

@@ -9,6 +9,8 @@ else in the package imports this one.
 
 from __future__ import annotations
 
+import signal
+
 from rummikub.web.api import Limits, RequestError
 from rummikub.web.app import create_app
 
@@ -22,8 +24,10 @@ def serve(
     limits: Limits | None = None,
     workers: int = 2,
     log_level: str = "info",
-) -> None:
-    """Run the app on uvicorn until interrupted."""
-    import uvicorn
+) -> signal.Signals | None:
+    """Run the app on uvicorn until a signal (Ctrl-C, SIGTERM, SIGHUP) stops it; returns
+    that signal. Raises :class:`rummikub.web.server.CannotListen` (or its kind
+    ``AddressInUse``) if the address cannot be listened on (see :mod:`rummikub.web.server`)."""
+    from rummikub.web import server
 
-    uvicorn.run(create_app(limits, workers=workers), host=host, port=port, log_level=log_level)
+    return server.serve(host, port, limits=limits, workers=workers, log_level=log_level)

@@ -8,11 +8,12 @@ HTTP status and the same messages as the command line gives.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.core.documents import quote
+from rummikub.core.documents import describe, quote
 from rummikub.core.errors import NotationError, PositionError, PuzzleError
 from rummikub.render.data import result_data, verdict_data
 from rummikub.tiles.melds import Meld, RawMeld
@@ -40,6 +41,8 @@ class Limits:
     time_limit: float = 10.0
     #: Bytes of a request body.
     body_bytes: int = 64_000
+    #: Seconds a client may take to send a request (its headers, then its body).
+    read_seconds: float = 10.0
 
 
 class RequestError(Exception):
@@ -224,9 +227,17 @@ def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, flo
     if objective not in ("value", "tiles"):
         raise _bad('objective: expected "value" or "tiles"')
     time_limit = request.get("time_limit", limits.time_limit)
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
-        raise _bad("time_limit: expected a number of seconds above 0")
-    return objective, min(float(time_limit), limits.time_limit)
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not time_limit > 0
+        or (isinstance(time_limit, float) and not math.isfinite(time_limit))
+    ):
+        raise _bad(
+            f"time_limit: expected a finite number of seconds above 0, got {describe(time_limit)}"
+        )
+    # Compared before float(): an integer of thousands of digits is no float.
+    return objective, limits.time_limit if time_limit >= limits.time_limit else float(time_limit)
 
 
 def analyse(data: Any, limits: Limits) -> dict[str, Any]:

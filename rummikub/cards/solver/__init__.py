@@ -20,9 +20,11 @@ from __future__ import annotations
 import math
 import time
 
+from rummikub.cards.cards import type_of
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.solver.model import CardModel, value_of, weights_of
 from rummikub.cards.solver.result import CardResult, CardStatus, CardTurn, score
+from rummikub.core import deadline
 
 
 def solve(
@@ -31,8 +33,18 @@ def solve(
     """The best turn for ``position``: over every pile pick when the draw is still due.
 
     A pick whose LP bound cannot beat the best turn so far is not solved (``picks`` then
-    holds only the picks solved); ``all_picks`` solves every one.
+    holds only the picks solved); ``all_picks`` solves every one. ``time_limit`` (seconds,
+    None: until proven) covers the whole solve, every pick, and ends no later than an
+    enclosing limit (:mod:`rummikub.core.deadline`: a web request's).
     """
+    solvable(position, time_limit)
+    if not isinstance(all_picks, bool):
+        raise TypeError(f"all_picks must be True or False, got {type_of(all_picks)}")
+    with deadline.limit(time_limit):
+        return _solve(position, all_picks)
+
+
+def _solve(position: CardPosition, all_picks: bool) -> CardResult:
     start = time.perf_counter()
     rules = position.rules
     weights = weights_of(position)
@@ -40,7 +52,7 @@ def solve(
     # One program for every draw: built for the hand after the deepest pick, each draw
     # sets the cards held (row bounds), so the program is built and handed to CLP once.
     model = CardModel(position, ["stock", *depths], weights)
-    stock = model.solve("stock", time_limit)
+    stock = model.solve("stock", deadline.remaining())
     if not depths:
         return CardResult(stock, position, time.perf_counter() - start)
     order: list[int] = list(depths)
@@ -60,7 +72,7 @@ def solve(
                 best_pick is not None and bound < value_of(best_pick, weights)
             ):
                 continue
-        turn = model.solve(depth, time_limit)
+        turn = model.solve(depth, deadline.remaining())
         picks.append(turn)
         if turn.status != "infeasible" and (
             best_pick is None
@@ -80,7 +92,37 @@ def solve(
 
 def solve_draw(position: CardPosition, draw: Draw, *, time_limit: float | None = None) -> CardTurn:
     """The best turn after ``draw`` (``"stock"``: the hand as it is)."""
-    return CardModel(position, [draw], weights_of(position)).solve(draw, time_limit)
+    solvable(position, time_limit)
+    if draw != "stock" and draw not in position.picks():
+        raise ValueError(
+            f"draw={draw!r} must be 'stock' or a pile depth the position allows "
+            f"({position.picks() or 'none: the draw is made or the pile is empty'})"
+        )
+    with deadline.limit(time_limit):
+        left = deadline.remaining()
+        return CardModel(position, [draw], weights_of(position)).solve(draw, left)
 
 
-__all__ = ["CardResult", "CardStatus", "CardTurn", "score", "solve", "solve_draw"]
+def solvable(position: object, time_limit: object) -> None:
+    """The arguments of a card solve: a sound :class:`CardPosition` (as the puzzle reader
+    judges one, :meth:`CardPosition.check_built`), a time limit None or finite > 0."""
+    if not isinstance(position, CardPosition):
+        raise TypeError(
+            "solve() takes a CardPosition (e.g. CardPosition(preset('rummy'), "
+            f"parse_cards('7S 8S 9S'))), got {type_of(position)}"
+        )
+    position.check_built()
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+        raise TypeError(
+            f"time_limit must be a number of seconds or None, got {type_of(time_limit)}"
+        )
+    if not math.isfinite(time_limit) or time_limit <= 0:
+        raise ValueError(
+            f"time_limit={time_limit!r} must be a finite number of seconds > 0 "
+            "(or None for no limit)"
+        )
+
+
+__all__ = ["CardResult", "CardStatus", "CardTurn", "score", "solvable", "solve", "solve_draw"]
