@@ -226,6 +226,11 @@ def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, flo
     objective = request.get("objective", "value")
     if objective not in ("value", "tiles"):
         raise _bad('objective: expected "value" or "tiles"')
+    return objective, time_limit_of(request, limits)
+
+
+def time_limit_of(request: Mapping[str, Any], limits: Limits) -> float:
+    """The request's ``time_limit`` (seconds above 0, finite), never above the server's."""
     time_limit = request.get("time_limit", limits.time_limit)
     if (
         isinstance(time_limit, bool)
@@ -237,7 +242,7 @@ def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, flo
             f"time_limit: expected a finite number of seconds above 0, got {describe(time_limit)}"
         )
     # Compared before float(): an integer of thousands of digits is no float.
-    return objective, limits.time_limit if time_limit >= limits.time_limit else float(time_limit)
+    return limits.time_limit if time_limit >= limits.time_limit else float(time_limit)
 
 
 def analyse(data: Any, limits: Limits) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from rummikub.cards.puzzles import CardPuzzle, from_data
 from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, PuzzleError
 from rummikub.render.card_data import steps_data, turn_data, verdict_data
-from rummikub.web.api import REQUEST, Limits, RequestError, _bad, _flag, _keys
+from rummikub.web.api import REQUEST, Limits, RequestError, _bad, _flag, _keys, time_limit_of
 
 __all__ = ["check", "solve"]
 
@@ -35,20 +35,13 @@ def _puzzle(request: Mapping[str, Any]) -> CardPuzzle:
         raise RequestError(422, [f"{REQUEST}: {p}" for p in error.problems]) from None
 
 
-def _time_limit(request: Mapping[str, Any], limits: Limits) -> float:
-    time_limit = request.get("time_limit", limits.time_limit)
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
-        raise _bad("time_limit: expected a number of seconds above 0")
-    return min(float(time_limit), limits.time_limit)
-
-
 def solve(data: Any, limits: Limits) -> dict[str, Any]:
     """``/api/cards/solve``: the best turn, as ``solve --json --explain`` prints it."""
     from rummikub.cards.solver import solve as solve_cards
 
     request = _keys(data, SOLVE_KEYS)
     puzzle = _puzzle(request)
-    time_limit = _time_limit(request, limits)
+    time_limit = time_limit_of(request, limits)
     result = solve_cards(puzzle.position, time_limit=time_limit)
     position = result.position
     answer: dict[str, Any] = {"puzzle": None, "game": position.rules.game}
