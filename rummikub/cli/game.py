@@ -230,13 +230,7 @@ def _state_data(state: GameState) -> dict[str, Any]:
         "rack_totals": [state.rack_total(seat) for seat in range(len(state.players))],
         "opened": list(state.opened),
         "pool": state.pool_count,
-        "result": None
-        if result is None
-        else {
-            "ending": result.ending,
-            "winners": list(result.winners),
-            "scores": None if result.scores is None else list(result.scores),
-        },
+        "result": None if result is None else result.to_data(),
     }
 
 

@@ -120,6 +120,11 @@ class Result:
     winners: tuple[int, ...]
     scores: tuple[float, ...] | None = None
 
+    def to_data(self) -> dict[str, Any]:
+        """The result as ``game show --json`` and the web's game routes give it."""
+        scores = None if self.scores is None else list(self.scores)
+        return {"ending": self.ending, "winners": list(self.winners), "scores": scores}
+
 
 @dataclass(frozen=True, slots=True)
 class Record:

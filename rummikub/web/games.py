@@ -146,13 +146,7 @@ def answer(record: Record, state: GameState) -> dict[str, Any]:
             "rack_counts": list(state.rack_counts),
             "pool": state.pool_count,
             "over": state.over,
-            "result": None
-            if result is None
-            else {
-                "ending": result.ending,
-                "winners": list(result.winners),
-                "scores": None if result.scores is None else list(result.scores),
-            },
+            "result": None if result is None else result.to_data(),
             "turns": turns,
             "undo": any(seat == PERSON for seat in _seats(record)),
         },
