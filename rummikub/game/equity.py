@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
 from rummikub.game.engine import GameState, advance, turn_of_move
+from rummikub.game.simulate import mean_ci
 from rummikub.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve
@@ -49,9 +50,6 @@ __all__ = [
     "evaluate",
     "evaluation",
 ]
-
-#: 95% two-sided normal quantile.
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,14 +227,12 @@ def _value(position: Position, move: Move) -> int:
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float]:
-    """A normal 95% interval for the mean of values in [0, 1], clipped to [0, 1]."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
+    """The 95% normal interval of the mean of values in [0, 1] (simulate's), clipped to
+    [0, 1]; with one sample nothing is known."""
+    if len(values) < 2:
         return (0.0, 1.0)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return (max(0.0, mean - half), min(1.0, mean + half))
+    _, (low, high) = mean_ci(values)
+    return (max(0.0, low), min(1.0, high))
 
 
 #: Nodes the strategy gives the exact endgame before it falls back on playouts: a node costs
