@@ -32,7 +32,7 @@ if __name__ == "__main__":
     # all six.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices", "endgame", "equity")
+        for name in ("solver-choices", "speed-choices", "endgame", "equity", "equity-analyse")
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)

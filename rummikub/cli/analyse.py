@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from rummikub.cli import equity as equity_cli
 from rummikub.cli import explaining, render, review
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
@@ -68,10 +69,9 @@ BAR_AFTER = 0.5
 @click.option(
     "--top",
     type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
     metavar="K",
-    help="Show the K best moves, distinct by the tiles they play, each proven.",
+    help="Show the K best moves, distinct by the tiles they play, each proven "
+    f"[default: 1; {equity_cli.TOP} with --equity, which weighs them all].",
 )
 @click.option(
     "--outs",
@@ -115,6 +115,7 @@ BAR_AFTER = 0.5
     metavar="FILE",
     help="Also draw the best move as an SVG picture in FILE (one position only).",
 )
+@equity_cli.equity_options
 @click.pass_context
 def analyse(
     ctx: click.Context,
@@ -126,7 +127,7 @@ def analyse(
     objective: Literal["value", "tiles"],
     rules_preset: str | None,
     rule_options: dict[str, str],
-    top: int,
+    top: int | None,
     with_outs: bool,
     with_hold: bool,
     with_grade: bool,
@@ -136,18 +137,21 @@ def analyse(
     as_json: bool,
     no_color: bool,
     svg: str | None,
+    equity: equity_cli.Choices | None,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
     --rack/--table or --position. A game record (see 'rummikub game') has every turn
     graded against the best move instead.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
-    holding tiles back costs (--hold) and how a proposed move compares with the best
-    (--grade). Exit 0 done, 1 a graded move is illegal, 2 bad input, 3 a time limit left an
-    answer unproven.
+    holding tiles back costs (--hold), how a proposed move compares with the best
+    (--grade) and each candidate's chance to win the hand (--equity). Exit 0 done, 1 a
+    graded move is illegal, 2 bad input, 3 a time limit left an answer unproven.
     """
     given = Inline(rack, table, position)
     check_usage(given)
+    if top is None:
+        top = 1 if equity is None else equity_cli.TOP
     inline = given.given
     check_sources(puzzles, inline)
     if after and not with_grade:
@@ -205,10 +209,26 @@ def analyse(
                 progress=progress,
             )
         name = None if inline else puzzle.path
+        chances = None
+        if equity is not None:
+            try:
+                with _outs_bar(show=not as_json and sys.stderr.isatty(), label="Playouts") as bar:
+                    chances = equity_cli.run(puzzle.position, equity, top, bar)
+            except (RummikubError, ValueError) as error:
+                click.echo(f"Error: {name or 'the position'}: {error}", err=True)
+                bad = True
+                continue
         if as_json:
-            click.echo(json.dumps({"puzzle": name, **analysis.to_data()}))
+            data = {"puzzle": name, **analysis.to_data()}
+            if chances is not None:
+                data["equity"] = chances.to_data()
+            click.echo(json.dumps(data))
         else:
             text = analysis_text(analysis, name, puzzle.title, changed=changed, color=color)
+            if equity is not None and chances is not None:
+                text += "\n" + equity_cli.equity_text(
+                    chances, color=color, seed_given=equity.seed is not None
+                )
             click.echo(text + ("\n" if len(sources) > 1 else ""))
         if svg is not None:
             from rummikub.render.svg import move_svg
@@ -222,9 +242,11 @@ def analyse(
 
 
 class _Bar:
-    """The outs' progress: a rich bar on stderr, shown only once the outs run long."""
+    """A long step's progress (the outs, the playouts): a rich bar on stderr, shown only
+    once the step runs long."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str = "Outs") -> None:
+        self.label = label
         self.started = time.perf_counter()
         self.progress: Progress | None = None
         self.task: TaskID | None = None
@@ -238,7 +260,7 @@ class _Bar:
 
             self.progress = Progress(console=Console(stderr=True), transient=True)
             self.progress.start()
-            self.task = self.progress.add_task("Outs", total=total)
+            self.task = self.progress.add_task(self.label, total=total)
         assert self.task is not None
         self.progress.update(self.task, completed=done)
 
@@ -248,11 +270,11 @@ class _Bar:
 
 
 @contextmanager
-def _outs_bar(*, show: bool) -> Iterator[_Bar | None]:
+def _outs_bar(*, show: bool, label: str = "Outs") -> Iterator[_Bar | None]:
     if not show:
         yield None
         return
-    bar = _Bar()
+    bar = _Bar(label)
     try:
         yield bar
     finally:
