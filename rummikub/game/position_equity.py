@@ -75,7 +75,7 @@ def view_for(
     hidden = len(_box_less(position))
     if sum(sizes) > hidden:
         raise RummikubError(
-            f"the other racks ({', '.join(map(str, sizes))} tiles) hold {sum(sizes)} tiles, but "
+            f"the other racks ({' + '.join(map(str, sizes))}) hold {sum(sizes)} tiles, but "
             f"only {hidden} are out of sight (the box less the table and the rack): give "
             "smaller rack sizes"
         )
