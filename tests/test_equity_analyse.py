@@ -125,7 +125,10 @@ def test_the_exact_endgame_decides() -> None:
     assert all(c["ci"] == [c["win"], c["win"]] for c in found["candidates"] if c["exact"])
     text = run("analyse", *ENDGAME, "--equity", *FAST).stdout
     assert "  Evaluation: a win by force (the exact endgame)." in text
-    assert "Laying the most is not best here: lay B4 instead of" in text
+    assert (
+        "Laying the most is not best here: lay B4 instead of K1 K3 B1 "
+        "(a win against a loss, exactly)." in text
+    )
 
 
 def test_without_the_exact_search_the_endgame_is_estimated() -> None:

@@ -151,10 +151,11 @@ class PositionEquity:
             what = f"keep {_kept(kept, sort)} back"
         else:
             what = f"lay {_tiles(extra, sort)} instead of {_tiles(kept, sort)}"
-        return (
-            f"Laying the most is not best here: {what} "
-            f"({_percent(best)} to win against {_percent(most)})."
-        )
+        if best.exact and most.exact:
+            odds = f"{_EXACT[best.win]} against {_EXACT[most.win]}, exactly"
+        else:
+            odds = f"{best.win:.0%} to win against {most.win:.0%}"
+        return f"Laying the most is not best here: {what} ({odds})."
 
     def to_data(self) -> dict[str, Any]:
         """The ``"equity"`` key of ``analyse --equity --json`` (README, "Playing to win")."""
@@ -201,8 +202,8 @@ def _round(x: float) -> float:
     return round(x, 4)
 
 
-def _percent(c: Candidate) -> str:
-    return f"{c.win:.0%}" + (" exactly" if c.exact else "")
+#: An exact endgame's values in words.
+_EXACT = {1.0: "a win", 0.5: "a draw", 0.0: "a loss"}
 
 
 def _tiles(tiles: Counter[Tile], sort: Any) -> str:
