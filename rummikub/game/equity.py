@@ -322,9 +322,10 @@ def evaluate(
         wins: list[float] = []
         leads: list[float] = []
         scores: list[float] = []
-        ended = 0
+        ended = now = 0
         for index, state in enumerate(deals):
             after = advance(state, turn_of_move(state, move), judge=False)
+            now += after.over
             # Every candidate meets the same variants on the same deal (common random
             # numbers, as for the deals).
             rng = random.Random(f"{base}:{index}") if budget.explore > 0 else None
@@ -338,7 +339,7 @@ def evaluate(
             if progress is not None:
                 progress(done, total)
         mean = sum(wins) / len(wins)
-        ci = _interval(wins)
+        ci = _interval(wins, certain=now == len(deals))
         spread = _mean_interval(wins)
         known = solved.get(order)
         if known is not None:
@@ -418,26 +419,33 @@ def _mean_interval(values: Sequence[float]) -> tuple[float, float]:
     return (max(0.0, low), min(1.0, high))
 
 
-def _interval(values: Sequence[float]) -> tuple[float, float]:
+def _interval(values: Sequence[float], *, certain: bool = False) -> tuple[float, float]:
     """The 95% interval of a candidate's win: the central 95% of its playouts' outcomes
     (from the 2.5% quantile, rounded down, to the 97.5%, rounded up: every outcome below 40
-    playouts), widened to hold their mean; with one playout nothing is known.
+    playouts), widened to hold at least the Wilson interval of as many hands played to their
+    end at the mean's rate; a point when the candidate itself ends the hand (``certain``);
+    with one playout nothing is known.
 
     Not the interval of the mean (simulate's ``mean_ci``): that one counts only the luck of
     the deals, and the playouts' own bias (a playout plays the solver's best move, not the
-    best line, and a hand still running is scored by :func:`evaluation`, a model) is larger
-    than it. ``tests/test_equity_honesty.py`` holds this interval to the exact endgame's
-    value: the interval of the mean held it in about half the endgames, this one in 95% or
-    more (benchmarks/RESULTS.md, "Play to win").
+    best line, and a hand still running is scored by :func:`evaluation`, a model that gives
+    many deals the same value) is larger than it. ``tests/test_equity_honesty.py`` holds
+    this interval to the exact endgame's value: the interval of the mean held it in about
+    half the endgames, this one in 95% or more (benchmarks/RESULTS.md, "analyse --equity").
     """
+    from rummikub.game.simulate import wilson
+
+    mean = math.fsum(values) / len(values) if values else 0.0
+    if certain and values:
+        return (mean, mean)
     if len(values) < 2:
         return (0.0, 1.0)
     ordered = sorted(values)
     last = len(ordered) - 1
     low = ordered[math.floor(0.025 * last)]
     high = ordered[math.ceil(0.975 * last)]
-    mean = math.fsum(values) / len(values)
-    return (max(0.0, min(low, mean)), min(1.0, max(high, mean)))
+    floor, ceiling = wilson(mean * len(values), len(values))
+    return (max(0.0, min(low, floor, mean)), min(1.0, max(high, ceiling, mean)))
 
 
 #: Nodes the strategy gives the exact endgame before it falls back on playouts: a node costs
