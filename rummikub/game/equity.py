@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
+from rummikub.core.stats import mean_ci
 from rummikub.game.engine import GameState, advance, turn_of_move
 from rummikub.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
