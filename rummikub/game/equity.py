@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
-from rummikub.core.stats import mean_ci
+from rummikub.core.stats import mean_ci, wilson
 from rummikub.game.engine import GameState, advance, turn_of_move
 from rummikub.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
@@ -410,10 +410,8 @@ def _value(position: Position, move: Move) -> int:
 
 
 def _mean_interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95% normal interval of the mean (simulate's ``mean_ci``), clipped to [0, 1]; with
+    """The 95% normal interval of the mean (``core.stats.mean_ci``), clipped to [0, 1]; with
     one value nothing is known."""
-    from rummikub.game.simulate import mean_ci
-
     if len(values) < 2:
         return (0.0, 1.0)
     _, (low, high) = mean_ci(values)
@@ -427,15 +425,13 @@ def _interval(values: Sequence[float], *, certain: bool = False) -> tuple[float,
     end at the mean's rate; a point when the candidate itself ends the hand (``certain``);
     with one playout nothing is known.
 
-    Not the interval of the mean (simulate's ``mean_ci``): that one counts only the luck of
+    Not the interval of the mean (:func:`_mean_interval`): that one counts only the luck of
     the deals, and the playouts' own bias (a playout plays the solver's best move, not the
     best line, and a hand still running is scored by :func:`evaluation`, a model that gives
     many deals the same value) is larger than it. ``tests/test_equity_honesty.py`` holds
     this interval to the exact endgame's value: the interval of the mean held it in about
     half the endgames, this one in 95% or more (benchmarks/RESULTS.md, "analyse --equity").
     """
-    from rummikub.game.simulate import wilson
-
     mean = math.fsum(values) / len(values) if values else 0.0
     if certain and values:
         return (mean, mean)
