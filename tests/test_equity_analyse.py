@@ -285,3 +285,37 @@ def test_the_advice_says_what_differs() -> None:
     assert _advice(p, most, keep) is None
     kept = Counter(most.played) - Counter(keep.played)
     assert [str(t) for t in kept] == ["J"]
+
+
+def test_the_playouts_bar_counts_every_playout(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummikub.cli import analyse as analyse_module
+
+    seen: list[object] = []
+
+    class FakeProgress:
+        def __init__(self, **_: Any) -> None:
+            pass
+
+        def start(self) -> None:
+            seen.append("start")
+
+        def add_task(self, label: str, total: int) -> int:
+            seen.append((label, total))
+            return 0
+
+        def update(self, _: int, completed: int) -> None:
+            seen.append(completed)
+
+        def stop(self) -> None:
+            seen.append("stop")
+
+    import rich.progress
+
+    monkeypatch.setattr(rich.progress, "Progress", FakeProgress)
+    monkeypatch.setattr(analyse_module, "BAR_AFTER", 0.0)
+    choices = equity_cli.Choices(3, 0, 2, None, True, 1, True, 10)
+    with analyse_module._outs_bar(show=True, label="Playouts") as bar:
+        found = equity_cli.run(_two_tiles(), choices, 1, bar)
+    total = 3 * len(found.candidates)
+    assert seen[:2] == ["start", ("Playouts", total)]
+    assert seen[2:] == [*range(1, total + 1), "stop"]
