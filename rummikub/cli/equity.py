@@ -136,6 +136,7 @@ def equity_options(command: F) -> F:
             type=click.IntRange(2, 4),
             default=2,
             show_default=True,
+            metavar="N",
             help="With --equity: the players at the table (the position's player moves first).",
         ),
         click.option(
