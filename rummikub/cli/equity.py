@@ -219,7 +219,12 @@ def equity_text(found: PositionEquity, *, color: bool, seed_given: bool) -> str:
     for rank, (win, interval, rest) in enumerate(rows, 1):
         lines.append(f"  {rank:>2}. {win:>4}  {interval:>{width}}  {rest}")
     advice = found.advice()
-    lines.append(f"  {advice}" if advice else "  Laying the most is best here too.")
+    if advice:
+        lines.append(f"  {advice}")
+    elif not found.most_points.played:
+        lines.append("  Nothing can be laid: " + ("pass." if view.pool_count == 0 else "draw."))
+    else:
+        lines.append("  Laying the most is best here too.")
     return "\n".join(lines)
 
 
@@ -239,6 +244,6 @@ def _row(c: Candidate, found: PositionEquity, color: bool) -> tuple[str, str, st
         move = " ".join(explaining.tile_text(t, color) for t in c.played)
     else:
         move = "pass" if found.view.pool_count == 0 else "draw"
-    label = "" if c.label == "draw" else f" ({c.label})"
+    label = f" ({c.label})" if c.played else ""
     rest = f"{spread:>6}  {c.score:>+7.1f}  {c.value:>5}  {c.tiles:>5}  {move}{label}"
     return (f"{c.win:.0%}", interval, rest)

@@ -160,7 +160,9 @@ def candidates(position: Position, top: int = 1) -> list[tuple[str, Move]]:
         key = tuple(sorted(move.played, key=position.rules.sort_key))
         if key not in seen:
             seen.add(key)
-            found.append((label, move))
+            # A variant that lays nothing is drawing, whichever variant found it (the solver's
+            # best move keeps its label "best": drawing is then the only move).
+            found.append((label if move.played or not found else "draw", move))
 
     if top > 1:
         from rummikub.tiles.analysis import top_moves
