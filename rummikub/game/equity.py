@@ -16,7 +16,8 @@ likely to win the hand, as a player sees it (RULES.md, "what a player knows"):
    playout scores 1 for a win, 0 for a loss (a shared win its share). A hand still running is
    scored by :func:`evaluation`, a win probability from the racks' sizes and totals.
 4. The candidate with the highest mean wins (ties: the earlier candidate, the best move
-   first); its estimate comes with a 95% interval over the samples.
+   first); its estimate comes with a 95% interval, the central 95% of its playouts'
+   outcomes (:func:`_interval`: the interval of the mean would not be honest).
 
 The budget is a count of samples and rounds, never a clock. With 2 players and the pool empty
 the game has perfect information and the exact endgame search decides when it can

@@ -9,8 +9,8 @@ case); the pool whatever is left of the box. A game record has its own view
 (:func:`rummikub.game.view.view_of`), given to :func:`equity` as ``view``.
 
 :func:`equity` runs the analysis at :data:`ANALYSE`, a budget of playouts set so that a
-standard mid-game position is decided in about a second of one core (benchmarks/RESULTS.md,
-"Play to win"), with the exact endgame where it decides, and
+standard mid-game position is decided in about 2 s of one core (benchmarks/RESULTS.md,
+"``analyse --equity``"), with the exact endgame where it decides, and
 :class:`PositionEquity` holds the answer with what it was asked, its words
 (:meth:`PositionEquity.advice`) and its JSON (:meth:`PositionEquity.to_data`).
 """
@@ -34,7 +34,8 @@ __all__ = ["ANALYSE", "DEFAULT_TOP", "PositionEquity", "equity", "view_for"]
 
 #: The budget of ``analyse --equity``: 48 playouts per candidate (sampled deals, each played
 #: out once), 3 rounds each, a variant of the best move played one turn in four
-#: (benchmarks/RESULTS.md, "Play to win", gives its decision time).
+#: (benchmarks/RESULTS.md, "``analyse --equity``", gives its decision time: the median is
+#: within the target of 3 s with room for a busier machine).
 ANALYSE = Budget(samples=48, rounds=3, explore=0.25)
 
 #: The best moves by value among the candidates of ``analyse --equity`` unless ``--top``
@@ -57,6 +58,9 @@ def view_for(
     """
     from rummikub.tiles.arguments import count, flag
 
+    if not isinstance(position, Position):
+        raise TypeError(f"view_for() takes a Position, got {type(position).__name__}")
+    position.check_built()
     count(players, "players", MIN_PLAYERS)
     if players > MAX_PLAYERS:
         raise ValueError(f"players={players} must be at most {MAX_PLAYERS}")
