@@ -303,3 +303,20 @@ def test_the_equity_section_states_decision_times_and_duels() -> None:
     assert "median 0.200 s, p99 0.300 s, max 0.300 s" in text
     assert "| equity vs best | 4 | 75.0% | 30.0%-95.0% | +12.5 | -3.0 to +28.0 | 0.500" in text
     assert equity.quantile([5.0, 1.0, 3.0], 0.5) == 3.0
+
+
+def test_work_counts_lp_solves_and_mip_hand_overs() -> None:
+    from benchmarks import work
+    from rummikub.core.lp.rows import Rows
+    from rummikub.tiles.solver.model import MoveModel
+
+    solve_before, mip_before = Rows.solve, MoveModel._solve_mip
+    lines: list[str] = []
+    # One node a search: what the root leaves open goes to CBC, the answers stay the same.
+    assert work.main(["small", "--ab", "NODE_LIMIT=200,1"], say=lines.append) == 0
+    assert Rows.solve is solve_before and MoveModel._solve_mip is mip_before
+    wide, narrow = lines[0], lines[1]
+    assert wide.startswith("small (value) NODE_LIMIT=200: 100 positions"), wide
+    assert "MIP hand-overs 0" in wide
+    assert "MIP hand-overs 0" not in narrow, narrow
+    assert lines[-1] == "  answers differ on 0 positions"
