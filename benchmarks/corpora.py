@@ -341,13 +341,18 @@ def make_rack_jokers_60(rng: random.Random, count: int) -> list[Case]:
 
 #: The ``largest-box`` corpus's one player not yet opened (by position number).
 LARGEST_NOT_OPENED = 7
+#: How many ``largest-box`` positions are drawn, whatever the size asked for.
+LARGEST_DRAWN = 20
 
 
 def make_largest_box(rng: random.Random, count: int) -> list[Case]:
     """The largest box (26 numbers x 8 colors x 4 copies, 4 jokers) full: tables of
     176-192 tiles, racks of 35-46; position number ``LARGEST_NOT_OPENED`` is of a player
-    not yet opened."""
-    return _named(
+    not yet opened. The positions come smallest rack first (then smallest table; named in
+    the order drawn), so that ``--quick`` takes the lighter ones: the first
+    ``LARGEST_DRAWN`` are always drawn, so that the quick corpus is the start of the full
+    one."""
+    cases = _named(
         "largest-box",
         (
             random_position(
@@ -357,9 +362,13 @@ def make_largest_box(rng: random.Random, count: int) -> list[Case]:
                 rack=rng.randint(35, 46),
                 opened=i != LARGEST_NOT_OPENED,
             )
-            for i in range(count)
+            for i in range(max(count, LARGEST_DRAWN))
         ),
     )
+    return sorted(
+        cases,
+        key=lambda c: (len(c.position.rack), sum(len(m.tiles) for m in c.position.table), c.name),
+    )[:count]
 
 
 def make_not_opened_jokers(rng: random.Random, count: int) -> list[Case]:
