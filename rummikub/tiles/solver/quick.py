@@ -36,11 +36,8 @@ positions it answers and what it saves.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from rummikub.tiles.position import Position
 from rummikub.tiles.rules import Rules
-from rummikub.tiles.tiles import Tile
 
 
 def no_move(position: Position) -> bool:
@@ -48,66 +45,50 @@ def no_move(position: Position) -> bool:
     False when it may have one (the solver decides)."""
     rules = position.rules
     if position.opened:
-        available = Counter(position.rack)
-        for meld in position.table:
-            available.update(meld.tiles)
-        return not _any_fits(position.rack, available, rules)
-    rack = Counter(position.rack)
+        # Opened: does any rack tile lie in a three-tile meld of the table and the rack?
+        have = {(t.color, t.number) for meld in position.table for t in meld.tiles}
+        have.update((t.color, t.number) for t in position.rack)
+        jokers = sum(1 for meld in position.table for t in meld.tiles if t.is_joker)
+        jokers += sum(1 for t in position.rack if t.is_joker)
+        numbered = [t for t in position.rack if not t.is_joker]
+        if any(_fits(t.color, t.number, have, jokers, rules) for t in numbered):
+            return False
+        if len(numbered) == len(position.rack):
+            return True
+        # A rack joker is in a meld only with a numbered tile, which then fits too.
+        return not any(
+            _fits(color, number, have, jokers, rules) for color, number in have if number
+        )
+    # Not opened: what the rack's tiles that lie in a meld of the rack alone are worth.
+    have = {(t.color, t.number) for t in position.rack}
+    jokers = sum(1 for t in position.rack if t.is_joker)
     worth = 0
     fits_any = False
-    for tile, count in rack.items():
-        if tile.is_joker:
-            continue
-        if _fits(tile, rack, rules):
+    for tile in position.rack:
+        if not tile.is_joker and _fits(tile.color, tile.number, have, jokers, rules):
             fits_any = True
-            worth += tile.number * count
+            worth += tile.number
     if fits_any:
         # A joker stands for a number of its meld, at most ``numbers``; with no numbered
         # tile in a meld of the rack, no joker is in one either.
-        worth += rack.get(_JOKER, 0) * rules.numbers
+        worth += jokers * rules.numbers
     return not fits_any or worth < rules.initial_meld
 
 
-_JOKER = Tile("J", 0)
-
-
-def _any_fits(rack: tuple[Tile, ...], available: Counter[Tile], rules: Rules) -> bool:
-    """Whether any tile of ``rack`` lies in a three-tile meld of ``available``."""
-    joker_in_rack = False
-    for tile in set(rack):
-        if tile.is_joker:
-            joker_in_rack = True
-        elif _fits(tile, available, rules):
-            return True
-    return joker_in_rack and _any_numbered_fits(available, rules)
-
-
-def _any_numbered_fits(available: Counter[Tile], rules: Rules) -> bool:
-    return any(
-        not tile.is_joker and count > 0 and _fits(tile, available, rules)
-        for tile, count in available.items()
-    )
-
-
-def _fits(tile: Tile, available: Counter[Tile], rules: Rules) -> bool:
-    """Whether the numbered ``tile`` (one copy of which ``available`` holds) lies in a
-    valid three-tile meld of tiles of ``available``, every joker free."""
-    jokers = available.get(_JOKER, 0)
-    color, number = tile.color, tile.number
+def _fits(color: str, number: int, have: set[tuple[str, int]], jokers: int, rules: Rules) -> bool:
+    """Whether the numbered tile ``color`` ``number`` (of which ``have`` holds a copy) lies
+    in a valid three-tile meld of the tiles ``have`` holds (each type at least once) and
+    ``jokers`` jokers, every joker free."""
     # A group: two more tiles of the number, of other colors or jokers (a joker stands
     # for a color missing from the group, so a group of three needs three colors).
     if rules.max_group >= 3:
-        others = sum(1 for c in rules.colors if c != color and available.get(Tile(c, number), 0))
+        others = sum(1 for c in rules.colors if c != color and (c, number) in have)
         if others + jokers >= 2:
             return True
     # A run: three consecutive numbers of the color around ``number``, within 1..numbers,
-    # each place but the tile's own filled by a tile of ``available`` or by a joker.
+    # each place but the tile's own filled by a tile of ``have`` or by a joker.
     for start in range(max(1, number - 2), min(number, rules.numbers - 2) + 1):
-        missing = sum(
-            1
-            for n in range(start, start + 3)
-            if n != number and not available.get(Tile(color, n), 0)
-        )
+        missing = sum(1 for n in range(start, start + 3) if n != number and (color, n) not in have)
         if missing <= jokers:
             return True
     return False
