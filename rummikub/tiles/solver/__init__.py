@@ -30,6 +30,7 @@ def preload() -> None:
     import rummikub.tiles.arguments
     import rummikub.tiles.solver.model
     import rummikub.tiles.solver.opening_bound
+    import rummikub.tiles.solver.quick
     import rummikub.tiles.solver.restrict  # noqa: F401
 
 
