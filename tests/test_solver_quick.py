@@ -103,3 +103,25 @@ def test_bad_arguments_are_still_refused_first() -> None:
     assert quick.no_move(position)
     with pytest.raises(ValueError, match="fewest_tiles"):
         solve(position, objective="tiles", fewest_tiles=True)
+
+
+def test_a_proven_puzzle_never_loads_or_tools() -> None:
+    """A process whose position the counts prove answers without importing OR-Tools."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    script = (
+        "import sys\n"
+        "from rummikub.cli import main\n"
+        "try:\n"
+        "    main(['solve', 'puzzles/no-move/gap-of-one.toml'], standalone_mode=False)\n"
+        "finally:\n"
+        "    print('ortools' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=repo, check=False
+    )
+    assert "no move" in done.stdout.lower(), done.stdout + done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False", done.stderr
