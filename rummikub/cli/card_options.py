@@ -4,12 +4,16 @@ and :mod:`rummikub.cli.cards` reads them only when a card puzzle comes."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+#: The card games (the presets of CARDS.md section 6, ``rummikub.cards.rules.GAMES``),
+#: named here so that ``--game`` and ``--help`` need not import the card rummies.
+CARD_GAMES = ("rummy", "500-rum", "romme", "continental", "california")
 
 
 class CardOptions(NamedTuple):
     """``--game``, ``--hand``/``--table``, ``--deal``, ``--opened``, ``--all-picks``,
-    ``--rule KEY=VALUE`` and ``--rules`` as a card solve reads them."""
+    ``--four-color``, ``--rule KEY=VALUE`` and ``--rules`` as a card solve reads them."""
 
     game: str | None = None
     hand: str | None = None
@@ -21,8 +25,18 @@ class CardOptions(NamedTuple):
     rule_options: tuple[tuple[str, str], ...] = ()
     #: ``--rules PRESET``, a tile rule set: refused for a card puzzle (``--game`` is its like).
     tile_preset: str | None = None
+    #: ``--four-color``: cards in the four-color deck's colors (terminal and picture).
+    four_color: bool = False
 
     @property
     def inline(self) -> bool:
         """A position given on the command line (``--hand``), not in a file."""
         return self.hand is not None
+
+
+def is_card_data(data: Any) -> bool:
+    """Whether a document's data is a card puzzle: it has a ``game`` key (CARDS.md section
+    4; as :func:`rummikub.cards.puzzles.is_card_data`, without importing the card rummies).
+    Every command that reads a puzzle tells tiles from cards here, from the document it read
+    once (a file or stdin)."""
+    return isinstance(data, dict) and "game" in data
