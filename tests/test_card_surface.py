@@ -249,3 +249,17 @@ def test_meld_texts_split_as_for_tiles() -> None:
         "AS 2S 3S",
         "set: 7S * *",
     ]
+
+
+def test_rule_options_apply_to_an_inline_card_check() -> None:
+    args = ["check", "--game", "romme", "--hand", "6S 9H 10H 2C", "--table", "5S * 7S"]
+    turn = ["--opened", "--after", "5S 6S 7S | 9H 10H *", "--after-discard", "2C"]
+    swap = run(*args, *turn, "--rule", "wild_swap=true")
+    assert swap.exit_code == 0, swap.output
+    assert swap.output.startswith("Legal turn.\nLaid: 6S 9H 10H * (35 points)")
+    refused = run(*args, *turn)  # Rommé's preset takes no joker back
+    assert refused.exit_code == 1
+    assert "[wild-swap]" in refused.output
+    bad = run(*args, *turn, "--rule", "numbers=3")
+    assert bad.exit_code == 2
+    assert "unknown rule option 'numbers'" in bad.output

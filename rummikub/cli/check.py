@@ -197,7 +197,6 @@ def check(
         ("--game", game),
         ("--opened", opened or None),
         ("--after-discard", after_discard),
-        ("--four-color", four_color or None),
     ):
         if value is not None:
             raise BadInput(
