@@ -26,6 +26,7 @@ ALIASES: dict[str, str] = {
     "rummikub.solver.search": "rummikub.core.lp.search",
     "rummikub.solver.wire": "rummikub.core.lp.wire",
     "rummikub.solver.zero_half": "rummikub.core.lp.zero_half",
+    "rummikub.game.cluster": "rummikub.core.cluster",
     "rummikub.solver": "rummikub.tiles.solver",
     "rummikub.explain": "rummikub.tiles.explain",
     "rummikub.analysis": "rummikub.tiles.analysis",

@@ -18,6 +18,7 @@ OLD_AND_NEW = [
     ("rummikub.errors", "rummikub.core.errors"),
     ("rummikub.puzzles", "rummikub.tiles.puzzles"),
     ("rummikub.solver", "rummikub.tiles.solver"),
+    ("rummikub.game.cluster", "rummikub.core.cluster"),
     ("rummikub.solver.model", "rummikub.tiles.solver.model"),
     ("rummikub.solver.search", "rummikub.core.lp.search"),
     ("rummikub.solver.deadline", "rummikub.core.deadline"),

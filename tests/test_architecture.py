@@ -50,6 +50,9 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
             "rummikub.core.errors",
             "rummikub.core.deadline",
             "rummikub.core.documents",
+            "rummikub.core.files",
+            "rummikub.core.stats",
+            "rummikub.core.cluster",
         ),
     ),
     # core/lp: the builder, rows, records, wire, search, exact (the fallback), zero_half.

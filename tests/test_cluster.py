@@ -1,4 +1,4 @@
-"""The one runner of self-play (``rummikub.game.cluster``): answers in order, and every bad
+"""The one runner of self-play (``rummikub.core.cluster``): answers in order, and every bad
 scheduler a one-line message and exit 2, never a hang or a traceback."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.cli import main
+from rummikub.core.cluster import SchedulerError, batches, check_address, run
 from rummikub.core.errors import RummikubError
-from rummikub.game.cluster import SchedulerError, batches, check_address, run
 
 needs_dask = pytest.mark.skipif(
     importlib.util.find_spec("distributed") is None,

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from rummikub import STANDARD, RummikubError
 from rummikub.cli import main
+from rummikub.core import files as files_module
 from rummikub.game import RecordError, deal, load_record, replay, save, start
 from rummikub.game import record as record_module
 from rummikub.game.engine import real_table
@@ -69,7 +70,7 @@ def test_a_writer_waits_for_the_lock_and_gives_up_with_a_message(
     record = deal(["A", "B"], STANDARD, 1)
     save(record, path)
     before = path.read_bytes()
-    monkeypatch.setattr(record_module, "LOCK_WAIT", 0.2)
+    monkeypatch.setattr(files_module, "LOCK_WAIT", 0.2)
     errors: list[BaseException] = []
 
     def other_writer() -> None:  # another thread: it does not hold this thread's lock

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 import click
 
 from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
+from rummikub.core import cluster
 from rummikub.core.errors import RummikubError
-from rummikub.game import cluster
 from rummikub.game import simulate as sim
 from rummikub.game.strategies import STRATEGIES
 

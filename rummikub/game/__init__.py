@@ -2,12 +2,14 @@
 
 >>> from rummikub.game import deal, replay, load_record, positions  # doctest: +SKIP
 
-* :mod:`rummikub.game.record`: the record file format (TOML/JSON), atomic writes.
+* :mod:`rummikub.game.record`: the record file format (TOML/JSON), written whole under a
+  lock (:mod:`rummikub.core.files`).
 * :mod:`rummikub.game.engine`: the deal, turns judged by the checker, the ending, scores.
 * :mod:`rummikub.game.strategies`: strategies as plain functions.
 * :mod:`rummikub.game.simulate`: self-play at scale (Dask distributed when installed).
 * :mod:`rummikub.game.duel`: two strategies on the same deals, the seats swapped.
-* :mod:`rummikub.game.cluster`: the runner of both, in this process or on Dask.
+
+Both run their games through :mod:`rummikub.core.cluster`, in this process or on Dask.
 
 Nothing below this package imports it; it uses the solver, the checker and the domain.
 """

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from rummikub.core import cluster
+from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
-from rummikub.game import cluster
-from rummikub.game.cluster import Progress
+from rummikub.core.stats import mean_ci, wilson
 from rummikub.game.record import RACK_SIZE
 from rummikub.game.simulate import (
     GameFailure,
@@ -43,9 +44,7 @@ from rummikub.game.simulate import (
     Table,
     failures_of,
     failures_text,
-    mean_ci,
     play_seated,
-    wilson,
 )
 from rummikub.tiles.rules import STANDARD, Rules, rules_data
 
@@ -146,7 +145,7 @@ def duel(
     progress: Progress | None = None,
 ) -> list[GameSummary]:
     """Play the ``games`` games of a duel, in index order (in this process or on Dask, as
-    :func:`rummikub.game.cluster.run`)."""
+    :func:`rummikub.core.cluster.run`)."""
     deals = setup.check_games(games)
     table = Table.of(setup.rules, setup.rack_size, (setup.a, setup.b))
     return cluster.run(

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
+from rummikub.core.stats import mean_ci
 from rummikub.game.engine import GameState, advance, turn_of_move
-from rummikub.game.simulate import mean_ci
 from rummikub.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve

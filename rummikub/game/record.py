@@ -18,17 +18,16 @@ overwritten by the next.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
-import stat
 from collections.abc import Iterator, Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from rummikub.core import files
 from rummikub.core.documents import Format, format_of, parse_document, read_bytes
 from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.core.files import LOCK_WAIT as LOCK_WAIT
 from rummikub.tiles.melds import KINDS, RawMeld
 from rummikub.tiles.notation import parse_meld, parse_rack
 from rummikub.tiles.rules import STANDARD, Rules, read_rules, rules_data
@@ -72,9 +71,6 @@ _KEYS = (
 )
 _DEAL_KEYS = ("racks", "pool")
 _RESULT_KEYS = ("ending", "winners", "scores")
-#: How long a writer waits for another's lock on the same record (a write takes
-#: milliseconds; a writer stuck longer than this is refused, not waited for forever).
-LOCK_WAIT = 30.0
 
 
 class RecordError(RummikubError, ValueError):
@@ -471,20 +467,6 @@ def _toml(value: Any) -> str:
     return json.dumps(str(value))
 
 
-_held: ContextVar[frozenset[str]] = ContextVar("rummikub_records_locked", default=frozenset())
-
-
-def _target(path: str | os.PathLike[str]) -> str:
-    """The file a write to ``path`` changes: a symlink's target (followed to the end), so
-    the link stays a link; the path itself when it does not exist yet."""
-    return os.path.realpath(os.fspath(path))
-
-
-def _beside(target: str, suffix: str) -> str:
-    folder, base = os.path.split(target)
-    return os.path.join(folder, f".{base}{suffix}")
-
-
 @contextlib.contextmanager
 def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the record's lock: no other writer (process or thread) changes the record
@@ -492,35 +474,10 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
 
     Waits up to :data:`LOCK_WAIT` seconds for another writer, then raises
     :class:`RecordError`. Re-entrant: :func:`save` inside the block takes it again at no
-    cost.
+    cost. The lock is :func:`rummikub.core.files.locked`'s.
     """
-    from filelock import FileLock, Timeout
-
-    name = os.fspath(path)
-    target = _target(name)
-    held = _held.get()
-    if target in held:
+    with files.locked(path, error=RecordError):
         yield
-        return
-    if not os.path.isdir(os.path.dirname(target)):
-        # Checked first: the lock would make the missing folders.
-        raise RecordError(f"{name}: cannot write: {os.strerror(errno.ENOENT)}")
-    lock = FileLock(_beside(target, ".lock"), timeout=LOCK_WAIT, thread_local=False)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise RecordError(
-            f"{name}: another process is writing this record (its lock "
-            f"{_beside(target, '.lock')} is held); try again"
-        ) from None
-    except OSError as error:
-        raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
-    token = _held.set(held | {target})
-    try:
-        yield
-    finally:
-        _held.reset(token)
-        lock.release()
 
 
 def save(record: Record, path: str | os.PathLike[str], *, expect: Record | None = None) -> None:
@@ -557,47 +514,7 @@ def save(record: Record, path: str | os.PathLike[str], *, expect: Record | None 
                     f"{name}: the record was changed by another program since it was read; "
                     "nothing written (read it again to go on)"
                 )
-        _write(text, name, _target(name))
-
-
-def _write(text: bytes, name: str, target: str) -> None:
-    try:
-        info: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    except OSError as error:
-        raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
-    if info is not None:
-        if not stat.S_ISREG(info.st_mode):
-            raise RecordError(f"{name}: cannot write: not a regular file")
-        if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
-            target, os.W_OK
-        ):
-            raise RecordError(
-                f"{name}: the record is read-only (make it writable, e.g. chmod u+w, to change it)"
-            )
-    temporary = _beside(target, ".tmp")
-    # The same temporary name for every write of this record (under its lock): one left by
-    # a writer killed mid-write is overwritten by the next, never left to pile up.
-    try:
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
-    except OSError as error:
-        raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            if info is not None:
-                os.fchmod(file.fileno(), stat.S_IMODE(info.st_mode))
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException as error:
-        # Whatever stopped the write, the old record stays and no temporary file is left.
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise RecordError(f"{name}: cannot write: {error.strerror or error}") from None
-        raise
+        files.write_atomically(text, name, error=RecordError)
 
 
 def _type(value: object) -> str:

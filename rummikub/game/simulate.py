@@ -1,7 +1,7 @@
 """Self-play: whole games between strategies, and what they show.
 
 :func:`play_game` plays one seeded game to its end. :func:`simulate` plays many, in this
-process or in parallel through Dask distributed (:mod:`rummikub.game.cluster`, an optional
+process or in parallel through Dask distributed (:mod:`rummikub.core.cluster`, an optional
 extra, ``[cluster]``), and :func:`summarize` turns the games into win rates and mean scores
 with 95% confidence intervals, per strategy and per seat, game lengths and how often the pool
 ran out.
@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from rummikub.core import cluster
+from rummikub.core.cluster import Progress as Progress
+from rummikub.core.cluster import dask_available as dask_available
+from rummikub.core.cluster import default_workers as default_workers
 from rummikub.core.errors import RummikubError
-from rummikub.game import cluster
-from rummikub.game.cluster import Progress as Progress
-from rummikub.game.cluster import dask_available as dask_available
-from rummikub.game.cluster import default_workers as default_workers
+from rummikub.core.stats import mean_ci as mean_ci
+from rummikub.core.stats import wilson as wilson
 from rummikub.game.engine import GameState, TurnError, advance, deal, start, turn_of_move
 from rummikub.game.record import RACK_SIZE, Record
 from rummikub.game.strategies import Strategy, strategy
@@ -51,9 +53,6 @@ __all__ = [
     "simulate",
     "summarize",
 ]
-
-#: 95% two-sided normal quantile.
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +260,7 @@ def simulate(
 ) -> list[GameSummary]:
     """Play ``games`` games, in index order; in this process when ``workers`` is 1 and no
     ``scheduler`` is given, else through Dask (a ``LocalCluster`` of ``workers`` processes,
-    or the cluster at ``scheduler``; see :func:`rummikub.game.cluster.run`). ``progress`` is
+    or the cluster at ``scheduler``; see :func:`rummikub.core.cluster.run`). ``progress`` is
     called with the number of games just finished."""
     if games < 1:
         raise RummikubError(f"--games {games}: expected at least 1")
@@ -346,38 +345,6 @@ class Report:
 
 def _round(value: float) -> float:
     return round(value, 6)
-
-
-def wilson(successes: float, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate (sound near 0 and 1 and for few trials).
-
-    >>> [round(x, 3) for x in wilson(5, 10)]
-    [0.237, 0.763]
-    """
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
-    """The mean and its 95% normal interval (±1.96 standard errors; a point for one value).
-
-    >>> mean_ci([1.0, 2.0, 3.0])[0]
-    2.0
-    """
-    n = len(values)
-    if n == 0:
-        return (0.0, (0.0, 0.0))
-    mean = math.fsum(values) / n
-    if n == 1:
-        return (mean, (mean, mean))
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
-    return (mean, (mean - half, mean + half))
 
 
 def _line(name: str, outcomes: Sequence[tuple[float, float]]) -> Line:
