@@ -9,6 +9,9 @@ from typing import Any, NamedTuple
 #: The card games (the presets of CARDS.md section 6, ``rummikub.cards.rules.GAMES``),
 #: named here so that ``--game`` and ``--help`` need not import the card rummies.
 CARD_GAMES = ("rummy", "500-rum", "romme", "continental", "california")
+#: The ``format`` of a card game record (``rummikub.cards.game.record.FORMAT``), for the
+#: commands that tell a card record from a tile record or a puzzle without importing it.
+CARD_RECORD_FORMAT = "rummikub-cards-game/1"
 
 
 class CardOptions(NamedTuple):
@@ -38,5 +41,22 @@ def is_card_data(data: Any) -> bool:
     """Whether a document's data is a card puzzle: it has a ``game`` key (CARDS.md section
     4; as :func:`rummikub.cards.puzzles.is_card_data`, without importing the card rummies).
     Every command that reads a puzzle tells tiles from cards here, from the document it read
-    once (a file or stdin)."""
-    return isinstance(data, dict) and "game" in data
+    once (a file or stdin). A card game record has a ``game`` key too, and its ``format``:
+    it is no puzzle."""
+    return isinstance(data, dict) and "game" in data and "format" not in data
+
+
+def is_card_record_data(data: Any) -> bool:
+    """Whether a document's data is a card game record (its ``format``)."""
+    return isinstance(data, dict) and data.get("format") == CARD_RECORD_FORMAT
+
+
+def is_card_record(path: str) -> bool:
+    """Whether ``path`` is a card game record (a readable document of the card format)."""
+    from rummikub.core.documents import read_document
+    from rummikub.core.errors import PuzzleError
+
+    try:
+        return is_card_record_data(read_document(path))
+    except PuzzleError:
+        return False

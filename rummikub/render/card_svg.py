@@ -50,6 +50,7 @@ __all__ = [
     "card_result_svg",
     "card_turn_svg",
     "card_verdict_svg",
+    "contract_words",
 ]
 
 #: How a card of a picture is marked: as it was; laid in a new meld; laid off on a table
@@ -277,11 +278,12 @@ def _game(position: CardPosition) -> str:
     name = GAME_NAMES.get(game, game)
     if position.deal is not None:
         sets, runs = position.rules.contract(position.deal)
-        name += f", deal {position.deal} ({_contract(sets, runs)})"
+        name += f", deal {position.deal} ({contract_words(sets, runs)})"
     return name
 
 
-def _contract(sets: int, runs: int) -> str:
+def contract_words(sets: int, runs: int) -> str:
+    """A contract in words: ``2 sets``, ``1 set and 1 run``."""
     parts = [
         f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((sets, "set"), (runs, "run")) if n
     ]
