@@ -353,3 +353,15 @@ def test_the_tile_game_is_untouched(tmp_path: Path) -> None:
     assert run("game", "show", str(path)).exit_code == 0
     assert "deal" in run("game", "--help").output
     assert run("game", "deal", str(path), "--hand", "7S", "--up", "KC").exit_code == 2
+
+
+def test_a_card_record_is_no_puzzle(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    new_500(path)
+    for command in ("solve", "check", "analyse"):
+        result = run(command, str(path))
+        assert result.exit_code == 2, command
+        assert result.output == (
+            f"Error: {path}: a card game record, not a puzzle: 'rummikub game show {path}' "
+            f"shows it, 'rummikub game hint {path}' gives the best turn to play\n"
+        )

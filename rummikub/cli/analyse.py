@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from rummikub.cli import explaining, render, review
-from rummikub.cli.card_options import is_card_data
+from rummikub.cli.card_options import card_record_problem, is_card_data, is_card_record_data
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -177,6 +177,10 @@ def analyse(
             unproven |= not found.proven
             continue
         data: Any = None if inline else _document(source, stdin)
+        if is_card_record_data(data):
+            click.echo(f"Error: {card_record_problem(str(source))}", err=True)
+            bad = True
+            continue
         if is_card_data(data):
             click.echo(
                 f"Error: {source}: a card puzzle (it has a 'game' key): analyse answers for "

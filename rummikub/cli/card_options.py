@@ -60,3 +60,12 @@ def is_card_record(path: str) -> bool:
         return is_card_record_data(read_document(path))
     except PuzzleError:
         return False
+
+
+def card_record_problem(source: str) -> str:
+    """What ``solve``, ``check`` and ``analyse`` say of a card game record given as a
+    puzzle."""
+    return (
+        f"{source}: a card game record, not a puzzle: 'rummikub game show {source}' shows it, "
+        f"'rummikub game hint {source}' gives the best turn to play"
+    )

@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rummikub.cli import cards, explaining, render
-from rummikub.cli.card_options import CARD_GAMES, is_card_data
+from rummikub.cli.card_options import (
+    CARD_GAMES,
+    card_record_problem,
+    is_card_data,
+    is_card_record_data,
+)
 from rummikub.cli.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -162,6 +167,8 @@ def check(
     stdin = read_stdin() if puzzle == STDIN else None
     data = _document(puzzle, stdin)
     color = use_color(no_color, sys.stdout) and not as_json
+    if is_card_record_data(data):
+        raise BadInput(card_record_problem(puzzle or COMMAND_LINE))
     if card_inline or is_card_data(data):
         if grade:
             raise BadInput(

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import click
 
 from rummikub.cli import ending, render
-from rummikub.cli.card_options import CARD_GAMES, CardOptions, is_card_data
+from rummikub.cli.card_options import (
+    CARD_GAMES,
+    CardOptions,
+    card_record_problem,
+    is_card_data,
+    is_card_record_data,
+)
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -524,6 +530,9 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     if task.cards.inline:
         return _solve_cards(task, "")
     data = _document(source, task)
+    if is_card_record_data(data):
+        assert isinstance(source, str)
+        return _Report([(f"Error: {card_record_problem(source)}", True)], bad_input=True)
     if is_card_data(data):
         assert isinstance(source, str)
         return _solve_cards(task, source, data)
