@@ -355,6 +355,10 @@ def test_the_stock_turned_over_in_order_then_the_hand_ends() -> None:
     ended = engine.draw(replace(empty, pile=parse_cards("4D")), "stock")
     assert ended.hand_over and ended.results[-1].out is None
     assert ended.results[-1].scores == (0, 0)
+    # After stock_turns turn-overs the next empty stock ends the hand.
+    worn = engine.draw(replace(empty, turned=rules.stock_turns), "stock")
+    assert worn.hand_over and worn.results[-1].out is None
+    assert not engine.draw(replace(empty, turned=rules.stock_turns - 1), "stock").hand_over
     # stock_out = "end": the hand ends at once, though the pile holds cards.
     ending = with_options(rules, {"stock_out": "end"})
     stop = engine.draw(replace(empty, rules=ending), "stock")

@@ -82,6 +82,10 @@ class CardRules:
     #: card over as the new stock (the hand ends when that leaves none), ``"end"`` the hand
     #: ends with nobody out.
     stock_out: Literal["turn", "end"] = "turn"
+    #: With ``stock_out = "turn"``, how often the stock may be turned over in one hand;
+    #: the next time it runs out the hand ends with nobody out (a house rule: a pile
+    #: turned over in order can bring back the same cards for ever).
+    stock_turns: int = 3
     #: The total that ends the game at the end of its hand; contract games play their
     #: seven deals instead (0, not used).
     target: int = 0
@@ -281,6 +285,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "joker_penalty": (0, 1000),
     "opening_points": (0, 10000),
     "target": (0, 100000),
+    "stock_turns": (1, 100),
     "hand_size": (0, 52),
 }
 

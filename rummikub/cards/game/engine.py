@@ -187,6 +187,8 @@ class CardGameState:
     me: int | None = None
     #: The game's seed (the next hand's deal is drawn from it).
     seed: int | None = None
+    #: How often the stock was turned over in this hand.
+    turned: int = 0
 
     @property
     def to_move(self) -> int:
@@ -417,6 +419,7 @@ def start_hand(state: CardGameState, deal: Deal, *, first: bool = False) -> Card
         turns=0,
         history=(),
         drawn=None,
+        turned=0,
     )
 
 
@@ -496,7 +499,11 @@ def draw(state: CardGameState, choice: Draw, card: Card | None = None) -> CardGa
         raise _error(state, ["the draw of this turn is already made"])
     if choice == "stock":
         if state.stock_count == 0:
-            if state.rules.stock_out == "end" or len(state.pile) <= 1:
+            if (
+                state.rules.stock_out == "end"
+                or len(state.pile) <= 1
+                or state.turned >= state.rules.stock_turns
+            ):
                 return _end_hand(replace(state, drawn="stock"), None)
             # The pile but its top card, face down in order: the new stock.
             state = replace(
@@ -505,6 +512,7 @@ def draw(state: CardGameState, choice: Draw, card: Card | None = None) -> CardGa
                 stock_count=len(state.pile) - 1,
                 pile=state.pile[-1:],
                 dead=0,
+                turned=state.turned + 1,
             )
         after, _ = _take_stock(state, card, state.to_move, "drew")
         return replace(after, drawn="stock")
