@@ -364,11 +364,16 @@ def turn_text(turn: Turn, before: CardGameState) -> str:
         top = before.live_pile()[-1] if before.live_pile() else None
         claimed = f" for {top}" if top is not None else ""
         parts.append(f'{before.players[turn.claim]} said "May I?"{claimed} (and a penalty card)')
-    parts += [f"laid {meld}" for meld in turn.melds]
-    parts += [f"laid off on meld {lay.meld}: {lay.to}" for lay in turn.layoffs]
+    parts += [f"laid {_as_laid(meld)}" for meld in turn.melds]
+    parts += [f"laid off on meld {lay.meld}: {_as_laid(lay.to)}" for lay in turn.layoffs]
     if turn.discard is not None:
         parts.append(f"discarded {turn.discard}")
     return f"{name} " + ", ".join(parts)
+
+
+def _as_laid(meld: RawCardMeld) -> str:
+    """A meld's cards as laid (its kind, where written, is the record's business)."""
+    return " ".join(str(slot) for slot in meld.slots)
 
 
 def _turn_error_text(error: TurnError) -> str:

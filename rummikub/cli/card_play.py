@@ -311,7 +311,7 @@ def _ask_lay(
     """The rest of the person's turn; None to take the draw back (``back``)."""
     while True:
         try:
-            line = ask("Lay and discard (e.g. 7S 8S 9S / KH; help for help): ")
+            line = ask("Lay and discard (help for help): ")
         except EOFError:
             raise Quit from None
         word = line.strip().lower()
