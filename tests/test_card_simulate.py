@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rummikub.cards as cards_api
 from benchmarks import cardgames
 from benchmarks.cardgames import recheck
 from rummikub.cards import preset, with_options
+from rummikub.cards.game import engine
 from rummikub.cards.game.simulate import (
     CardSetup,
     GameFailed,
@@ -183,3 +187,19 @@ def test_the_benchmark_writes_its_section(tmp_path: Path) -> None:
     assert "old" not in text and text.count("<!-- cardgames:start -->") == 1
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert [row.split("|")[1].strip() for row in rows] == [f"`{g}`" for g in GAMES]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(["rummy", "500-rum"]), st.integers(0, 2**32), st.integers(2, 4))
+def test_every_state_of_a_game_holds_the_whole_pack(game: str, seed: int, players: int) -> None:
+    rules = with_options(preset(game), {"hand_size": 5, "target": 40})
+    played, state = play_game(rules, [strategy("casual")] * players, seed)
+    pack = Counter(engine.pack(state.rules))
+    for each in engine.replay(played).states:
+        held = Counter(c for hand in each.hands for c in hand or ())
+        assert [len(h or ()) for h in each.hands] == list(each.counts)
+        held += Counter(c for meld in each.table for c in meld.cards)
+        held += Counter([*each.pile, *(each.stock or ())])
+        assert held == pack
+        assert len(each.stock or ()) == each.stock_count
+        assert len(each.owners) == len(each.table)
