@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rummikub.cards as cards_api
+from benchmarks import cardgames
+from benchmarks.cardgames import recheck
 from rummikub.cards import preset, with_options
 from rummikub.cards.game import engine
-from rummikub.cards.game.record import CardRecord
 from rummikub.cards.game.simulate import (
     CardSetup,
     GameFailed,
@@ -25,7 +30,6 @@ from rummikub.cards.game.simulate import (
 )
 from rummikub.cards.game.strategies import STRATEGIES, CardStrategy, Lay, strategy
 from rummikub.cards.game.view import CardView
-from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.rules import GAMES, CardRules
 from rummikub.cli import main
 from rummikub.core.errors import RummikubError
@@ -42,38 +46,6 @@ SHORT: dict[str, dict[str, object]] = {
 
 def short(game: str) -> CardRules:
     return with_options(preset(game), SHORT[game])
-
-
-def recheck(game: CardRecord) -> int:
-    """Judge every turn of ``game`` again with the public checker (``rummikub.cards.check``),
-    from the position the engine gives the player after the draw and any claim; the number
-    of turns judged."""
-    judged = 0
-    states = engine.replay(game).states
-    at = 0
-    for number, hand in enumerate(game.hands):
-        if number:
-            at += 1  # the state after the next deal
-        for turn in hand.turns:
-            state = states[at]
-            mid = engine.draw(state, turn.draw, turn.card)
-            at += 1
-            if mid.hand_over:
-                continue
-            if turn.claim is not None:
-                mid = engine.claim(mid, turn.claim, turn.penalty)
-            position = mid.position()
-            after: list[RawCardMeld | CardMeld] = list(position.table)
-            for layoff in turn.layoffs:
-                old = position.table[layoff.meld]
-                after[layoff.meld] = RawCardMeld(layoff.to.slots, layoff.to.kind or old.kind)
-            after += turn.melds
-            draw = None if turn.draw == "stock" else turn.draw
-            verdict = cards_api.check(position, after, discard=turn.discard, draw=draw)
-            assert verdict.legal, (number, turn, verdict.errors)
-            judged += 1
-    assert at == len(states) - 1
-    return judged
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -202,3 +174,32 @@ def test_simulate_game_is_the_same_with_dask() -> None:
     there = CliRunner().invoke(main, [*ARGS, "--workers", "2", "--batch-size", "1", "--json"])
     assert here.exit_code == there.exit_code == 0, there.output
     assert here.stdout == there.stdout
+
+
+def test_the_benchmark_writes_its_section(tmp_path: Path) -> None:
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmarks\n\n<!-- cardgames:start -->\nold\n<!-- cardgames:end -->\n")
+    said: list[str] = []
+    assert (
+        cardgames.main(["--games", "1", "--solver-games", "0", "--out", str(out)], said.append) == 0
+    )
+    text = out.read_text()
+    assert "old" not in text and text.count("<!-- cardgames:start -->") == 1
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [row.split("|")[1].strip() for row in rows] == [f"`{g}`" for g in GAMES]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(["rummy", "500-rum"]), st.integers(0, 2**32), st.integers(2, 4))
+def test_every_state_of_a_game_holds_the_whole_pack(game: str, seed: int, players: int) -> None:
+    rules = with_options(preset(game), {"hand_size": 5, "target": 40})
+    played, state = play_game(rules, [strategy("casual")] * players, seed)
+    pack = Counter(engine.pack(state.rules))
+    for each in engine.replay(played).states:
+        held = Counter(c for hand in each.hands for c in hand or ())
+        assert [len(h or ()) for h in each.hands] == list(each.counts)
+        held += Counter(c for meld in each.table for c in meld.cards)
+        held += Counter([*each.pile, *(each.stock or ())])
+        assert held == pack
+        assert len(each.stock or ()) == each.stock_count
+        assert len(each.owners) == len(each.table)
