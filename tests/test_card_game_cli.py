@@ -365,3 +365,26 @@ def test_a_card_record_is_no_puzzle(tmp_path: Path) -> None:
             f"Error: {path}: a card game record, not a puzzle: 'rummikub game show {path}' "
             f"shows it, 'rummikub game hint {path}' gives the best turn to play\n"
         )
+
+
+def test_continental_deals_its_next_contract(tmp_path: Path) -> None:
+    """Hand 1 (two sets) played to its end through the command line: hand 2 is dealt at
+    once, led by the next player, with its contract (a set and a run)."""
+    path = tmp_path / "c.toml"
+    args = ["--game", "continental", "--players", "Ann,Bob,Cy", "--seed", "7"]
+    assert run("game", "new", str(path), *args).exit_code == 0
+    for _ in range(100):
+        state = engine.replay(load(path)).state
+        if state.hand > 0:
+            break
+        result = run("game", "apply", str(path), *best_turn(state))
+        assert result.exit_code == 0, result.output
+    assert "Hand 1 of 7 of Continental (deal 1: 2 sets)" not in result.output.splitlines()[1]
+    assert result.output.splitlines()[1].startswith(
+        "Hand 2 of 7 of Continental (deal 2: 1 set and 1 run): Bob to move (turn 1)"
+    )
+    assert "Scores:" in result.output and "  hand 1: Ann " in result.output
+    played = engine.replay(load(path))
+    assert played.problem is None and len(played.record.hands) == 2
+    first = played.state.results[0]
+    assert first.scores is not None and first.out is not None and first.scores[first.out] == 0
