@@ -388,3 +388,20 @@ def test_continental_deals_its_next_contract(tmp_path: Path) -> None:
     assert played.problem is None and len(played.record.hands) == 2
     first = played.state.results[0]
     assert first.scores is not None and first.out is not None and first.scores[first.out] == 0
+
+
+def test_hint_draws_the_best_turn(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    new_500(path)
+    picture = tmp_path / "hint.svg"
+    result = run("game", "hint", str(path), "--svg", str(picture))
+    assert result.exit_code == 0, result.output
+    root = ElementTree.fromstring(picture.read_text(encoding="utf-8"))
+    svg = "{http://www.w3.org/2000/svg}"
+    marks = [g.attrib["class"] for g in root.iter(f"{svg}g")]
+    assert marks.count("card laid") == 8 + 9  # in the hand (5D is the pile's), on the table
+    assert marks.count("card taken") == 1  # 5D from the pile
+    texts = [t.text for t in root.iter(f"{svg}text")]
+    assert texts[0] == "500 Rum \u2014 Hand 1: Ann to move"
+    both = run("game", "hint", str(path), "--svg", str(picture), "--strategy", "keep")
+    assert both.exit_code == 2

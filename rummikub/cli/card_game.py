@@ -522,7 +522,7 @@ def _picture(state: CardGameState, svg: str) -> None:
     seat = state.to_move
     if state.hands[seat] is None:
         raise BadInput(f"--svg {svg}: {state.players[seat]}'s hand is not known")
-    title = f"{game_title(state)}: {state.players[seat]} to move"
+    title = f"Hand {state.hand + 1}: {state.players[seat]} to move"
     write_svg(svg, card_position_svg(state.position(), title=title))
 
 
@@ -851,7 +851,12 @@ def _replay_lines(played: Replay) -> list[str]:
     metavar="NAME",
     help="The turn this card strategy would play (best, keep, casual) instead.",
 )
-def hint(path: str, as_json: bool, strategy_name: str | None) -> None:
+@click.option(
+    "--svg",
+    metavar="FILE",
+    help="Also draw the best turn in FILE, as 'rummikub solve --svg' draws a card turn.",
+)
+def hint(path: str, as_json: bool, strategy_name: str | None, svg: str | None) -> None:
     """The best turn for the player to move (their hand must be known): the draw, the melds,
     the lay-offs and the discard, proven optimal, as 'rummikub solve' gives it."""
     played = _open(path)
@@ -864,6 +869,8 @@ def hint(path: str, as_json: bool, strategy_name: str | None) -> None:
             "their turn with 'rummikub game apply')"
         )
     if strategy_name is not None:
+        if svg is not None:
+            raise BadInput("--svg draws the best turn: give it without --strategy")
         _strategy_hint(state, strategy_name, as_json)
         return
     from rummikub.cards.solver import solve
@@ -872,6 +879,12 @@ def hint(path: str, as_json: bool, strategy_name: str | None) -> None:
 
     result = solve(state.position())
     task = CardTask(options=CardOptions())
+    if svg is not None:
+        from rummikub.cli.common import write_svg
+        from rummikub.render.card_svg import card_result_svg
+
+        title = f"Hand {state.hand + 1}: {state.players[seat]} to move"
+        write_svg(svg, card_result_svg(result, title=title))
     if as_json:
         click.echo(json.dumps(result_data(result, path, task), ensure_ascii=False))
         return
