@@ -24,7 +24,7 @@ from benchmarks import sections
 from rummikub.cards import preset
 from rummikub.cards.game import engine
 from rummikub.cards.game.record import CardRecord
-from rummikub.cards.game.simulate import game_seed, play_game
+from rummikub.cards.game.simulate import GameFailed, game_seed, play_game
 from rummikub.cards.game.strategies import strategy
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.rules import GAMES
@@ -75,11 +75,16 @@ def _run(game: str, lineup: tuple[str, str], games: int) -> dict[str, Any]:
     players = [strategy(name) for name in lineup]
     seconds: list[float] = []
     turns = hands = judged = claims = 0
+    failed: list[str] = []
     wins = 0.0
     for index in range(games):
         seats = players if index % 2 == 0 else players[::-1]
         started = time.perf_counter()
-        record, state = play_game(rules, seats, game_seed(1, index))
+        try:
+            record, state = play_game(rules, seats, game_seed(1, index))
+        except GameFailed as failure:
+            failed.append(f"{game} game {index}: {failure}")
+            continue
         seconds.append(time.perf_counter() - started)
         judged += recheck(record)
         turns += sum(len(h.turns) for h in record.hands)
@@ -90,19 +95,21 @@ def _run(game: str, lineup: tuple[str, str], games: int) -> dict[str, Any]:
         if second in state.result.winners:
             wins += 1 / len(state.result.winners)
     total = sum(seconds)
+    played = len(seconds)
     return {
         "game": game,
         "lineup": lineup,
-        "games": games,
+        "games": played,
+        "failed": failed,
         "seconds": total,
-        "games_per_second": games / total,
+        "games_per_second": played / total,
         "turns_per_second": turns / total,
         "median_game": statistics.median(seconds),
-        "hands": hands / games,
-        "turns": turns / games,
+        "hands": hands / played,
+        "turns": turns / played,
         "judged": judged,
         "claims": claims,
-        "second_wins": wins / games,
+        "second_wins": wins / played,
     }
 
 
@@ -145,6 +152,9 @@ def markdown(rows: Sequence[dict[str, Any]], command: str) -> str:
             f"| {row['median_game']:.2f} | {row['hands']:.1f} | {row['turns']:.0f} "
             f"| {row['judged']} | {row['claims']} | {row['second_wins']:.0%} |"
         )
+    failures = [text for row in rows for text in row["failed"]]
+    lines += ["", f"Games that failed (a hand stopped after 2000 turns): {len(failures)}."]
+    lines += [f"- {text}" for text in failures]
     lines += [
         "",
         "The last column is the share of games won by the second player named (`casual` "

@@ -24,6 +24,7 @@ from rummikub.cards.game.simulate import (
     CardSetup,
     GameFailed,
     play_game,
+    play_turn,
     simulate,
     summarize,
     to_text,
@@ -203,3 +204,16 @@ def test_every_state_of_a_game_holds_the_whole_pack(game: str, seed: int, player
         assert held == pack
         assert len(each.stock or ()) == each.stock_count
         assert len(each.owners) == len(each.table)
+
+
+@pytest.mark.parametrize("game", ["romme", "continental", "california"])
+def test_the_solver_players_make_legal_turns_in_the_middle_of_a_game(game: str) -> None:
+    # Positions from a casual game (tables with melds, opened players, claims), each played
+    # on by best and by keep: every turn they make is judged by the engine.
+    played, _ = play_game(short(game), [strategy("casual")] * 2, 4)
+    states = [s for s in engine.replay(played).states if not s.hand_over and not s.over]
+    for name in ("best", "keep"):
+        for state in states[:: max(1, len(states) // 4)][:4]:
+            after, turn = play_turn(state, [strategy(name)] * 2)
+            again = engine.advance(state, turn)
+            assert again.table == after.table and again.hands == after.hands

@@ -19,6 +19,9 @@ answer.
 * ``casual``: no solver: takes the top discard when it makes a meld with its hand, lays
   the natural sets and runs it sees (the contract when it has it), lays off single cards
   at the ends of runs and on sets, and discards its least useful card.
+
+No strategy takes back the top discard when it threw that card earlier in the hand (nor
+says "May I?" for it).
 """
 
 from __future__ import annotations
@@ -161,9 +164,19 @@ def _count(cards: Sequence[Card], rank: int) -> int:
     return sum(1 for c in cards if c.rank == rank)
 
 
+def _thrown_before(view: CardView) -> bool:
+    """Whether the top discard is a card this player threw earlier in the hand: a careful
+    player does not take back what it threw (and two players who did could pass the same
+    cards to each other for ever)."""
+    pile = view.live_pile()
+    return bool(pile) and any(
+        seen.seat == view.seat and seen.discard == pile[-1] for seen in view.history
+    )
+
+
 def _top_fits(view: CardView) -> bool:
     pile = view.live_pile()
-    return bool(pile) and _fits(pile[-1], view.hand, view.rules)
+    return bool(pile) and not _thrown_before(view) and _fits(pile[-1], view.hand, view.rules)
 
 
 # -- best ----------------------------------------------------------------------------------
@@ -173,7 +186,8 @@ def best_draw(view: CardView) -> Draw:
     position = view.position()
     if not position.picks():
         return "stock"
-    return solve(position).best.draw
+    choice = solve(position).best.draw
+    return "stock" if choice == 0 and _thrown_before(view) else choice
 
 
 def best_lay(view: CardView) -> Lay:
