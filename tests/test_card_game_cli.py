@@ -405,3 +405,25 @@ def test_hint_draws_the_best_turn(tmp_path: Path) -> None:
     assert texts[0] == "500 Rum \u2014 Hand 1: Ann to move"
     both = run("game", "hint", str(path), "--svg", str(picture), "--strategy", "keep")
     assert both.exit_code == 2
+
+
+def test_a_turn_given_as_the_whole_new_table(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    new_500(path)
+    run("game", "apply", str(path), "--meld", "JS QS KS", "--discard", "4D")
+    # The first meld given stands where JS QS KS stands: it would change it.
+    changed = run("game", "apply", str(path), "--table", "8H 9H 10H", "--discard", "KH")
+    assert changed.exit_code == 1
+    assert 'changes "JS QS KS"' in changed.output
+    whole = run("game", "apply", str(path), "--table", "JS QS KS | 8H 9H 10H", "--discard", "KH")
+    assert whole.exit_code == 0, whole.output
+    assert whole.output.startswith("Hand 1, turn 2: Bob drew from the stock, laid 8H 9H 10H,")
+    # Ann lays 10S off on JS QS KS by giving the table as it is after.
+    off = run("game", "apply", str(path), "--table", "10S JS QS KS | 8H 9H 10H", "--discard", "AC")
+    assert off.exit_code == 1  # 10S is not Ann's
+    assert "10S" in off.output
+    short = run("game", "apply", str(path), "--table", "JS QS KS", "--discard", "AC")
+    assert short.exit_code == 2
+    assert "--table: the new table has 1 melds, the table 2: give every old meld" in short.output
+    both = run("game", "apply", str(path), "--table", "JS QS KS", "--meld", "6S 6H 6D")
+    assert both.exit_code == 2 and "one of them" in both.output

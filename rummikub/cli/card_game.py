@@ -53,6 +53,7 @@ __all__ = [
     "scores_lines",
     "state_text",
     "turn_text",
+    "whole_table",
 ]
 
 GAME_NAMES = {
@@ -561,6 +562,14 @@ def _picture(state: CardGameState, svg: str) -> None:
     help='Cards laid off on table meld I, given as the meld after: "0: 7H 7D 7C 7S" (repeatable).',
 )
 @click.option(
+    "--table",
+    "table",
+    multiple=True,
+    metavar="MELDS",
+    help="Instead of --meld/--layoff: the whole new table, old melds at their places, then "
+    "the new ones (separated by | or repeated, as check --after takes it).",
+)
+@click.option(
     "--lay",
     "lay_text",
     metavar="CARDS",
@@ -587,6 +596,7 @@ def apply(
     card_text: str | None,
     melds: tuple[str, ...],
     layoffs: tuple[str, ...],
+    table: tuple[str, ...],
     lay_text: str | None,
     discard_text: str | None,
     claimer: str | None,
@@ -595,8 +605,11 @@ def apply(
     """Apply the next turn: the draw, the melds laid (--meld, --layoff, or --lay for the
     solver to arrange), a "May I?" claim and the discard. An illegal turn is refused with
     every rule it breaks (exit 1); when a hand ends, the next one is dealt from the seed."""
-    if lay_text is not None and (melds or layoffs):
-        raise BadInput("give the cards to lay with --lay, or the melds with --meld/--layoff")
+    if sum([lay_text is not None, bool(melds or layoffs), bool(table)]) > 1:
+        raise BadInput(
+            "give the cards to lay with --lay, the melds with --meld/--layoff, or the whole "
+            "new table with --table: one of them"
+        )
     # Read, judge and write under the record's lock: two `apply` at once never lose a turn.
     with locked(path):
         played = _open(path)
@@ -607,7 +620,14 @@ def apply(
         discard = _card("--discard", discard_text)
         claim = None if claimer is None else _seat(claimer, state, "--may-i")
         penalty = _card("--penalty", penalty_text)
-        if lay_text is not None:
+        if table:
+            try:
+                turn = whole_table(
+                    state, _melds("--table", table), draw, card, discard, claim, penalty
+                )
+            except RummikubError as error:
+                raise BadInput(f"--table: {error}") from None
+        elif lay_text is not None:
             lay_turn = lay_cards(
                 state, _cards("--lay", lay_text), draw, card, discard, claim, penalty
             )
@@ -714,6 +734,32 @@ def lay_cards(
         claim,
         penalty,
     )
+
+
+def whole_table(
+    state: CardGameState,
+    melds: Sequence[RawCardMeld],
+    draw: Draw = "stock",
+    card: Card | None = None,
+    discard: Card | None = None,
+    claim: int | None = None,
+    penalty: Card | None = None,
+) -> Turn:
+    """The turn that makes ``melds`` the whole new table, as ``check --after`` takes one:
+    every old meld at its place (a changed one is a lay-off on it), then the new melds.
+    Raises :class:`RummikubError` for a table shorter than the old one."""
+    old = state.table
+    if len(melds) < len(old):
+        raise RummikubError(
+            f"the new table has {len(melds)} melds, the table {len(old)}: give every old meld "
+            "at its place, then the new ones"
+        )
+    layoffs = tuple(
+        Layoff(index, meld)
+        for index, meld in enumerate(melds[: len(old)])
+        if meld.cards != old[index].raw().cards
+    )
+    return Turn(draw, card, tuple(melds[len(old) :]), layoffs, discard, claim, penalty)
 
 
 def _written(meld: CardMeld) -> RawCardMeld:

@@ -43,6 +43,7 @@ from rummikub.cli.card_game import (
     result_line,
     scores_lines,
     turn_text,
+    whole_table,
 )
 from rummikub.cli.cards import meld_texts
 from rummikub.cli.common import BadInput
@@ -358,7 +359,11 @@ def _read_lay(state: CardGameState, after: CardGameState, draw: Draw, line: str)
         else:
             laid, discard = text, None
     if whole:
-        return _whole_table(state, laid, draw, discard)
+        try:
+            melds = [RawCardMeld.parse(piece) for piece in meld_texts([laid])]
+        except NotationError as error:
+            raise RummikubError(str(error)) from None
+        return whole_table(state, melds, draw, None, discard)
     cards = _card_list(laid)
     if not cards:
         return Turn(draw, None, (), (), discard)
@@ -379,27 +384,6 @@ def _card_list(text: str) -> tuple[Card, ...]:
         return parse_cards(text)
     except NotationError as error:
         raise RummikubError(str(error)) from None
-
-
-def _whole_table(state: CardGameState, text: str, draw: Draw, discard: Card | None) -> Turn:
-    """The whole new table typed: the old melds at their places (changed: lay-offs), then
-    the new melds."""
-    try:
-        melds = [RawCardMeld.parse(piece) for piece in meld_texts([text])]
-    except NotationError as error:
-        raise RummikubError(str(error)) from None
-    old = state.table
-    if len(melds) < len(old):
-        raise RummikubError(
-            f"the new table has {len(melds)} melds, the table {len(old)}: give every old meld "
-            "at its place, then the new ones"
-        )
-    layoffs = tuple(
-        Layoff(index, meld)
-        for index, meld in enumerate(melds[: len(old)])
-        if meld != old[index].raw()
-    )
-    return Turn(draw, None, tuple(melds[len(old) :]), layoffs, discard)
 
 
 def _shown(state: CardGameState, seat: int) -> str:
