@@ -602,8 +602,9 @@ def apply(
     claimer: str | None,
     penalty_text: str | None,
 ) -> None:
-    """Apply the next turn: the draw, the melds laid (--meld, --layoff, or --lay for the
-    solver to arrange), a "May I?" claim and the discard. An illegal turn is refused with
+    """Apply the next turn: the draw, the melds laid (--meld and --layoff, the whole new
+    table with --table, or --lay for the solver to arrange), a "May I?" claim and the
+    discard. An illegal turn is refused with
     every rule it breaks (exit 1); when a hand ends, the next one is dealt from the seed."""
     if sum([lay_text is not None, bool(melds or layoffs), bool(table)]) > 1:
         raise BadInput(
@@ -628,10 +629,7 @@ def apply(
             except RummikubError as error:
                 raise BadInput(f"--table: {error}") from None
         elif lay_text is not None:
-            lay_turn = lay_cards(
-                state, _cards("--lay", lay_text), draw, card, discard, claim, penalty
-            )
-            turn = lay_turn
+            turn = lay_cards(state, _cards("--lay", lay_text), draw, card, discard, claim, penalty)
         else:
             turn = Turn(
                 draw,
@@ -650,6 +648,11 @@ def apply(
         record, after = _dealt(played.record.with_turn(turn), after)
         _save(record, after, path)
     click.echo(f"Hand {state.hand + 1}, turn {state.turns + 1}: {turn_text(turn, state)}.")
+    if after.hand > state.hand:
+        ended = after.results[state.hand]
+        click.echo(
+            f"{game_title(state)} is over: {_ending(state, ended)}; hand {after.hand + 1} is dealt."
+        )
     click.echo(state_text(after))
 
 
