@@ -9,7 +9,7 @@ its "May I?" claim, then its lay-down judged by the card checker,
 (:func:`draw`, :func:`claim`, :func:`lay`), so that self-play asks each player in its
 order. :func:`replay` runs a record, hand by hand, and stops at the first bad turn.
 
-Readings of CARDS.md chosen here (README, "Card whole games"):
+Readings of CARDS.md chosen here (README, "Readings of the whole games"):
 
 * The deal: hand ``h`` (from 0) is shuffled with a seed of its own drawn from the game's
   seed (:func:`hand_seed`); seat 0 takes the first ``hand_size`` cards, seat 1 the next,
@@ -258,7 +258,8 @@ def hand_seed(seed: int, hand: int) -> int:
 
 
 def deal_hand(rules: CardRules, players: int, seed: int, hand: int = 0) -> Deal:
-    """The deal of hand ``hand`` of a game seeded ``seed`` (README, "Card whole games")."""
+    """The deal of hand ``hand`` of a game seeded ``seed`` (README, "Readings of the whole
+    games")."""
     effective = pack_for(rules, players)
     size = hand_size_of(effective, players)
     cards = pack(effective)
