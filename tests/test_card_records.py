@@ -220,3 +220,19 @@ def test_a_record_names_cards_as_written() -> None:
     text = record.dumps(game)
     assert 'melds = ["AH=8S 9S 10S JS"]' in text
     assert record.loads(text) == game
+
+
+def test_a_record_file_replays_to_its_bad_turn_naming_the_file(tmp_path: Path) -> None:
+    game, _ = _played()
+    hand = game.hands[0]
+    bad = replace(hand.turns[2], discard=Card(13, "S"), melds=(RawCardMeld.parse("2H 3H 4H"),))
+    broken = game.with_hands((replace(hand, turns=(*hand.turns[:2], bad, *hand.turns[3:])),))
+    path = tmp_path / "broken.toml"
+    record.save(broken, path)
+    result = engine.replay_file(path)
+    player = game.players[0]
+    assert result.problem is not None
+    assert result.problem.startswith(f"{path}: hand 1, turn 3 ({player}): ")
+    assert len(result.states) == 3
+    record.save(game, path)
+    assert engine.replay_file(path).problem is None

@@ -9,7 +9,7 @@ its "May I?" claim, then its lay-down judged by the card checker,
 (:func:`draw`, :func:`claim`, :func:`lay`), so that self-play asks each player in its
 order. :func:`replay` runs a record, hand by hand, and stops at the first bad turn.
 
-Readings of CARDS.md chosen here (README, "Card whole games"):
+Readings of CARDS.md chosen here (README, "Readings of the whole games"):
 
 * The deal: hand ``h`` (from 0) is shuffled with a seed of its own drawn from the game's
   seed (:func:`hand_seed`); seat 0 takes the first ``hand_size`` cards, seat 1 the next,
@@ -34,6 +34,7 @@ Readings of CARDS.md chosen here (README, "Card whole games"):
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -42,7 +43,7 @@ from typing import Any
 
 from rummikub.cards.cards import DECK, JOKER, Card, card_problem, sort_key, type_of
 from rummikub.cards.checker import check
-from rummikub.cards.game.record import CardRecord, Deal, Hand, Layoff, Turn
+from rummikub.cards.game.record import CardRecord, Deal, Hand, Layoff, Turn, load
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw, too_often
 from rummikub.cards.rules import CardRules, hand_size_of, most_players, pack_for
@@ -70,6 +71,7 @@ __all__ = [
     "pack",
     "real_table",
     "replay",
+    "replay_file",
     "rules_argument",
     "scores_of",
     "start",
@@ -258,7 +260,8 @@ def hand_seed(seed: int, hand: int) -> int:
 
 
 def deal_hand(rules: CardRules, players: int, seed: int, hand: int = 0) -> Deal:
-    """The deal of hand ``hand`` of a game seeded ``seed`` (README, "Card whole games")."""
+    """The deal of hand ``hand`` of a game seeded ``seed`` (README, "Readings of the whole
+    games")."""
     effective = pack_for(rules, players)
     size = hand_size_of(effective, players)
     cards = pack(effective)
@@ -874,6 +877,8 @@ class Replay:
     error: TurnError | None
     #: A problem other than a bad turn (a hand's deal, scores written wrong).
     trouble: str | None = None
+    #: The file the record was read from (:func:`replay_file`), named in :attr:`problem`.
+    path: str | None = None
 
     @property
     def state(self) -> CardGameState:
@@ -881,6 +886,15 @@ class Replay:
 
     @property
     def problem(self) -> str | None:
+        """The first problem in one line (the file first, when read from one): a bad turn
+        (``g.toml: hand 2, turn 5 (Bob): 7S is not in your hand``), a turn that is not
+        cards, a deal or scores that do not hold."""
+        found = self._problem()
+        if found is None or self.path is None:
+            return found
+        return f"{self.path}: {found}"
+
+    def _problem(self) -> str | None:
         if self.error is not None:
             return str(self.error)
         if self.record.problem is not None:
@@ -929,6 +943,14 @@ def replay(record: CardRecord) -> Replay:
             trouble = f"hand {number + 2}: dealt before hand {number + 1} ended"
             return Replay(record, tuple(states), None, trouble)
     return Replay(record, tuple(states), None)
+
+
+def replay_file(path: str | os.PathLike[str]) -> Replay:
+    """Read the record at ``path`` (:func:`rummikub.cards.game.record.load`, which raises
+    :class:`~rummikub.cards.game.record.RecordError` for a file that is no record) and
+    replay it up to its first bad turn; the problem names the file. A first deal that
+    cannot be dealt raises, as :func:`start` does."""
+    return replace(replay(load(path)), path=os.fspath(path))
 
 
 def scores_of(state: CardGameState) -> tuple[tuple[int, ...] | None, ...]:
