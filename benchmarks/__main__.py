@@ -1,7 +1,8 @@
 """``python -m benchmarks``: see :mod:`benchmarks.run`; ``python -m benchmarks simulate``:
 see :mod:`benchmarks.simulate`; ``python -m benchmarks equity``: see
 :mod:`benchmarks.equity`; ``python -m benchmarks serve``: see
-:mod:`benchmarks.serve_load`."""
+:mod:`benchmarks.serve_load`; ``python -m benchmarks cardgames``: see
+:mod:`benchmarks.cardgames`."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ if __name__ == "__main__":
         from benchmarks import equity
 
         sys.exit(equity.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["cardgames"]:
+        from benchmarks import cardgames
+
+        sys.exit(cardgames.main(sys.argv[2:]))
     if sys.argv[1:2] == ["serve"]:
         from benchmarks import serve_load
 
@@ -32,7 +37,7 @@ if __name__ == "__main__":
     # all six.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices", "endgame", "equity")
+        for name in ("solver-choices", "speed-choices", "endgame", "equity", "cardgames")
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)

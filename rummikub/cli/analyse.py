@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from rummikub.cli import explaining, render, review
+from rummikub.cli.card_options import card_record_problem, is_card_data, is_card_record_data
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -31,8 +32,9 @@ from rummikub.cli.positions import (
     check_usage,
     rack_table_options,
     read_puzzle,
+    stdin_data,
 )
-from rummikub.core.documents import STDIN, read_stdin
+from rummikub.core.documents import STDIN, read_document, read_stdin
 from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.puzzles import expand_all
@@ -174,8 +176,22 @@ def analyse(
             rejected |= found.problem is not None
             unproven |= not found.proven
             continue
+        data: Any = None if inline else _document(source, stdin)
+        if is_card_record_data(data):
+            click.echo(f"Error: {card_record_problem(str(source))}", err=True)
+            bad = True
+            continue
+        if is_card_data(data):
+            click.echo(
+                f"Error: {source}: a card puzzle (it has a 'game' key): analyse answers for "
+                "tile positions; 'rummikub solve' gives a card puzzle's best turn "
+                "(--all-picks: for every pile pick) and 'rummikub check' judges a turn",
+                err=True,
+            )
+            bad = True
+            continue
         try:
-            puzzle = read_puzzle(source, given if inline else None, stdin, choices)
+            puzzle = read_puzzle(source, given if inline else None, stdin, choices, data=data)
         except PuzzleError as error:
             click.echo(f"Error: {error}", err=True)
             bad = True
@@ -219,6 +235,20 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
+
+
+def _document(source: str | PuzzleError, stdin: str | None) -> Any:
+    """A puzzle's document, read once: its keys tell a card puzzle (refused) from a tile
+    one, which the tile reader then checks (None: nothing to read, or it does not read or
+    parse, which the tile reader reports)."""
+    if not isinstance(source, str):
+        return None
+    if source == STDIN and stdin is not None:
+        return stdin_data(stdin)
+    try:
+        return read_document(source)
+    except PuzzleError:
+        return None
 
 
 class _Bar:

@@ -50,11 +50,51 @@ if TYPE_CHECKING:  # the endgame search loads only when a hint needs it
     from rummikub.game.endgame import Verdict
 
 
-@click.group()
-def game() -> None:
-    """Record a whole hand: deal or enter a real table's game, apply turns, replay, hint.
+class _Game(click.Group):
+    """The tile game's commands, or the card game's (:mod:`rummikub.cli.card_game`) where
+    the command line names a card game: ``new --game G``, or a record of the card format
+    (the card rummies load only then). ``deal`` and ``score`` are the card game's only."""
 
-    A record is a TOML (or .json) file; see the README, "Game records".
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "deal", "score"})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in ("deal", "score"):
+            from rummikub.cli.card_game import game as card_game
+
+            return card_game.get_command(ctx, cmd_name)
+        return found
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if name is not None and _for_cards(name, rest):
+            from rummikub.cli.card_game import game as card_game
+
+            return name, card_game.get_command(ctx, name), rest
+        return name, command, rest
+
+
+def _for_cards(name: str, args: list[str]) -> bool:
+    """Whether a game command's arguments name a card game: ``--game`` (for ``new``), or a
+    record of the card format."""
+    from rummikub.cli.card_options import is_card_record
+
+    if name == "new":
+        return any(a == "--game" or a.startswith("--game=") for a in args)
+    return any(not a.startswith("-") and os.path.isfile(a) and is_card_record(a) for a in args)
+
+
+@click.group(cls=_Game)
+def game() -> None:
+    """Record a whole game: deal or enter a real table's game, apply turns, replay, hint.
+
+    A record is a TOML (or .json) file; see the README, "Game records". A card game
+    (CARDS.md: rummy, 500-rum, romme, continental, california) is started with
+    'rummikub game new RECORD --game G'; the other commands read it from its record
+    (and a real table's card game has 'deal' and 'score' too).
     """
 
 
