@@ -108,6 +108,20 @@ BAR_AFTER = 0.5
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )
+@click.option(
+    "--equity",
+    "with_equity",
+    is_flag=True,
+    help="A game record: judge every turn by the win probability it lost, and each draw's "
+    "luck (README, 'The game review').",
+)
+@click.option(
+    "--chart",
+    "chart_path",
+    metavar="FILE.png",
+    help="With --equity: draw the win probability over the game, marked turns shown "
+    "(matplotlib, the [chart] extra).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per puzzle, per line.")
 @click.option("--no-color", is_flag=True, help="No colors (as when NO_COLOR is set).")
 @click.option(
@@ -133,13 +147,16 @@ def analyse(
     after: tuple[str, ...],
     changed: bool,
     time_limit: float | None,
+    with_equity: bool,
+    chart_path: str | None,
     as_json: bool,
     no_color: bool,
     svg: str | None,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
     --rack/--table or --position. A game record (see 'rummikub game') has every turn
-    graded against the best move instead.
+    graded against the best move instead; with --equity, by the win probability it lost,
+    with each draw's luck and each player's accuracy.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
     holding tiles back costs (--hold) and how a proposed move compares with the best
@@ -158,6 +175,8 @@ def analyse(
     if svg is not None and len(sources) > 1:
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     color = explaining.use_color(no_color)
+    if with_equity or chart_path is not None:
+        ctx.exit(_equity_review(sources, inline, with_equity, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
@@ -219,6 +238,41 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
+
+
+def _equity_review(
+    sources: Sequence[str | PuzzleError],
+    inline: bool,
+    with_equity: bool,
+    chart_path: str | None,
+    as_json: bool,
+) -> int:
+    """``analyse RECORD --equity [--chart FILE.png]``: the equity review of each record."""
+    if not with_equity:
+        raise click.UsageError("--chart draws the equity review: use it with --equity")
+    records = [s for s in sources if isinstance(s, str) and s != STDIN and review.is_record(s)]
+    if inline or len(records) != len(sources):
+        raise click.UsageError("--equity reviews game records: give RECORD files only")
+    if chart_path is not None and len(records) != 1:
+        raise click.UsageError("--chart draws one game: give one record")
+    bad = rejected = False
+    for path in records:
+        try:
+            found = review.equity(path, bar=not as_json and sys.stderr.isatty())
+            if chart_path is not None:
+                from rummikub.game.chart import save_review_chart
+
+                save_review_chart(found, chart_path)
+        except RummikubError as error:
+            click.echo(f"Error: {error}", err=True)
+            bad = True
+            continue
+        if as_json:
+            click.echo(json.dumps(found.to_data()))
+        else:
+            click.echo(review.equity_text(found) + ("\n" if len(records) > 1 else ""))
+        rejected |= found.problem is not None
+    return EXIT_BAD_INPUT if bad else EXIT_REJECTED if rejected else EXIT_OK
 
 
 class _Bar:

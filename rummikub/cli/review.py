@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 
 from rummikub.core.documents import read_document
 from rummikub.core.errors import PuzzleError
+from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
-    from rummikub.game.review import Review
+    from rummikub.game.equity import Budget
+    from rummikub.game.review import EquityReview, EquityTurn, Review
 
-__all__ = ["is_record", "review", "review_text"]
+__all__ = ["equity", "equity_text", "is_record", "review", "review_text"]
 
 #: A record file holds this key (``format = "rummikub-game/1"``); a puzzle file never does.
 FORMAT_KEY = "format"
@@ -56,3 +58,87 @@ def review_text(found: Review) -> str:
     if found.problem is not None:
         lines.append(f"The replay stopped: {found.problem}")
     return "\n".join(lines)
+
+
+# -- the equity review (``analyse RECORD --equity``) ----------------------------------------
+
+
+def equity(path: str, *, bar: bool, budget: Budget | None = None) -> EquityReview:
+    """Replay the record at ``path`` and judge each turn whose rack is known in win
+    probability; ``bar`` shows a progress bar on stderr (a terminal)."""
+    from rummikub.game.equity import DEFAULT
+    from rummikub.game.record import load
+    from rummikub.game.review import equity_review
+
+    record = load(path)
+    if not bar:
+        return equity_review(record, path, budget or DEFAULT)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("Review", total=len(record.turns))
+        return equity_review(
+            record,
+            path,
+            budget or DEFAULT,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+
+
+def equity_text(found: EquityReview) -> str:
+    """The equity review for a terminal: a line a turn, then a line a player."""
+    from rummikub.game.review import THRESHOLDS
+
+    graded = sum(line.graded for line in found.players)
+    budget = found.budget
+    lines = [
+        f"{found.path} - equity review: {len(found.turns)} turns, {graded} graded "
+        f"({budget.samples} deals x {budget.rounds} round{'s' if budget.rounds != 1 else ''} "
+        "a turn)"
+    ]
+    width = max([len(t.player) for t in found.turns] + [len("player")])
+    lines.append(f"  turn  {'player':<{width}}  win   lost  mark  luck   move")
+    for turn in found.turns:
+        lines.append(f"  {turn.number:>4}  {turn.player:<{width}}  " + _turn_columns(turn))
+    lines.append("Players:")
+    width = max(len(line.player) for line in found.players)
+    for line in found.players:
+        marks = ", ".join(f"{mark} {count}" for mark, count in line.marks)
+        accuracy = "-" if line.accuracy is None else f"{line.accuracy:.1f}"
+        lines.append(
+            f"  {line.player:<{width}}  accuracy {accuracy:>5} over {line.graded} graded "
+            f"turn{'' if line.graded == 1 else 's'}; equity lost {line.lost:.2f} ({marks}); "
+            f"luck {line.luck:+.2f} in {line.draws} draw{'' if line.draws == 1 else 's'}"
+        )
+    lines.append(
+        "Marks by the win probability lost: "
+        + ", ".join(f"{mark} {threshold:.2f}+" for mark, threshold in reversed(THRESHOLDS))
+        + "; a turn with nothing to lay is not graded."
+    )
+    if found.problem is not None:
+        lines.append(f"The replay stopped: {found.problem}")
+    return "\n".join(lines)
+
+
+def _turn_columns(turn: EquityTurn) -> str:
+    move = _move_words(turn)
+    if turn.win is None:
+        return f"{'':4}  {'':4}  {'':4}  {'':5}  {move} (rack unknown)"
+    lost = f"{turn.lost:.2f}" if turn.graded and turn.lost is not None else "-"
+    luck = "" if turn.luck is None else f"{turn.luck:+.2f}"
+    text = f"{turn.win:.2f}  {lost:<4}  {turn.mark or '':<4}  {luck:<5}  {move}"
+    best = turn.best
+    if turn.mark is not None and best is not None:
+        laid = format_tiles(best.played)
+        what = f"lay {laid}" if best.played else "draw" if turn.kind != "pass" else "pass"
+        text += f"; best: {what} ({best.win:.2f})"
+    return text
+
+
+def _move_words(turn: EquityTurn) -> str:
+    if turn.kind == "play":
+        return f"played {format_tiles(turn.played)}"
+    if turn.kind == "draw":
+        return "drew" + ("" if turn.drew is None else f" {turn.drew}")
+    return "passed"
