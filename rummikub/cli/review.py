@@ -14,6 +14,7 @@ from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
     from rummikub.game.equity import Budget
+    from rummikub.game.record import Record
     from rummikub.game.review import EquityReview, EquityTurn, Review
 
 __all__ = ["equity", "equity_text", "is_record", "review", "review_text"]
@@ -63,14 +64,16 @@ def review_text(found: Review) -> str:
 # -- the equity review (``analyse RECORD --equity``) ----------------------------------------
 
 
-def equity(path: str, *, bar: bool, budget: Budget | None = None) -> EquityReview:
-    """Replay the record at ``path`` and judge each turn whose rack is known in win
-    probability; ``bar`` shows a progress bar on stderr (a terminal)."""
+def equity(
+    path: str, *, bar: bool, budget: Budget | None = None, record: Record | None = None
+) -> EquityReview:
+    """Replay the record at ``path`` (or ``record``, read from it) and judge each turn whose
+    rack is known in win probability; ``bar`` shows a progress bar on stderr (a terminal)."""
     from rummikub.game.equity import DEFAULT
     from rummikub.game.record import load
     from rummikub.game.review import equity_review
 
-    record = load(path)
+    record = load(path) if record is None else record
     if not bar:
         return equity_review(record, path, budget or DEFAULT)
     from rich.console import Console

@@ -136,6 +136,10 @@ class Note:
     def empty(self) -> bool:
         return self == Note()
 
+    def to_data(self) -> dict[str, Any]:
+        """The note's keys as a record's turn holds them (``game show --json`` gives them)."""
+        return _note_data(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
