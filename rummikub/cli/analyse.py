@@ -255,6 +255,10 @@ def _equity_review(
         raise click.UsageError("--equity reviews game records: give RECORD files only")
     if chart_path is not None and len(records) != 1:
         raise click.UsageError("--chart draws one game: give one record")
+    if chart_path is not None:
+        from rummikub.game.chart import need_matplotlib
+
+        need_matplotlib()  # before the review: a missing extra is told at once (exit 2)
     bad = rejected = False
     for path in records:
         try:

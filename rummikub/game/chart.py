@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rummikub.game.duel import DuelReport
     from rummikub.game.review import EquityReview
 
-__all__ = ["save_chart", "save_duel_chart", "save_review_chart"]
+__all__ = ["need_matplotlib", "save_chart", "save_duel_chart", "save_review_chart"]
 
 
 def _pyplot() -> Any:
@@ -28,6 +28,12 @@ def _pyplot() -> Any:
         return importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise RummikubError("a chart needs matplotlib: pip install 'rummikub[chart]'") from None
+
+
+def need_matplotlib() -> None:
+    """Raise the chart's :class:`RummikubError` now when matplotlib is missing (before a
+    long review, rather than after it)."""
+    _pyplot()
 
 
 def _save(plt: Any, figure: Any, path: str | os.PathLike[str]) -> None:
