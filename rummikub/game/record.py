@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -645,8 +646,17 @@ def _toml(value: Any) -> str:
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):  # an inline table (its keys are bare words)
         return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    # A JSON string with ASCII escapes is a valid TOML basic string.
-    return json.dumps(str(value))
+    # A JSON string with ASCII escapes is a valid TOML basic string, once a character beyond
+    # the BMP (JSON's surrogate pair, which TOML refuses) is written as one \UXXXXXXXX.
+    return _PAIR.sub(_scalar, json.dumps(str(value)))
+
+
+_PAIR = re.compile(r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+
+
+def _scalar(match: re.Match[str]) -> str:
+    high, low = int(match[2], 16), int(match[3], 16)
+    return f"{match[1]}\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
 
 
 @contextlib.contextmanager
