@@ -307,3 +307,20 @@ def test_annotate_keeps_a_comment_and_refuses_a_record_changed_meanwhile(
     assert found.exit_code == 2
     assert "changed by another program" in found.output
     assert len(load(path).turns) == len(record.turns) - 1  # the other program's write stands
+
+
+def test_the_luck_playout_is_the_equity_playout() -> None:
+    from rummikub.game import review
+    from rummikub.game.engine import advance
+    from rummikub.game.equity import deals_of, playout
+
+    state = replay(_before_my_draw()).state
+    position, view = view_of(state)
+    moves: dict[object, object] = {}
+    for deal in deals_of(position, view, SMALL):
+        for tile in sorted(set(unseen(position, view)), key=PAIRS.sort_key):
+            after = advance(review._drawing(deal, tile), Draw(tile), judge=False)
+            assert after.racks[0] is not None and tile in after.racks[0]
+            found = review._playout(after, 0, 1, moves)  # type: ignore[arg-type]
+            assert found == playout(after, 0, 1)
+    assert moves  # the solves were kept

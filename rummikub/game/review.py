@@ -342,18 +342,39 @@ def draw_equities(position: Position, view: View, budget: Budget = DEFAULT) -> d
     and the hand played out as evaluate's candidates are. The figures depend only on what the
     drawer saw and the budget, never on the tile actually drawn.
     """
-    from rummikub.game.equity import deals_of, playout
+    from rummikub.game.equity import deals_of
 
     equities: dict[Tile, float] = {}
     deals = deals_of(position, view, budget)
+    moves: dict[Position, Move] = {}
     for tile in _kinds(unseen(position, view), position.rules):
         wins = []
         for deal in deals:
             state = _drawing(deal, tile)
             after = advance(state, Draw(tile), judge=False)
-            wins.append(playout(after, view.seat, budget.rounds))
+            wins.append(_playout(after, view.seat, budget.rounds, moves))
         equities[tile] = math.fsum(wins) / len(wins)
     return equities
+
+
+def _playout(state: GameState, seat: int, rounds: int, moves: dict[Position, Move]) -> float:
+    """:func:`rummikub.game.equity.playout` (its best moves, then its scoring), each position's
+    best move solved once: a kind drawn from the depths of the pool leaves the next player's
+    rack as it was on that deal, so their move is the one already found (a quarter of the
+    luck's solves on standard games: benchmarks/RESULTS.md, "The game review")."""
+    from rummikub.game.engine import turn_of_move
+    from rummikub.game.equity import playout
+    from rummikub.tiles.solver import solve
+
+    turns = rounds * len(state.players)
+    while not state.over and turns > 0:
+        position = state.position()
+        move = moves.get(position)
+        if move is None:
+            move = moves[position] = solve(position).move
+        state = advance(state, turn_of_move(state, move), judge=False)
+        turns -= 1
+    return playout(state, seat, 0)  # the playout's scoring: the outcome, or the evaluation
 
 
 def draw_luck(position: Position, view: View, tile: Tile, budget: Budget = DEFAULT) -> float:
