@@ -9,6 +9,7 @@ import functools
 import json
 import math
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,15 @@ def test_the_luck_playout_is_the_equity_playout() -> None:
             found = review._playout(after, 0, 1, moves)  # type: ignore[arg-type]
             assert found == playout(after, 0, 1)
     assert moves  # the solves were kept
+
+
+@pytest.mark.parametrize(
+    ("lost", "mark"), [(0.09996, "?"), (0.0999, "?!"), (0.04996, "?!"), (0.0499, None)]
+)
+def test_a_turn_is_marked_by_its_loss_as_written(lost: float, mark: str | None) -> None:
+    from rummikub.game.review import EquityTurn
+
+    turn = EquityTurn(1, 0, "Ann", "play", (), None, win=0.5, played_win=0.5 - lost)
+    assert replace(turn, lost=lost, choices=2).mark == mark
+    assert replace(turn, lost=lost, choices=1).mark is None  # no choice, no mark
+    assert mark_of(round(lost, 4)) == mark

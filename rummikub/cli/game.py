@@ -299,7 +299,7 @@ def _notes_lines(game: Replay) -> list[str]:
         if note.win is not None:
             figures.append(f"win {note.win:.2f}")
         if note.lost is not None:
-            figures.append(f"lost {note.lost:.2f}")
+            figures.append(f"lost {note.lost:.4f}")
         if note.luck is not None:
             figures.append(f"luck {note.luck:+.2f}")
         text = f"  {number:>3}. {name}: {move}{note.mark or ''}"

@@ -101,7 +101,7 @@ def equity_text(found: EquityReview) -> str:
         "a turn)"
     ]
     width = max([len(t.player) for t in found.turns] + [len("player")])
-    lines.append(f"  turn  {'player':<{width}}  win   lost  mark  luck   move")
+    lines.append(f"  turn  {'player':<{width}}  win   lost    mark  luck   move")
     for turn in found.turns:
         lines.append(f"  {turn.number:>4}  {turn.player:<{width}}  " + _turn_columns(turn))
     lines.append("Players:")
@@ -127,10 +127,10 @@ def equity_text(found: EquityReview) -> str:
 def _turn_columns(turn: EquityTurn) -> str:
     move = _move_words(turn)
     if turn.win is None:
-        return f"{'':4}  {'':4}  {'':4}  {'':5}  {move} (rack unknown)"
-    lost = f"{turn.lost:.2f}" if turn.graded and turn.lost is not None else "-"
+        return f"{'':4}  {'':6}  {'':4}  {'':5}  {move} (rack unknown)"
+    lost = f"{turn.lost:.4f}" if turn.graded and turn.lost is not None else "-"
     luck = "" if turn.luck is None else f"{turn.luck:+.2f}"
-    text = f"{turn.win:.2f}  {lost:<4}  {turn.mark or '':<4}  {luck:<5}  {move}"
+    text = f"{turn.win:.2f}  {lost:<6}  {turn.mark or '':<4}  {luck:<5}  {move}"
     best = turn.best
     if turn.mark is not None and best is not None:
         laid = format_tiles(best.played)

@@ -175,7 +175,11 @@ class EquityTurn:
 
     @property
     def mark(self) -> str | None:
-        return mark_of(self.lost) if self.graded and self.lost is not None else None
+        """The mark of the equity lost as the review writes it (rounded to 4 decimals, so a
+        record's ``lost`` gives its ``mark`` back)."""
+        if not self.graded or self.lost is None:
+            return None
+        return mark_of(round(self.lost, 4))
 
     def to_data(self, rules: Rules) -> dict[str, Any]:
         best = self.best
