@@ -176,7 +176,7 @@ def analyse(
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     color = explaining.use_color(no_color)
     if with_equity or chart_path is not None:
-        ctx.exit(_equity_review(sources, inline, with_equity, chart_path, as_json))
+        ctx.exit(review.run_equity(sources, inline, with_equity, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
@@ -238,45 +238,6 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
-
-
-def _equity_review(
-    sources: Sequence[str | PuzzleError],
-    inline: bool,
-    with_equity: bool,
-    chart_path: str | None,
-    as_json: bool,
-) -> int:
-    """``analyse RECORD --equity [--chart FILE.png]``: the equity review of each record."""
-    if not with_equity:
-        raise click.UsageError("--chart draws the equity review: use it with --equity")
-    records = [s for s in sources if isinstance(s, str) and s != STDIN and review.is_record(s)]
-    if inline or len(records) != len(sources):
-        raise click.UsageError("--equity reviews game records: give RECORD files only")
-    if chart_path is not None and len(records) != 1:
-        raise click.UsageError("--chart draws one game: give one record")
-    if chart_path is not None:
-        from rummikub.game.chart import need_matplotlib
-
-        need_matplotlib()  # before the review: a missing extra is told at once (exit 2)
-    bad = rejected = False
-    for path in records:
-        try:
-            found = review.equity(path, bar=not as_json and sys.stderr.isatty())
-            if chart_path is not None:
-                from rummikub.game.chart import save_review_chart
-
-                save_review_chart(found, chart_path)
-        except RummikubError as error:
-            click.echo(f"Error: {error}", err=True)
-            bad = True
-            continue
-        if as_json:
-            click.echo(json.dumps(found.to_data()))
-        else:
-            click.echo(review.equity_text(found) + ("\n" if len(records) > 1 else ""))
-        rejected |= found.problem is not None
-    return EXIT_BAD_INPUT if bad else EXIT_REJECTED if rejected else EXIT_OK
 
 
 class _Bar:

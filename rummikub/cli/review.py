@@ -1,4 +1,5 @@
-"""``rummikub analyse RECORD``: every turn of a game record graded against the best move.
+"""``rummikub analyse RECORD``: every turn of a game record graded against the best move,
+and with ``--equity`` (also ``game annotate``) in win probability, with each draw's luck.
 
 The grading itself is :mod:`rummikub.game.review` (the web page's review mode uses it too);
 this module reads the file and words the answer for a terminal.
@@ -6,10 +7,16 @@ this module reads the file and words the answer for a terminal.
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rummikub.core.documents import read_document
-from rummikub.core.errors import PuzzleError
+import click
+
+from rummikub.cli.common import EXIT_BAD_INPUT, EXIT_OK, EXIT_REJECTED
+from rummikub.core.documents import STDIN, read_document
+from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
@@ -17,7 +24,7 @@ if TYPE_CHECKING:  # the game package loads only when a record is reviewed
     from rummikub.game.record import Record
     from rummikub.game.review import EquityReview, EquityTurn, Review
 
-__all__ = ["equity", "equity_text", "is_record", "review", "review_text"]
+__all__ = ["equity", "equity_text", "is_record", "review", "review_text", "run_equity"]
 
 #: A record file holds this key (``format = "rummikub-game/1"``); a puzzle file never does.
 FORMAT_KEY = "format"
@@ -62,6 +69,46 @@ def review_text(found: Review) -> str:
 
 
 # -- the equity review (``analyse RECORD --equity``) ----------------------------------------
+
+
+def run_equity(
+    sources: Sequence[str | PuzzleError],
+    inline: bool,
+    with_equity: bool,
+    chart_path: str | None,
+    as_json: bool,
+) -> int:
+    """``analyse RECORD --equity [--chart FILE.png]``: the equity review of each record, printed
+    as text or JSON; the exit code (0, 1 a record with a bad turn, 2 bad input)."""
+    if not with_equity:
+        raise click.UsageError("--chart draws the equity review: use it with --equity")
+    records = [s for s in sources if isinstance(s, str) and s != STDIN and is_record(s)]
+    if inline or len(records) != len(sources):
+        raise click.UsageError("--equity reviews game records: give RECORD files only")
+    if chart_path is not None and len(records) != 1:
+        raise click.UsageError("--chart draws one game: give one record")
+    if chart_path is not None:
+        from rummikub.game.chart import need_matplotlib
+
+        need_matplotlib()  # before the review: a missing extra is told at once (exit 2)
+    bad = rejected = False
+    for path in records:
+        try:
+            found = equity(path, bar=not as_json and sys.stderr.isatty())
+            if chart_path is not None:
+                from rummikub.game.chart import save_review_chart
+
+                save_review_chart(found, chart_path)
+        except RummikubError as error:
+            click.echo(f"Error: {error}", err=True)
+            bad = True
+            continue
+        if as_json:
+            click.echo(json.dumps(found.to_data()))
+        else:
+            click.echo(equity_text(found) + ("\n" if len(records) > 1 else ""))
+        rejected |= found.problem is not None
+    return EXIT_BAD_INPUT if bad else EXIT_REJECTED if rejected else EXIT_OK
 
 
 def equity(
