@@ -118,7 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--seeds 1,2 --strategies A,B [--samples N] [--rule K=V ...]` rewrites its lines). "
         "CPU seconds of one core for the whole review and for its luck (every kind of tile "
         "that could be drawn, at every draw); per player the equity lost, the accuracy, the "
-        "marks and the luck. At the `equity` strategy's own budget (6 x 1) the review judges "
+        "marks and the luck (P1 plays the first strategy named, P2 the second). At the "
+        "`equity` strategy's own budget (6 x 1) the review judges "
         "it by the evaluations it chose with, so its loss is zero wherever it chose among the "
         "candidates: a larger budget is the fairer judge.\n\n"
         + HEADER
