@@ -33,11 +33,12 @@ if __name__ == "__main__":
     # The self-play and server sections are measured on their own, and the solver's choices
     # and the speed choices (why each speed trick is there, with the figures that justify it)
     # are written from focused measurements, as are the endgame's and the equity tables
-    # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``): a full run keeps
-    # all six.
+    # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``) and the game
+    # review's (``python -m benchmarks.review``) and the card games' (``python -m benchmarks
+    # cardgames``): a full run keeps them all.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices", "endgame", "equity", "cardgames")
+        for name in ("solver-choices", "speed-choices", "endgame", "equity", "cardgames", "review")
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)

@@ -110,6 +110,20 @@ BAR_AFTER = 0.5
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )
+@click.option(
+    "--equity",
+    "with_equity",
+    is_flag=True,
+    help="A game record: judge every turn by the win probability it lost, and each draw's "
+    "luck (README, 'The game review').",
+)
+@click.option(
+    "--chart",
+    "chart_path",
+    metavar="FILE.png",
+    help="With --equity: draw the win probability over the game, marked turns shown "
+    "(matplotlib, the [chart] extra).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per puzzle, per line.")
 @click.option("--no-color", is_flag=True, help="No colors (as when NO_COLOR is set).")
 @click.option(
@@ -135,13 +149,16 @@ def analyse(
     after: tuple[str, ...],
     changed: bool,
     time_limit: float | None,
+    with_equity: bool,
+    chart_path: str | None,
     as_json: bool,
     no_color: bool,
     svg: str | None,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
     --rack/--table or --position. A game record (see 'rummikub game') has every turn
-    graded against the best move instead.
+    graded against the best move instead; with --equity, by the win probability it lost,
+    with each draw's luck and each player's accuracy.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
     holding tiles back costs (--hold) and how a proposed move compares with the best
@@ -160,6 +177,8 @@ def analyse(
     if svg is not None and len(sources) > 1:
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     color = explaining.use_color(no_color)
+    if with_equity or chart_path is not None:
+        ctx.exit(review.run_equity(sources, inline, with_equity, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
