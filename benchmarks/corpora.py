@@ -322,6 +322,55 @@ def make_full_box(rng: random.Random, count: int) -> list[Case]:
     )
 
 
+def make_rack_jokers_60(rng: random.Random, count: int) -> list[Case]:
+    """The peer's setting with jokers in a large rack: a random table of ~60 tiles without
+    jokers, a rack of ~20 holding one joker or both (both in two positions of three)."""
+
+    def one() -> Position:
+        rules = STANDARD
+        available = box(rules)
+        in_rack = rng.choice((1, 2, 2))
+        available[JOKER] = 0
+        melds = random_table(rng, rules, available, _around(rng, 60))
+        rack = random_rack(rng, rules, available, _around(rng, 20, 0.1) - in_rack, jokers=False)
+        rack += [JOKER] * in_rack
+        return _checked(Position(tuple(melds), tuple(rack), True, rules))
+
+    return _named("rack-jokers-60", (one() for _ in range(count)))
+
+
+#: The ``largest-box`` corpus's one player not yet opened (by position number).
+LARGEST_NOT_OPENED = 7
+#: How many ``largest-box`` positions are drawn, whatever the size asked for.
+LARGEST_DRAWN = 20
+
+
+def make_largest_box(rng: random.Random, count: int) -> list[Case]:
+    """The largest box (26 numbers x 8 colors x 4 copies, 4 jokers) full: tables of
+    176-192 tiles, racks of 35-46; position number ``LARGEST_NOT_OPENED`` is of a player
+    not yet opened. The positions come smallest rack first (then smallest table; named in
+    the order drawn), so that ``--quick`` takes the lighter ones: the first
+    ``LARGEST_DRAWN`` are always drawn, so that the quick corpus is the start of the full
+    one."""
+    cases = _named(
+        "largest-box",
+        (
+            random_position(
+                rng,
+                GENERALISED,
+                table=rng.randint(176, 192),
+                rack=rng.randint(35, 46),
+                opened=i != LARGEST_NOT_OPENED,
+            )
+            for i in range(max(count, LARGEST_DRAWN))
+        ),
+    )
+    return sorted(
+        cases,
+        key=lambda c: (len(c.position.rack), sum(len(m.tiles) for m in c.position.table), c.name),
+    )[:count]
+
+
 def make_not_opened_jokers(rng: random.Random, count: int) -> list[Case]:
     """Not opened, with 1-4 jokers in racks of 30-50 (as many jokers as the box holds),
     each box of ``NOT_OPENED_BOXES`` in turn; tables of ~40 tiles without jokers.
@@ -477,6 +526,78 @@ def make_late(rng: random.Random, count: int) -> list[Case]:
     return cases
 
 
+#: Positions of the ``locked-jokers`` corpus: tables of this many tiles, racks of this
+#: many, and this many jokers locked in table melds (the strict lock, the standard rules'
+#: default).
+LOCKED_TABLE = (30, 89)
+LOCKED_RACK = (10, 19)
+LOCKED_JOKERS = (1, 2)
+
+
+def make_locked_jokers(rng: random.Random, count: int) -> list[Case]:
+    """Mid-game positions from simulated games in which jokers stay locked on the table.
+
+    Standard rules (the strict joker lock), 2-4 players, each with a style for the whole
+    game as in ``late`` (how often it draws although it could play, the share of its rack
+    it offers the solver), so that racks stay at 10-19 tiles while the table grows. A
+    position is recorded, with half the chance, while the table holds 30-89 tiles, the
+    rack 10-19, and one or two jokers sit in table melds: the usual state of a real game's
+    middle, where a joker once laid stays there for many turns.
+    """
+    from rummikub.tiles.solver import solve
+
+    rules = STANDARD
+    cases: list[Case] = []
+    game = 0
+    while len(cases) < count:
+        players, racks, pool = _deal(rng, game, rules)
+        styles = [(rng.choice((0.0, 0.2, 0.4)), rng.choice((0.6, 0.8, 1.0))) for _ in racks]
+        opened = [False] * players
+        table: tuple[Meld, ...] = ()
+        passes = 0
+        turn = 0
+        while passes < players and len(cases) < count and turn < 400:
+            player = turn % players
+            rack = racks[player]
+            tiles = sorted(rack.elements(), key=rules.sort_key)
+            table_size = sum(len(meld.tiles) for meld in table)
+            locked = sum(tile.is_joker for meld in table for tile in meld.tiles)
+            if (
+                LOCKED_TABLE[0] <= table_size <= LOCKED_TABLE[1]
+                and LOCKED_RACK[0] <= len(tiles) <= LOCKED_RACK[1]
+                and LOCKED_JOKERS[0] <= locked <= LOCKED_JOKERS[1]
+                and rng.random() < GAME_RECORD_CHANCE
+            ):
+                position = Position(table, tuple(tiles), opened[player], rules)
+                state = "opened" if opened[player] else "not-opened"
+                name = f"locked-{game:02d}-t{turn:03d}-{locked}j-{state}"
+                cases.append(Case(name, _checked(position)))
+            draw_chance, share = styles[player]
+            played = False
+            if not (pool and rng.random() < draw_chance):
+                offered = [t for t in tiles if rng.random() < share] if share < 1 else tiles
+                if offered:
+                    position = Position(table, tuple(offered), opened[player], rules)
+                    result = solve(position, objective="value", time_limit=GAME_TIME_LIMIT)
+                    if result.played:
+                        table = result.table
+                        rack.subtract(result.played)
+                        opened[player] = True
+                        played = True
+                        passes = 0
+                        if not +rack:
+                            break
+            if not played:
+                if pool:
+                    rack[pool.pop()] += 1
+                    passes = 0
+                else:
+                    passes += 1
+            turn += 1
+        game += 1
+    return cases
+
+
 CORPORA: dict[str, Corpus] = {
     corpus.name: corpus
     for corpus in (
@@ -520,6 +641,28 @@ CORPORA: dict[str, Corpus] = {
             24,
             1,
             make_not_opened_jokers,
+        ),
+        Corpus(
+            "locked-jokers",
+            "simulated play, 1-2 jokers locked in table melds, table 30-89, rack 10-19",
+            400,
+            3,
+            make_locked_jokers,
+        ),
+        Corpus(
+            "rack-jokers-60",
+            "random, table ~60 without jokers, rack ~20 holding one or two jokers",
+            100,
+            3,
+            make_rack_jokers_60,
+        ),
+        Corpus(
+            "largest-box",
+            "26 numbers x 8 colors x 4 copies + 4 jokers, table 176-192, rack 35-46, "
+            "one not opened",
+            20,
+            2,
+            make_largest_box,
         ),
     )
 }

@@ -52,16 +52,20 @@ class Record:
     #: ``answers[name] = (value, tiles)`` of a proven answer (value objective).
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)
     late: list[Case] = field(default_factory=list)
+    locked: list[Case] = field(default_factory=list)
 
     def played(self, corpus: str) -> list[Case]:
-        """The recorded positions of a simulated corpus (``game`` or ``late``)."""
-        return {"game": self.game, "late": self.late}.get(corpus, [])
+        """The recorded positions of a simulated corpus (``game``, ``late`` or
+        ``locked-jokers``)."""
+        return {"game": self.game, "late": self.late, "locked-jokers": self.locked}.get(corpus, [])
 
     def keep(self, corpus: str, cases: list[Case]) -> None:
         if corpus == "game":
             self.game = list(cases)
         elif corpus == "late":
             self.late = list(cases)
+        elif corpus == "locked-jokers":
+            self.locked = list(cases)
 
     @classmethod
     def load(cls, path: Path) -> Record:
@@ -72,6 +76,7 @@ class Record:
             [case_from_data(item) for item in data.get("game", [])],
             {name: (int(v), int(t)) for name, (v, t) in data.get("answers", {}).items()},
             [case_from_data(item) for item in data.get("late", [])],
+            [case_from_data(item) for item in data.get("locked-jokers", [])],
         )
 
     def save(self, path: Path, seed: int) -> None:
@@ -80,6 +85,7 @@ class Record:
         about = f"python -m benchmarks --seed {seed} --record; see benchmarks/record.py"
         games = [f"    {json.dumps(case_data(case))}" for case in self.game]
         late = [f"    {json.dumps(case_data(case))}" for case in self.late]
+        locked = [f"    {json.dumps(case_data(case))}" for case in self.locked]
         answers = [
             f"    {json.dumps(name)}: {json.dumps(list(answer))}"
             for name, answer in sorted(self.answers.items())
@@ -93,6 +99,9 @@ class Record:
                 "  ],",
                 '  "late": [',
                 ",\n".join(late),
+                "  ],",
+                '  "locked-jokers": [',
+                ",\n".join(locked),
                 "  ],",
                 '  "answers": {',
                 ",\n".join(answers),

@@ -173,6 +173,30 @@ def test_new_corpora_have_the_promised_shape() -> None:
         assert 30 <= len(case.position.rack) <= 50
 
 
+def test_speed_three_corpora_have_the_promised_shape() -> None:
+    # Simulated games with jokers locked on the table (issue 28), as recorded.
+    locked = Record.load(path_for(1)).locked
+    assert len(locked) == CORPORA["locked-jokers"].size
+    for case in locked:
+        position = case.position
+        position.validate()
+        assert position.rules.joker_lock == "strict"
+        assert 30 <= sum(len(m.tiles) for m in position.table) <= 89, case.name
+        assert 10 <= len(position.rack) <= 19, case.name
+        assert 1 <= sum(m.tiles.count(JOKER) for m in position.table) <= 2, case.name
+    for case in CORPORA["rack-jokers-60"].cases(1, size=10):
+        assert not any(JOKER in m.tiles for m in case.position.table), case.name
+        assert 1 <= case.position.rack.count(JOKER) <= 2, case.name
+        assert 18 <= len(case.position.rack) <= 22, case.name
+    largest = CORPORA["largest-box"].cases(1)
+    assert [c.position.opened for c in largest].count(False) == 1
+    for case in largest:
+        position = case.position
+        assert position.rules == GENERALISED
+        assert 176 <= sum(len(m.tiles) for m in position.table) <= 192 + 7, case.name
+        assert 35 <= len(position.rack) <= 46, case.name
+
+
 def test_late_positions_are_recorded_from_play_that_holds_tiles_back() -> None:
     late = Record.load(path_for(1)).late
     assert len(late) == CORPORA["late"].size
@@ -279,3 +303,20 @@ def test_the_equity_section_states_decision_times_and_duels() -> None:
     assert "median 0.200 s, p99 0.300 s, max 0.300 s" in text
     assert "| equity vs best | 4 | 75.0% | 30.0%-95.0% | +12.5 | -3.0 to +28.0 | 0.500" in text
     assert equity.quantile([5.0, 1.0, 3.0], 0.5) == 3.0
+
+
+def test_work_counts_lp_solves_and_mip_hand_overs() -> None:
+    from benchmarks import work
+    from rummikub.core.lp.rows import Rows
+    from rummikub.tiles.solver.model import MoveModel
+
+    solve_before, mip_before = Rows.solve, MoveModel._solve_mip
+    lines: list[str] = []
+    # One node a search: what the root leaves open goes to CBC, the answers stay the same.
+    assert work.main(["small", "--ab", "NODE_LIMIT=200,1"], say=lines.append) == 0
+    assert Rows.solve is solve_before and MoveModel._solve_mip is mip_before
+    wide, narrow = lines[0], lines[1]
+    assert wide.startswith("small (value) NODE_LIMIT=200: 100 positions"), wide
+    assert "MIP hand-overs 0" in wide
+    assert "MIP hand-overs 0" not in narrow, narrow
+    assert lines[-1] == "  answers differ on 0 positions"

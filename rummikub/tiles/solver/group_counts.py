@@ -57,8 +57,10 @@ from rummikub.tiles.tiles import JOKER, Tile
 COUNTED_NODE_LIMIT = 50
 #: What the search leaves open there gets zero-half cuts at the root
 #: (:mod:`rummikub.core.lp.zero_half`) and a second search of this many nodes before CBC,
-#: which settles most of what the first left open (the same section).
-COUNTED_CUT_NODE_LIMIT = 100
+#: which settles most of what the first left open (the same section; 150 rather than 100
+#: for the largest boxes' long searches: "Solver choices: issue 28 (Speed III, the
+#: search)", the second search's budget).
+COUNTED_CUT_NODE_LIMIT = 150
 #: Seconds per column kept back for CBC's root on such a model, which its time limit does
 #: not cut (presolve, cut passes, heuristics: several times a standard model's per column,
 #: the same section). With less time left the search goes on instead, and under a time
