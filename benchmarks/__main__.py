@@ -1,7 +1,9 @@
 """``python -m benchmarks``: see :mod:`benchmarks.run`; ``python -m benchmarks simulate``:
 see :mod:`benchmarks.simulate`; ``python -m benchmarks equity``: see
 :mod:`benchmarks.equity`; ``python -m benchmarks serve``: see
-:mod:`benchmarks.serve_load`."""
+:mod:`benchmarks.serve_load`; ``python -m benchmarks cardgames``: see
+:mod:`benchmarks.cardgames`; ``python -m benchmarks playouts``: see
+:mod:`benchmarks.playouts`."""
 
 from __future__ import annotations
 
@@ -18,6 +20,14 @@ if __name__ == "__main__":
         from benchmarks import equity
 
         sys.exit(equity.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["cardgames"]:
+        from benchmarks import cardgames
+
+        sys.exit(cardgames.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["playouts"]:
+        from benchmarks import playouts
+
+        sys.exit(playouts.main(sys.argv[2:]))
     if sys.argv[1:2] == ["serve"]:
         from benchmarks import serve_load
 
@@ -28,11 +38,22 @@ if __name__ == "__main__":
     # The self-play and server sections are measured on their own, and the solver's choices
     # and the speed choices (why each speed trick is there, with the figures that justify it)
     # are written from focused measurements, as are the endgame's and the equity tables
-    # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``): a full run keeps
-    # all six.
+    # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``) and the game
+    # review's (``python -m benchmarks.review``), the card games' (``python -m benchmarks
+    # cardgames``) and the playouts' throughput (``python -m benchmarks playouts``): a full
+    # run keeps them all.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
-        for name in ("solver-choices", "speed-choices", "endgame", "equity", "equity-analyse")
+        for name in (
+            "solver-choices",
+            "speed-choices",
+            "endgame",
+            "equity",
+            "cardgames",
+            "review",
+            "playouts",
+            "equity-analyse",
+        )
     ]
     kept = kept_section(DEFAULT_OUT)
     kept_serve = serve_load.kept_section(DEFAULT_OUT)

@@ -90,7 +90,8 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     # The slow reference searches, and the card domain's public names.
     (("rummikub.tiles.exhaustive",), ("rummikub.cards.exhaustive",), ("rummikub.cards.__init__",)),
     # Built on the solver's and the explanations' public names.
-    (("rummikub.tiles.analysis",),),
+    # Whole card games beside it: on the card domain's public names, checker and solver.
+    (("rummikub.tiles.analysis",), ("rummikub.cards.game",)),
     (("rummikub.render",),),
     (("rummikub.game",),),
     # The library's public names, and the module paths of before the layout by domain.

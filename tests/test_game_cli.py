@@ -30,7 +30,7 @@ def test_every_game_command_has_help() -> None:
         for param in command.params:
             if isinstance(param, click.Option):
                 assert param.help, f"game {name} {param.opts}"
-    assert sorted(game.commands) == ["apply", "hint", "new", "replay", "show", "undo"]
+    assert sorted(game.commands) == ["annotate", "apply", "hint", "new", "replay", "show", "undo"]
     assert run("simulate", "--help")[0] == 0
 
 

@@ -54,8 +54,13 @@ TIMES = (
     (re.compile(r"^(\d+ games in )\d+\.\d s \(\d+\.\d+ games/s, "), r"\1<seconds> s (<rate>, "),
 )
 
-#: The prompt of ``rummikub play``: in its example, what follows it on a line is typed.
-PROMPT = "Your move (help for help): "
+#: The prompts of ``rummikub play`` (tiles; a card game's draw, then its lay-down): in its
+#: examples, what follows one on a line is typed.
+PROMPTS = (
+    "Your move (help for help): ",
+    "Draw (stock, pile; help for help): ",
+    "Lay and discard (help for help): ",
+)
 
 #: Variables of the reader's environment that would change what is printed (colors forced
 #: or refused, a terminal width) and have no place in the examples.
@@ -95,7 +100,7 @@ class Example:
 
     @property
     def interactive(self) -> bool:
-        return any(line.startswith(PROMPT) for line in self.expected)
+        return any(line.startswith(PROMPTS) for line in self.expected)
 
 
 def read_examples(text: str) -> list[Example]:
@@ -221,7 +226,12 @@ class Reader:
         README cannot show colors: they are turned off the documented way (NO_COLOR)."""
         import pexpect
 
-        typed = [line.removeprefix(PROMPT) for line in example.expected if line.startswith(PROMPT)]
+        typed = [
+            (prompt, line.removeprefix(prompt))
+            for line in example.expected
+            for prompt in PROMPTS
+            if line.startswith(prompt)
+        ]
         child = pexpect.spawn(
             "/bin/sh",
             ["-c", example.source],
@@ -232,8 +242,8 @@ class Reader:
         )
         seen = ""
         try:
-            for line in typed:
-                child.expect_exact(PROMPT)
+            for prompt, line in typed:
+                child.expect_exact(prompt)
                 seen += child.before + child.after
                 child.sendline(line)
             child.expect(pexpect.EOF)

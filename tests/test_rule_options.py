@@ -129,7 +129,7 @@ def test_every_card_rule_problem_is_reported_at_once_in_the_order_given() -> Non
         "jokers, wild, set_min, set_max, set_suits, run_min, aces, values, ace_low, "
         "wild_card_value, joker_value, joker_penalty, opening, opening_points, discard_pick, "
         "objective, discard_at_end, out_without_discard, keep_wilds, wilds_at_most, "
-        "wild_sets, wild_swap)",
+        "wild_sets, wild_swap, may_i, stock_out, stock_turns, target, hand_size)",
     )
     assert reading.bad == {"run_min", "set_max", "decks", "jokerz"}
     with pytest.raises(RulesError) as caught:

@@ -74,6 +74,23 @@ class CardRules:
     #: A natural card from the hand may take the wild card standing for it from a table run;
     #: the freed wild card must be laid again, as a wild card, in the same turn.
     wild_swap: bool = False
+    # -- a whole game (CARDS.md section 7) -----------------------------------------------
+    #: "May I?": a top discard the player to move leaves for the stock may be claimed by
+    #: another player, who takes it with the stock's next card as a penalty.
+    may_i: bool = False
+    #: An empty stock when a player draws from it: ``"turn"`` the discard pile but its top
+    #: card over as the new stock (the hand ends when that leaves none), ``"end"`` the hand
+    #: ends with nobody out.
+    stock_out: Literal["turn", "end"] = "turn"
+    #: With ``stock_out = "turn"``, how often the stock may be turned over in one hand;
+    #: the next time it runs out the hand ends with nobody out (a house rule: a pile
+    #: turned over in order can bring back the same cards for ever).
+    stock_turns: int = 3
+    #: The total that ends the game at the end of its hand; contract games play their
+    #: seven deals instead (0, not used).
+    target: int = 0
+    #: Cards dealt to each player (0 = by the number of players, :func:`hand_size_of`).
+    hand_size: int = 0
 
     def is_wild(self, card: Card) -> bool:
         """Whether ``card`` can be wild (a named wild card is also a natural card)."""
@@ -146,6 +163,7 @@ PRESETS: dict[str, CardRules] = {
         opening_points=0,
         discard_pick="top",
         objective="penalty",
+        target=100,
     ),
     "500-rum": CardRules(
         game="500-rum",
@@ -166,6 +184,7 @@ PRESETS: dict[str, CardRules] = {
         opening_points=0,
         discard_pick="any",
         objective="points",
+        target=500,
     ),
     "romme": CardRules(
         game="romme",
@@ -186,6 +205,7 @@ PRESETS: dict[str, CardRules] = {
         opening_points=40,
         discard_pick="top",
         objective="penalty",
+        target=500,
     ),
     "continental": CardRules(
         game="continental",
@@ -209,6 +229,7 @@ PRESETS: dict[str, CardRules] = {
         out_without_discard=False,
         wilds_at_most="naturals",
         wild_sets=True,
+        may_i=True,
     ),
     "california": CardRules(
         game="california",
@@ -229,6 +250,7 @@ PRESETS: dict[str, CardRules] = {
         opening_points=0,
         discard_pick="top",
         objective="penalty",
+        may_i=True,
     ),
 }
 
@@ -242,6 +264,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "discard_pick": ("top", "any"),
     "objective": ("points", "penalty"),
     "wilds_at_most": ("none", "naturals"),
+    "stock_out": ("turn", "end"),
 }
 _BOOLS = (
     "discard_at_end",
@@ -249,6 +272,7 @@ _BOOLS = (
     "keep_wilds",
     "wild_sets",
     "wild_swap",
+    "may_i",
 )
 _RANGES: dict[str, tuple[int, int]] = {
     "decks": (1, 8),
@@ -260,6 +284,9 @@ _RANGES: dict[str, tuple[int, int]] = {
     "wild_card_value": (0, 1000),
     "joker_penalty": (0, 1000),
     "opening_points": (0, 10000),
+    "target": (0, 100000),
+    "stock_turns": (1, 100),
+    "hand_size": (0, 52),
 }
 
 
@@ -312,6 +339,56 @@ def _whole_problems(rules: CardRules) -> Iterator[tuple[str, str]]:
             f"set_max={rules.set_max} ({most}) with set_suits='distinct': four suits make "
             "sets of at most 4 cards (set set_max 1-4, or set_suits='any')",
         )
+    if rules.opening != "contract" and not rules.target:
+        yield (
+            "target",
+            f"target=0: {rules.game} is played to a target total (e.g. target = "
+            f"{PRESETS[rules.game].target or 500})",
+        )
+
+
+#: Cards dealt to each player by the number of players (CARDS.md section 7), where the
+#: ``hand_size`` option is 0: (most players, cards) in increasing order of players.
+HAND_SIZES: dict[str, tuple[tuple[int, int], ...]] = {
+    "rummy": ((2, 10), (4, 7), (6, 6)),
+    "500-rum": ((2, 13), (4, 7), (6, 6)),
+    "romme": ((6, 13),),
+    "continental": ((8, 12),),
+    "california": ((8, 12),),
+}
+#: A game has 2 players or more, up to this many (a contract game's pack grows with them).
+MAX_PLAYERS = {"contract": 8, "other": 6}
+
+
+def most_players(rules: CardRules) -> int:
+    """The most players a game of ``rules`` seats."""
+    return MAX_PLAYERS["contract" if rules.opening == "contract" else "other"]
+
+
+def hand_size_of(rules: CardRules, players: int) -> int:
+    """The cards dealt to each of ``players``: the ``hand_size`` option, or when it is 0
+    the preset's number for that many players (CARDS.md section 7; a game built from
+    options alone deals as its preset ``game`` does)."""
+    if rules.hand_size:
+        return rules.hand_size
+    for most, cards in HAND_SIZES.get(rules.game, ((8, 10),)):
+        if players <= most:
+            return cards
+    return HAND_SIZES.get(rules.game, ((8, 10),))[-1][1]
+
+
+def pack_for(rules: CardRules, players: int) -> CardRules:
+    """The rules of a game of ``players``: a contract game (Continental, California) takes
+    one more pack, with its jokers, for every 2 players beyond 4 (``decks`` for up to 4,
+    ceil(players / 2) beyond: CARDS.md section 7); the others play the pack of their
+    options."""
+    if rules.opening != "contract":
+        return rules
+    packs = max(rules.decks, -(-players // 2))
+    if packs == rules.decks:
+        return rules
+    per_pack = rules.jokers // rules.decks
+    return replace(rules, decks=packs, jokers=rules.jokers + (packs - rules.decks) * per_pack)
 
 
 def with_options(rules: CardRules, options: Mapping[str, Any]) -> CardRules:
@@ -439,3 +516,29 @@ def _option(key: str, value: Any) -> Any:
             raise RulesError(f"values.{rank_text}={points!r} must be a whole number 0-1000")
         changed[RANK_NAMES.index(name)] = points
     return changed
+
+
+def rules_data(rules: CardRules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from its preset, as a puzzle's or a record's
+    ``[rules]`` holds them (:func:`read_rules` reads them back to the same rules).
+
+    >>> rules_data(with_options(preset("romme"), {"wild_swap": True, "values": {"A": 15}}))
+    {'values': {'A': 15}, 'wild_swap': True}
+    """
+    base = PRESETS[rules.game]
+    data: dict[str, Any] = {}
+    for name in OPTION_NAMES:
+        value, before = getattr(rules, name), getattr(base, name)
+        if value == before:
+            continue
+        if name == "wild":
+            data[name] = [str(card) for card in value]
+        elif name == "values":
+            data[name] = {
+                RANK_NAMES[index]: points
+                for index, (points, was) in enumerate(zip(value, before, strict=True))
+                if points != was
+            }
+        else:
+            data[name] = value
+    return data

@@ -98,10 +98,13 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rummikub")
 def main() -> None:
-    """Find the best move in a game of Rummikub and prove it optimal, or check a move.
+    """Find the best move in a game of Rummikub and prove it optimal, or check a move; the
+    same for a turn of a card rummy: rummy, 500-rum, romme, continental or california
+    (solve and check with --game, or a puzzle file with a game key).
 
     Tiles are a color letter (K black, R red, B blue, O orange) and a number, e.g. R7;
-    J is the joker. Exit codes: 0 done, 1 illegal move or --verify mismatch,
+    J is the joker. Cards are a rank and a suit (S H D C), e.g. 10H or AS; * is the
+    joker. Exit codes: 0 done, 1 illegal move or --verify mismatch,
     2 bad input, 3 a time limit left an answer unproven, 130 interrupted (Ctrl-C),
     141 the output pipe was closed.
     """

@@ -14,6 +14,7 @@ import click
 
 from rummikub.cli import equity as equity_cli
 from rummikub.cli import explaining, render, review
+from rummikub.cli.card_options import card_record_problem, is_card_data, is_card_record_data
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -32,8 +33,9 @@ from rummikub.cli.positions import (
     check_usage,
     rack_table_options,
     read_puzzle,
+    stdin_data,
 )
-from rummikub.core.documents import STDIN, read_stdin
+from rummikub.core.documents import STDIN, read_document, read_stdin
 from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.puzzles import expand_all
@@ -108,6 +110,13 @@ BAR_AFTER = 0.5
     metavar="SECONDS",
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )
+@click.option(
+    "--chart",
+    "chart_path",
+    metavar="FILE.png",
+    help="With --equity: draw the win probability over the game, marked turns shown "
+    "(matplotlib, the [chart] extra).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per puzzle, per line.")
 @click.option("--no-color", is_flag=True, help="No colors (as when NO_COLOR is set).")
 @click.option(
@@ -134,6 +143,7 @@ def analyse(
     after: tuple[str, ...],
     changed: bool,
     time_limit: float | None,
+    chart_path: str | None,
     as_json: bool,
     no_color: bool,
     svg: str | None,
@@ -141,7 +151,8 @@ def analyse(
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
     --rack/--table or --position. A game record (see 'rummikub game') has every turn
-    graded against the best move instead.
+    graded against the best move instead; with --equity, by the win probability it lost,
+    with each draw's luck and each player's accuracy.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
     holding tiles back costs (--hold), how a proposed move compares with the best
@@ -162,6 +173,19 @@ def analyse(
     if svg is not None and len(sources) > 1:
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     color = explaining.use_color(no_color)
+    records = [p for p in sources if isinstance(p, str) and p != STDIN and review.is_record(p)]
+    if chart_path is not None and not records:
+        raise click.UsageError("--chart draws a game record's equity review: give one RECORD")
+    if (equity is not None and records) or chart_path is not None:
+        # A record's review has its own budget; the options of a position's equity are not its.
+        for option_name in equity_cli.POSITION_OPTIONS:
+            given_by = ctx.get_parameter_source(option_name)
+            if given_by is not None and given_by.name == "COMMANDLINE":
+                option = "--" + option_name.replace("_", "-")
+                raise click.UsageError(
+                    f"{option} is an option of a position's --equity, not of a game record's review"
+                )
+        ctx.exit(review.run_equity(sources, inline, equity is not None, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
@@ -178,8 +202,22 @@ def analyse(
             rejected |= found.problem is not None
             unproven |= not found.proven
             continue
+        data: Any = None if inline else _document(source, stdin)
+        if is_card_record_data(data):
+            click.echo(f"Error: {card_record_problem(str(source))}", err=True)
+            bad = True
+            continue
+        if is_card_data(data):
+            click.echo(
+                f"Error: {source}: a card puzzle (it has a 'game' key): analyse answers for "
+                "tile positions; 'rummikub solve' gives a card puzzle's best turn "
+                "(--all-picks: for every pile pick) and 'rummikub check' judges a turn",
+                err=True,
+            )
+            bad = True
+            continue
         try:
-            puzzle = read_puzzle(source, given if inline else None, stdin, choices)
+            puzzle = read_puzzle(source, given if inline else None, stdin, choices, data=data)
         except PuzzleError as error:
             click.echo(f"Error: {error}", err=True)
             bad = True
@@ -239,6 +277,20 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
+
+
+def _document(source: str | PuzzleError, stdin: str | None) -> Any:
+    """A puzzle's document, read once: its keys tell a card puzzle (refused) from a tile
+    one, which the tile reader then checks (None: nothing to read, or it does not read or
+    parse, which the tile reader reports)."""
+    if not isinstance(source, str):
+        return None
+    if source == STDIN and stdin is not None:
+        return stdin_data(stdin)
+    try:
+        return read_document(source)
+    except PuzzleError:
+        return None
 
 
 class _Bar:

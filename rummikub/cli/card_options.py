@@ -4,12 +4,19 @@ and :mod:`rummikub.cli.cards` reads them only when a card puzzle comes."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+#: The card games (the presets of CARDS.md section 6, ``rummikub.cards.rules.GAMES``),
+#: named here so that ``--game`` and ``--help`` need not import the card rummies.
+CARD_GAMES = ("rummy", "500-rum", "romme", "continental", "california")
+#: The ``format`` of a card game record (``rummikub.cards.game.record.FORMAT``), for the
+#: commands that tell a card record from a tile record or a puzzle without importing it.
+CARD_RECORD_FORMAT = "rummikub-cards-game/1"
 
 
 class CardOptions(NamedTuple):
     """``--game``, ``--hand``/``--table``, ``--deal``, ``--opened``, ``--all-picks``,
-    ``--rule KEY=VALUE`` and ``--rules`` as a card solve reads them."""
+    ``--four-color``, ``--rule KEY=VALUE`` and ``--rules`` as a card solve reads them."""
 
     game: str | None = None
     hand: str | None = None
@@ -21,8 +28,44 @@ class CardOptions(NamedTuple):
     rule_options: tuple[tuple[str, str], ...] = ()
     #: ``--rules PRESET``, a tile rule set: refused for a card puzzle (``--game`` is its like).
     tile_preset: str | None = None
+    #: ``--four-color``: cards in the four-color deck's colors (terminal and picture).
+    four_color: bool = False
 
     @property
     def inline(self) -> bool:
         """A position given on the command line (``--hand``), not in a file."""
         return self.hand is not None
+
+
+def is_card_data(data: Any) -> bool:
+    """Whether a document's data is a card puzzle: it has a ``game`` key (CARDS.md section
+    4; as :func:`rummikub.cards.puzzles.is_card_data`, without importing the card rummies).
+    Every command that reads a puzzle tells tiles from cards here, from the document it read
+    once (a file or stdin). A card game record has a ``game`` key too, and its ``format``:
+    it is no puzzle."""
+    return isinstance(data, dict) and "game" in data and "format" not in data
+
+
+def is_card_record_data(data: Any) -> bool:
+    """Whether a document's data is a card game record (its ``format``)."""
+    return isinstance(data, dict) and data.get("format") == CARD_RECORD_FORMAT
+
+
+def is_card_record(path: str) -> bool:
+    """Whether ``path`` is a card game record (a readable document of the card format)."""
+    from rummikub.core.documents import read_document
+    from rummikub.core.errors import PuzzleError
+
+    try:
+        return is_card_record_data(read_document(path))
+    except PuzzleError:
+        return False
+
+
+def card_record_problem(source: str) -> str:
+    """What ``solve``, ``check`` and ``analyse`` say of a card game record given as a
+    puzzle."""
+    return (
+        f"{source}: a card game record, not a puzzle: 'rummikub game show {source}' shows it, "
+        f"'rummikub game hint {source}' gives the best turn to play"
+    )

@@ -1,6 +1,8 @@
 """The card rummies at the command line: ``solve`` and ``check`` hand card puzzles (files
-with a ``game`` key, or ``--game`` with ``--hand``) to these functions, which load, solve or
-judge, and render. The solver is imported only when a solve runs."""
+or stdin with a ``game`` key, or ``--game`` with ``--hand``) to these functions, which load,
+solve or judge, and render: text (cards in their colors on a terminal), JSON
+(:mod:`rummikub.render.card_data`) and pictures (:mod:`rummikub.render.card_svg`). The
+solver is imported only when a solve runs."""
 
 from __future__ import annotations
 
@@ -9,19 +11,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from rummikub.cards.cards import Card, format_cards
+from rummikub.cards.cards import Card, card_words, format_cards
 from rummikub.cards.checker import CardVerdict
 from rummikub.cards.melds import RawCardMeld
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
 from rummikub.cards.rules import option_from_text
 from rummikub.cli.card_options import CardOptions
+from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, PuzzleError
 from rummikub.render.card_data import meld_cards, steps_data, turn_data, verdict_data
 
 if TYPE_CHECKING:
     from rummikub.cards.solver import CardResult, CardTurn
 
-__all__ = ["CardTask", "is_card_file"]
+__all__ = ["CardTask", "is_card_file", "meld_texts"]
+
+#: How an inline card position is named in messages; its JSON "puzzle" is null.
+COMMAND_LINE = "command line"
+
+
+def meld_texts(texts: Sequence[str]) -> list[str]:
+    """The melds of ``--table`` or ``--after`` options: one or more an option, separated by
+    ``|`` or ``;`` (as for tiles); empty pieces are dropped."""
+    return [
+        piece.strip()
+        for text in texts
+        for piece in text.replace(";", "|").split("|")
+        if piece.strip()
+    ]
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,9 @@ class CardTask:
     as_json: bool = False
     verify: bool = False
     explain: bool = False
+    #: Cards in their colors (a terminal), and whether to draw the turn (``--svg``).
+    color: bool = False
+    svg: bool = False
 
     def overrides(self) -> CardOverrides:
         """What the command line sets over a card puzzle file: ``--game`` plays it as that
@@ -53,10 +73,16 @@ class CardReport:
     unproven: bool = False
     #: With --verify: whether the answer is the [expect]ed one (None: nothing expected).
     expected: bool | None = None
+    #: With --svg: the picture of the turn.
+    svg: str | None = None
 
 
-def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardReport:
-    """Load, solve and render one card puzzle (``source`` is ignored for an inline one)."""
+def solve_one(
+    task: CardTask, source: str, *, several: bool = False, data: Any = None
+) -> CardReport:
+    """Load, solve and render one card puzzle (``source`` is ignored for an inline one).
+    ``data``: the puzzle's document when the caller has read it (a file, or stdin), so that
+    it is read once."""
     from rummikub.cards.solver import solve
 
     try:
@@ -68,7 +94,12 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
                     "played as another game with --game"
                 ],
             )
-        puzzle = _inline(task) if task.options.inline else load(source, overrides=task.overrides())
+        if task.options.inline:
+            puzzle = _inline(task)
+        elif data is not None:
+            puzzle = from_data(data, source, overrides=task.overrides())
+        else:
+            puzzle = load(source, overrides=task.overrides())
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
     result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.options.all_picks)
@@ -76,8 +107,17 @@ def solve_one(task: CardTask, source: str, *, several: bool = False) -> CardRepo
     if task.as_json:
         text = json.dumps(result_data(result, name, task), ensure_ascii=False)
     else:
-        text = result_text(result, name, puzzle.title, task) + ("\n" if several else "")
+        text = result_text(result, name, puzzle.title, task)
+        if task.color:
+            from rummikub.render.text import paint_cards
+
+            text = paint_cards(text, four_color=task.options.four_color)
+        text += "\n" if several else ""
     report = CardReport([(text, False)], unproven=not result.proven)
+    if task.svg:
+        from rummikub.render.card_svg import card_result_svg
+
+        report.svg = card_result_svg(result, four_color=task.options.four_color, title=puzzle.title)
     expect = puzzle.expect
     best = result.best
     if task.verify and expect:
@@ -98,13 +138,13 @@ def _inline(task: CardTask) -> CardPuzzle:
     data: dict[str, Any] = {
         "game": task.options.game,
         "hand": task.options.hand or "",
-        "table": list(task.options.table),
+        "table": meld_texts(task.options.table),
         "opened": task.options.opened,
     }
     if task.options.deal is not None:
         data["deal"] = task.options.deal
     overrides = task.overrides()
-    return from_data(data, "command line", overrides=replace(overrides, game=None))
+    return from_data(data, COMMAND_LINE, overrides=replace(overrides, game=None))
 
 
 # -- rendering ----------------------------------------------------------------------------
@@ -214,6 +254,9 @@ def _layoff_text(turn: CardTurn, index: int) -> str:
 
 @dataclass(frozen=True)
 class CheckRequest:
+    """A card turn to judge: a puzzle (``path``: a file, ``-`` for stdin, or an inline
+    position named :data:`COMMAND_LINE`) and the proposed turn, with how to show it."""
+
     path: str
     after: tuple[str, ...]
     as_json: bool
@@ -221,10 +264,37 @@ class CheckRequest:
     #: ``--rule KEY=VALUE`` card options, and ``--rules`` (refused: a tile rule set).
     rule_options: tuple[tuple[str, str], ...] = ()
     tile_preset: str | None = None
+    #: ``--game``: the game of an inline position, or the game a puzzle is played as.
+    game: str | None = None
+    #: An inline position: ``--hand`` (not None), ``--table``, ``--deal``, ``--opened``.
+    hand: str | None = None
+    table: tuple[str, ...] = ()
+    deal: int | None = None
+    opened: bool = False
+    #: ``--after-discard CARD``: the card discarded (over the file's ``after_discard``).
+    after_discard: str | None = None
+    color: bool = False
+    four_color: bool = False
+    svg: bool = False
+
+    @property
+    def inline(self) -> bool:
+        return self.hand is not None
 
 
-def check_one(request: CheckRequest) -> tuple[str, bool]:
-    """The verdict's text and whether the turn is legal (raises PuzzleError, BadAfter)."""
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``check`` prints for a card turn, whether it is legal, and its picture."""
+
+    text: str
+    legal: bool
+    svg: str | None = None
+
+
+def check_one(request: CheckRequest, data: Any = None) -> CheckReport:
+    """The verdict's text, whether the turn is legal and (with ``svg``) its picture; raises
+    PuzzleError or BadAfter. ``data``: the puzzle's document, read once by the caller (a
+    file or stdin); None for an inline position."""
     from rummikub.cards.checker import check
 
     if request.tile_preset is not None:
@@ -232,30 +302,98 @@ def check_one(request: CheckRequest) -> tuple[str, bool]:
             request.path,
             [f"--rules {request.tile_preset} is a tile rule set, not a card game's rules"],
         )
-    options = {key: option_from_text(text) for key, text in request.rule_options}
-    puzzle = load(request.path, overrides=CardOverrides(options=options))
+    # Every problem of the command line at once: the position's, the proposed turn's.
+    problems: list[str] = []
+    given: list[RawCardMeld] = []
+    for text in meld_texts(request.after):
+        try:
+            given.append(RawCardMeld.parse(text))
+        except NotationError as error:
+            problems.append(f"--after {text!r}: {error}")
+    discard_given = None
+    if request.after_discard is not None:
+        try:
+            discard_given = _after_discard(request.after_discard)
+        except BadAfter as error:
+            problems.append(str(error))
+    try:
+        puzzle = _check_puzzle(request, data)
+    except PuzzleError as error:
+        raise PuzzleError(error.path, [*error.problems, *problems]) from None
+    if problems:
+        raise BadAfter("\n".join(problems))
     if request.after:
-        proposed: list[RawCardMeld] = []
-        for text in request.after:
-            try:
-                proposed.append(RawCardMeld.parse(text))
-            except NotationError as error:
-                raise BadAfter(f"--after {text!r}: {error}") from None
+        proposed = given
     elif puzzle.after is not None:
         proposed = list(puzzle.after)
+    elif request.inline:
+        raise BadAfter(
+            f"{COMMAND_LINE}: no proposed turn to check: give the new table with --after "
+            "MELD ... (and the card discarded with --after-discard CARD)"
+        )
     else:
         raise BadAfter(
             f"{request.path}: no proposed turn to check: add 'after = [...]' (and "
             "'after_discard') to the file, or give the new table with --after MELD ..."
         )
-    verdict = check(puzzle.position, proposed, discard=puzzle.after_discard, draw=puzzle.after_draw)
+    discard = puzzle.after_discard if discard_given is None else discard_given
+    verdict = check(puzzle.position, proposed, discard=discard, draw=puzzle.after_draw)
+    picture = None
+    if request.svg:
+        from rummikub.render.card_svg import card_verdict_svg
+
+        picture = card_verdict_svg(
+            puzzle.position,
+            proposed,
+            verdict,
+            discard=discard,
+            draw=puzzle.after_draw,
+            four_color=request.four_color,
+            title=puzzle.title,
+        )
     if request.as_json:
-        return json.dumps(verdict_data(verdict), ensure_ascii=False), verdict.legal
-    return verdict_text(verdict, puzzle, proposed, request.explain), verdict.legal
+        text = json.dumps(verdict_data(verdict), ensure_ascii=False)
+        return CheckReport(text, verdict.legal, picture)
+    text = verdict_text(verdict, puzzle, proposed, request.explain)
+    if request.color:
+        from rummikub.render.text import paint_cards
+
+        text = paint_cards(text, four_color=request.four_color)
+    return CheckReport(text, verdict.legal, picture)
+
+
+def _check_puzzle(request: CheckRequest, data: Any) -> CardPuzzle:
+    options = {key: option_from_text(text) for key, text in request.rule_options}
+    if request.inline:
+        position: dict[str, Any] = {
+            "game": request.game,
+            "hand": request.hand,
+            "table": meld_texts(request.table),
+            "opened": request.opened,
+        }
+        if request.deal is not None:
+            position["deal"] = request.deal
+        return from_data(position, COMMAND_LINE, overrides=CardOverrides(options=options))
+    overrides = CardOverrides(
+        game=request.game, options=options, opened=True if request.opened else None
+    )
+    if data is not None:
+        return from_data(data, request.path, overrides=overrides)
+    return load(request.path, overrides=overrides)
+
+
+def _after_discard(text: str) -> Card:
+    words = card_words(text)
+    if len(words) != 1:
+        raise BadAfter(f"--after-discard {quote(text)}: expected one card, such as 'KH'")
+    try:
+        return Card.parse(words[0])
+    except NotationError as error:
+        raise BadAfter(f"--after-discard {quote(text)}: {error}") from None
 
 
 class BadAfter(ValueError):
-    """A proposed table that is not card notation at all."""
+    """A proposed turn that is not card notation at all."""
 
 
 def verdict_text(

@@ -27,8 +27,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: the command line does not import the game package to show its help).
 PLAYOUTS, ROUNDS, NODES, TOP = 48, 3, 2000, 3
 
-_NAMES = (
-    "with_equity",
+#: The options of a position's equity (a record's review takes none of them).
+POSITION_OPTIONS = (
     "playouts",
     "rounds",
     "players",
@@ -38,6 +38,7 @@ _NAMES = (
     "no_exact",
     "nodes",
 )
+_NAMES = ("with_equity", *POSITION_OPTIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +113,10 @@ def equity_options(command: F) -> F:
             "--equity",
             "with_equity",
             is_flag=True,
-            help="Every candidate move with its chance to win the hand, by seeded playouts "
-            "(the exact endgame where it decides).",
+            help="A position: every candidate move with its chance to win the hand, by "
+            "seeded playouts (the exact endgame where it decides). A game record: every turn "
+            "judged by the win probability it lost, and each draw's luck (README, 'The game "
+            "review').",
         ),
         click.option(
             "--playouts",

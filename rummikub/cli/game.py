@@ -1,5 +1,6 @@
 """``rummikub game``: a record of a whole hand, turn by turn (new, show, apply, undo, replay,
-hint). Every change is written atomically, and a refused turn leaves the record as it was."""
+hint, annotate). Every change is written atomically, and a refused turn leaves the record as
+it was."""
 
 from __future__ import annotations
 
@@ -29,11 +30,13 @@ from rummikub.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Draw,
+    Note,
     Pass,
     Play,
     Record,
     Result,
     Turn,
+    Variation,
     load,
     locked,
     save,
@@ -46,15 +49,56 @@ from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = ["game"]
 
-if TYPE_CHECKING:  # the endgame search loads only when a hint needs it
+if TYPE_CHECKING:  # the endgame search and the review load only when a command needs them
     from rummikub.game.endgame import Verdict
+    from rummikub.game.review import EquityTurn
 
 
-@click.group()
+class _Game(click.Group):
+    """The tile game's commands, or the card game's (:mod:`rummikub.cli.card_game`) where
+    the command line names a card game: ``new --game G``, or a record of the card format
+    (the card rummies load only then). ``deal`` and ``score`` are the card game's only."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "deal", "score"})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in ("deal", "score"):
+            from rummikub.cli.card_game import game as card_game
+
+            return card_game.get_command(ctx, cmd_name)
+        return found
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if name is not None and _for_cards(name, rest):
+            from rummikub.cli.card_game import game as card_game
+
+            return name, card_game.get_command(ctx, name), rest
+        return name, command, rest
+
+
+def _for_cards(name: str, args: list[str]) -> bool:
+    """Whether a game command's arguments name a card game: ``--game`` (for ``new``), or a
+    record of the card format."""
+    from rummikub.cli.card_options import is_card_record
+
+    if name == "new":
+        return any(a == "--game" or a.startswith("--game=") for a in args)
+    return any(not a.startswith("-") and os.path.isfile(a) and is_card_record(a) for a in args)
+
+
+@click.group(cls=_Game)
 def game() -> None:
-    """Record a whole hand: deal or enter a real table's game, apply turns, replay, hint.
+    """Record a whole game: deal or enter a real table's game, apply turns, replay, hint.
 
-    A record is a TOML (or .json) file; see the README, "Game records".
+    A record is a TOML (or .json) file; see the README, "Game records". A card game
+    (CARDS.md: rummy, 500-rum, romme, continental, california) is started with
+    'rummikub game new RECORD --game G'; the other commands read it from its record
+    (and a real table's card game has 'deal' and 'score' too).
     """
 
 
@@ -246,12 +290,92 @@ def show(path: str, as_json: bool) -> None:
     if as_json:
         data = _state_data(game.state)
         data["problem"] = game.problem
+        data["annotator"] = game.record.annotator
+        data["annotations"] = _notes_data(game)
         click.echo(json.dumps(data))
     else:
         click.echo(_state_text(game.state, game.record))
+        notes = _notes_lines(game)
+        if notes:
+            click.echo("\n".join(notes))
     if game.problem is not None:
         click.echo(f"{path}: {game.problem}", err=True)
         sys.exit(EXIT_REJECTED)
+
+
+def _annotated(game: Replay) -> list[tuple[int, Turn, Note, GameState | None]]:
+    """Each annotated turn: its number, the turn, its note and the state before it (None for
+    a turn past the first bad one)."""
+    record = game.record
+    found = []
+    for index, turn in enumerate(record.turns):
+        note = record.note(index + 1)
+        if note is not None:
+            state = game.states[index] if index < len(game.states) else None
+            found.append((index + 1, turn, note, state))
+    return found
+
+
+def _notes_data(game: Replay) -> list[dict[str, Any]]:
+    players = game.record.players
+    return [
+        {"turn": number, "player": players[(number - 1) % len(players)], **note.to_data()}
+        for number, _, note, _ in _annotated(game)
+    ]
+
+
+def _notes_lines(game: Replay) -> list[str]:
+    """The annotations as ``game show`` prints them: a line a turn, then its variations."""
+    found = _annotated(game)
+    if not found:
+        return []
+    record = game.record
+    by = f", by {record.annotator}" if record.annotator else ""
+    lines = [f"Annotations{by}:"]
+    for number, turn, note, state in found:
+        name = record.players[(number - 1) % len(record.players)]
+        move = engine.describe(turn, state) if state is not None else "(not replayed)"
+        figures = []
+        if note.win is not None:
+            figures.append(f"win {note.win:.2f}")
+        if note.lost is not None:
+            figures.append(f"lost {note.lost:.4f}")
+        if note.luck is not None:
+            figures.append(f"luck {note.luck:+.2f}")
+        text = f"  {number:>3}. {name}: {move}{note.mark or ''}"
+        if figures:
+            text += f" ({', '.join(figures)})"
+        if note.comment:
+            text += f"  {{{note.comment}}}"
+        lines.append(text)
+        for variation in note.variations:
+            if state is None:
+                break
+            line = f"       ( {_line_words(variation, number, state)} )"
+            if variation.comment:
+                line += f"  {{{variation.comment}}}"
+            lines.append(line)
+    return lines
+
+
+def _line_words(variation: Variation, number: int, state: GameState) -> str:
+    """A variation's moves in words: ``5. Ann: played K6 R6 B6; 6. Bob: drew``."""
+    words = []
+    tiles = Counter(state.table_tiles())
+    players = state.players
+    for step, move in enumerate(variation.moves):
+        name = players[(number - 1 + step) % len(players)]
+        if isinstance(move, Play):
+            new = Counter(t for meld in move.table for t in meld.tiles)
+            laid = sorted((new - tiles).elements(), key=state.rules.sort_key)
+            what = f"played {format_tiles(laid)}"
+            tiles = new
+        elif isinstance(move, Draw):
+            what = "drew" + ("" if move.tile is None else f" {move.tile}")
+        else:
+            what = "passed"
+        words.append(f"{number + step}. {name}: {what}")
+    return "; ".join(words)
 
 
 @game.command()
@@ -563,3 +687,87 @@ def _strategy_hint(state: GameState, name: str, as_json: bool) -> None:
         return
     click.echo(f"Strategy {name.strip().lower()} plays:")
     click.echo("\n".join(_move_lines(position, move)))
+
+
+@game.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 1000),
+    default=None,
+    metavar="N",
+    help="Deals sampled per evaluation (default: the equity strategy's, 6).",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(0, 100),
+    default=None,
+    metavar="N",
+    help="Rounds played out on each deal (default 1).",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the review as analyse --equity --json."
+)
+def annotate(path: str, samples: int | None, rounds: int | None, as_json: bool) -> None:
+    """Review the game (as 'rummikub analyse RECORD --equity') and write the review into the
+    record: each judged turn's chance to win, the equity it lost and its mark, each draw's
+    luck, and the best line as a variation of every marked turn. A comment already written
+    is kept. The record is written atomically, and refused if another program changed it
+    while the review ran (exit 2: read it again)."""
+    from rummikub.cli.review import equity
+    from rummikub.game.equity import DEFAULT, Budget
+
+    budget = Budget(
+        samples=DEFAULT.samples if samples is None else samples,
+        rounds=DEFAULT.rounds if rounds is None else rounds,
+    )
+    game = _open(path)
+    _intact(path, game)
+    record = game.record
+    found = equity(path, bar=not as_json and sys.stderr.isatty(), budget=budget, record=record)
+    notes = [_review_note(t, record.note(t.number), game.states[t.number - 1]) for t in found.turns]
+    annotator = (
+        f"rummikub game annotate ({budget.samples} deals x {budget.rounds} "
+        f"round{'' if budget.rounds == 1 else 's'} a turn)"
+    )
+    save(record.with_notes(notes, annotator), path, expect=record)
+    if as_json:
+        click.echo(json.dumps(found.to_data()))
+        return
+    from rummikub.cli.review import equity_text
+
+    click.echo(equity_text(found))
+    marked = sum(1 for t in found.turns if t.mark is not None)
+    judged = sum(1 for t in found.turns if t.win is not None)
+    click.echo(f"Annotated {judged} turns of {path} ({marked} marked).")
+
+
+def _review_note(turn: EquityTurn, old: Note | None, state: GameState) -> Note | None:
+    """A turn's note from the review, keeping what the review does not write (a comment, the
+    variations of before); a turn the review could not judge keeps its note as it was."""
+    if turn.win is None:
+        return old
+    old = old or Note()
+    variations = old.variations
+    best = turn.best
+    if turn.mark is not None and best is not None:
+        line = Variation(
+            (_best_turn(best.move, state),),
+            f"best: win {best.win:.2f}, the move played {turn.played_win or 0.0:.2f}",
+        )
+        variations = (line, *(v for v in variations if v.moves != line.moves))
+    return Note(
+        mark=turn.mark,
+        comment=old.comment,
+        win=round(turn.win, 4),
+        lost=round(turn.lost, 4) if turn.graded and turn.lost is not None else None,
+        luck=None if turn.luck is None else round(turn.luck, 4),
+        variations=variations,
+    )
+
+
+def _best_turn(move: Move, state: GameState) -> Turn:
+    """The best candidate as a variation's move (a draw's tile left unknown)."""
+    if move.played:
+        return Play(tuple(RawMeld.parse(str(meld)) for meld in move.table))
+    return Draw(None) if state.pool_count else Pass()

@@ -25,6 +25,7 @@ from typing import TypeVar
 
 import click
 
+from rummikub.cli.card_options import CARD_GAMES, is_card_record
 from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.cli.explaining import tile_text, use_color
 from rummikub.core.errors import RummikubError
@@ -132,6 +133,18 @@ def _think(work: Callable[[], T]) -> T:
 )
 @rack_size_option
 @click.option("--no-color", is_flag=True, help="Tiles without colors (also: NO_COLOR).")
+@click.option(
+    "--game",
+    type=click.Choice(CARD_GAMES),
+    # Read before --rule, which then judges its options as this game's.
+    is_eager=True,
+    help="Play a card game instead (CARDS.md), against the card strategies (best, keep, casual).",
+)
+@click.option(
+    "--four-color",
+    is_flag=True,
+    help="Card games: the four-color deck's colors (diamonds blue, clubs green).",
+)
 @rules_options
 def play_command(
     opponents: int,
@@ -143,13 +156,20 @@ def play_command(
     resume_path: str | None,
     rack_size: int,
     no_color: bool,
+    game: str | None,
+    four_color: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
 ) -> None:
     """Play a game against the solver: type tiles to lay (R4 O7), a whole new table
     (melds separated by |), draw, hint or quit. The game is saved as a record; --resume
-    goes on with one. Ctrl-C stops at once (exit 130), the record kept."""
+    goes on with one. Ctrl-C stops at once (exit 130), the record kept. With --game, a card
+    game (rummy, 500-rum, romme, continental, california): each turn a draw, then the cards
+    to lay and the discard (7S 8S 9S / KH)."""
     color = use_color(no_color)
+    if game is not None or (resume_path is not None and is_card_record(resume_path)):
+        _play_cards(game, opponents, strategies, seed, name, path, force, resume_path)
+        return
 
     def paint(tile: Tile) -> str:
         return tile_text(tile, color)
@@ -191,6 +211,44 @@ def play_command(
         )
 
 
+def _play_cards(
+    game: str | None,
+    opponents: int,
+    strategies: str,
+    seed: int | None,
+    name: str,
+    path: str | None,
+    force: bool,
+    resume_path: str | None,
+) -> None:
+    """A card game (:mod:`rummikub.cli.card_play`), with this command's prompt and Ctrl-C."""
+    from rummikub.cli.card_play import run
+
+    context = click.get_current_context()
+    if context.get_parameter_source("rack_size") == click.core.ParameterSource.COMMANDLINE:
+        raise BadInput("--rack-size deals tiles; a card game deals as its rules say")
+    if resume_path is not None:
+        _refuse_with_resume()
+    params = context.params
+    with _stopped_by_ctrl_c():
+        run(
+            game=game,
+            opponents=opponents,
+            strategies=strategies,
+            seed=seed,
+            name=name,
+            path=path,
+            force=force,
+            resume_path=resume_path,
+            rules_preset=params.get("rules_preset"),
+            rule_options=params.get("rule_options") or {},
+            color=use_color(params.get("no_color", False)),
+            four_color=bool(params.get("four_color")),
+            ask=_ask,
+            think=_think,
+        )
+
+
 @contextlib.contextmanager
 def _stopped_by_ctrl_c() -> Iterator[None]:
     """Ctrl-C ends the game with a word (the run then ends with exit 130)."""
@@ -206,7 +264,16 @@ def _refuse_with_resume() -> None:
     context = click.get_current_context()
     given = [
         f"--{option.replace('_', '-')}"
-        for option in ("opponents", "strategies", "seed", "name", "path", "force", "rack_size")
+        for option in (
+            "opponents",
+            "strategies",
+            "seed",
+            "name",
+            "path",
+            "force",
+            "rack_size",
+            "game",
+        )
         if context.get_parameter_source(option) == click.core.ParameterSource.COMMANDLINE
     ]
     given = [

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, TypeVar
 import click
 
 from rummikub.cli.common import BadInput
-from rummikub.core.documents import STDIN, quote
+from rummikub.core.documents import STDIN, parse_document, quote
 from rummikub.core.errors import NotationError, PositionError, PuzzleError, RulesError
 from rummikub.tiles.melds import RawMeld
 from rummikub.tiles.notation import parse_melds, parse_position, parse_rack
@@ -106,7 +106,7 @@ def read_puzzle(
     if inline is not None:
         return inline_puzzle(inline, choices)
     if source == STDIN and stdin is not None:
-        return stdin_puzzle(stdin, choices)
+        return stdin_puzzle(stdin, choices, data=data)
     if isinstance(source, PuzzleError):  # an argument that stood for no puzzle file
         raise source
     if data is not None and has_puzzle_suffix(source):
@@ -152,12 +152,33 @@ def position_puzzle(text: str, name: str, choices: Overrides, *, option: str = "
     return Puzzle(name, position)
 
 
-def stdin_puzzle(text: str, choices: Overrides) -> Puzzle:
-    """A puzzle read from stdin: JSON (it starts with ``{``), a one-line position, or TOML."""
+def _one_line(text: str) -> bool:
+    """Whether stdin's text is a one-line position (``table / rack``), not a document."""
+    stripped = text.strip()
+    return bool(stripped) and "\n" not in stripped and "=" not in stripped and stripped[0] != "{"
+
+
+def stdin_data(text: str) -> Any:
+    """The document read from stdin (JSON where it starts with ``{``, else TOML), parsed once
+    so that its keys tell a card puzzle from a tile puzzle; None for a one-line position or
+    text that does not parse (the tile reader then says why)."""
+    if _one_line(text):
+        return None
+    try:
+        return parse_document(text, STDIN, fmt="json" if text.strip().startswith("{") else "toml")
+    except PuzzleError:
+        return None
+
+
+def stdin_puzzle(text: str, choices: Overrides, *, data: Any = None) -> Puzzle:
+    """A puzzle read from stdin: JSON (it starts with ``{``), a one-line position, or TOML.
+    ``data``: its document, when :func:`stdin_data` has parsed it already."""
+    if data is not None:
+        return from_data(data, STDIN, overrides=choices)
     stripped = text.strip()
     if stripped.startswith("{"):
         return loads(text, STDIN, fmt="json", overrides=choices)
-    if stripped and "\n" not in stripped and "=" not in stripped:
+    if _one_line(text):
         return position_puzzle(stripped, STDIN, choices)
     return loads(text, STDIN, fmt="toml", overrides=choices)
 

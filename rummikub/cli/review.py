@@ -1,4 +1,5 @@
-"""``rummikub analyse RECORD``: every turn of a game record graded against the best move.
+"""``rummikub analyse RECORD``: every turn of a game record graded against the best move,
+and with ``--equity`` (also ``game annotate``) in win probability, with each draw's luck.
 
 The grading itself is :mod:`rummikub.game.review` (the web page's review mode uses it too);
 this module reads the file and words the answer for a terminal.
@@ -6,15 +7,24 @@ this module reads the file and words the answer for a terminal.
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rummikub.core.documents import read_document
-from rummikub.core.errors import PuzzleError
+import click
+
+from rummikub.cli.common import EXIT_BAD_INPUT, EXIT_OK, EXIT_REJECTED
+from rummikub.core.documents import STDIN, read_document
+from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
-    from rummikub.game.review import Review
+    from rummikub.game.equity import Budget
+    from rummikub.game.record import Record
+    from rummikub.game.review import EquityReview, EquityTurn, Review
 
-__all__ = ["is_record", "review", "review_text"]
+__all__ = ["equity", "equity_text", "is_record", "review", "review_text", "run_equity"]
 
 #: A record file holds this key (``format = "rummikub-game/1"``); a puzzle file never does.
 FORMAT_KEY = "format"
@@ -56,3 +66,129 @@ def review_text(found: Review) -> str:
     if found.problem is not None:
         lines.append(f"The replay stopped: {found.problem}")
     return "\n".join(lines)
+
+
+# -- the equity review (``analyse RECORD --equity``) ----------------------------------------
+
+
+def run_equity(
+    sources: Sequence[str | PuzzleError],
+    inline: bool,
+    with_equity: bool,
+    chart_path: str | None,
+    as_json: bool,
+) -> int:
+    """``analyse RECORD --equity [--chart FILE.png]``: the equity review of each record, printed
+    as text or JSON; the exit code (0, 1 a record with a bad turn, 2 bad input)."""
+    if not with_equity:
+        raise click.UsageError("--chart draws the equity review: use it with --equity")
+    records = [s for s in sources if isinstance(s, str) and s != STDIN and is_record(s)]
+    if inline or len(records) != len(sources):
+        raise click.UsageError("--equity reviews game records: give RECORD files only")
+    if chart_path is not None and len(records) != 1:
+        raise click.UsageError("--chart draws one game: give one record")
+    if chart_path is not None:
+        from rummikub.game.chart import need_matplotlib
+
+        need_matplotlib()  # before the review: a missing extra is told at once (exit 2)
+    bad = rejected = False
+    for path in records:
+        try:
+            found = equity(path, bar=not as_json and sys.stderr.isatty())
+            if chart_path is not None:
+                from rummikub.game.chart import save_review_chart
+
+                save_review_chart(found, chart_path)
+        except RummikubError as error:
+            click.echo(f"Error: {error}", err=True)
+            bad = True
+            continue
+        if as_json:
+            click.echo(json.dumps(found.to_data()))
+        else:
+            click.echo(equity_text(found) + ("\n" if len(records) > 1 else ""))
+        rejected |= found.problem is not None
+    return EXIT_BAD_INPUT if bad else EXIT_REJECTED if rejected else EXIT_OK
+
+
+def equity(
+    path: str, *, bar: bool, budget: Budget | None = None, record: Record | None = None
+) -> EquityReview:
+    """Replay the record at ``path`` (or ``record``, read from it) and judge each turn whose
+    rack is known in win probability; ``bar`` shows a progress bar on stderr (a terminal)."""
+    from rummikub.game.equity import DEFAULT
+    from rummikub.game.record import load
+    from rummikub.game.review import equity_review
+
+    record = load(path) if record is None else record
+    if not bar:
+        return equity_review(record, path, budget or DEFAULT)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("Review", total=len(record.turns))
+        return equity_review(
+            record,
+            path,
+            budget or DEFAULT,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+
+
+def equity_text(found: EquityReview) -> str:
+    """The equity review for a terminal: a line a turn, then a line a player."""
+    from rummikub.game.review import THRESHOLDS
+
+    graded = sum(line.graded for line in found.players)
+    budget = found.budget
+    lines = [
+        f"{found.path} - equity review: {len(found.turns)} turns, {graded} graded "
+        f"({budget.samples} deals x {budget.rounds} round{'s' if budget.rounds != 1 else ''} "
+        "a turn)"
+    ]
+    width = max([len(t.player) for t in found.turns] + [len("player")])
+    lines.append(f"  turn  {'player':<{width}}  win   lost    mark  luck   move")
+    for turn in found.turns:
+        lines.append(f"  {turn.number:>4}  {turn.player:<{width}}  " + _turn_columns(turn))
+    lines.append("Players:")
+    width = max(len(line.player) for line in found.players)
+    for line in found.players:
+        marks = ", ".join(f"{mark} {count}" for mark, count in line.marks)
+        accuracy = "-" if line.accuracy is None else f"{line.accuracy:.1f}"
+        lines.append(
+            f"  {line.player:<{width}}  accuracy {accuracy:>5} over {line.graded} graded "
+            f"turn{'' if line.graded == 1 else 's'}; equity lost {line.lost:.2f} ({marks}); "
+            f"luck {line.luck:+.2f} in {line.draws} draw{'' if line.draws == 1 else 's'}"
+        )
+    lines.append(
+        "Marks by the win probability lost: "
+        + ", ".join(f"{mark} {threshold:.2f}+" for mark, threshold in reversed(THRESHOLDS))
+        + "; a turn with nothing to lay is not graded."
+    )
+    if found.problem is not None:
+        lines.append(f"The replay stopped: {found.problem}")
+    return "\n".join(lines)
+
+
+def _turn_columns(turn: EquityTurn) -> str:
+    move = _move_words(turn)
+    if turn.win is None:
+        return f"{'':4}  {'':6}  {'':4}  {'':5}  {move} (rack unknown)"
+    lost = f"{turn.lost:.4f}" if turn.graded and turn.lost is not None else "-"
+    luck = "" if turn.luck is None else f"{turn.luck:+.2f}"
+    text = f"{turn.win:.2f}  {lost:<6}  {turn.mark or '':<4}  {luck:<5}  {move}"
+    best = turn.best
+    if turn.mark is not None and best is not None:
+        laid = format_tiles(best.played)
+        what = f"lay {laid}" if best.played else "draw" if turn.kind != "pass" else "pass"
+        text += f"; best: {what} ({best.win:.2f})"
+    return text
+
+
+def _move_words(turn: EquityTurn) -> str:
+    if turn.kind == "play":
+        return f"played {format_tiles(turn.played)}"
+    if turn.kind == "draw":
+        return "drew" + ("" if turn.drew is None else f" {turn.drew}")
+    return "passed"

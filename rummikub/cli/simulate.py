@@ -154,7 +154,19 @@ def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
     help=f"Games to play (1-{MAX_GAMES:,}).",
 )
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Seats per game."
+    "--game",
+    type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
+    # Read before --rule, which then judges its options as this game's.
+    is_eager=True,
+    help="Play whole card games of this preset (CARDS.md section 7) instead of tiles; "
+    "--rule sets its options (e.g. target=200, hand_size=7).",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 8),
+    default=4,
+    show_default=True,
+    help="Seats per game (tiles 2-4; cards as the game seats).",
 )
 @click.option(
     "--strategy",
@@ -187,12 +199,36 @@ def simulate(
     no_progress: bool,
     rules_preset: str | None,
     rule_options: dict[str, str],
+    game: str | None,
 ) -> None:
     """Play whole games between strategies and report, per strategy and seat, the win rate
     and mean score with 95% intervals, game length and how often the pool runs out.
+    With --game, whole card games (strategies best, keep, casual): win rates and mean
+    totals, hands and turns per game.
 
     The same seed gives the same games and report, with or without Dask."""
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
+    if game is not None:
+        if rules_preset is not None:
+            raise BadInput("--rules is a tile rule set; a card game takes --rule KEY=VALUE")
+        if chart_path is not None or csv_path is not None:
+            raise BadInput(
+                "--chart and --csv are for tile games; a card game's report is text or --json"
+            )
+        _simulate_cards(
+            game,
+            names,
+            players,
+            seed,
+            rule_options,
+            games,
+            workers,
+            scheduler,
+            batch_size,
+            as_json,
+            no_progress,
+        )
+        return
     rules = rules_of(rules_preset, rule_options)
     setup = sim.Setup(names, players, rules, rack_size, seed)
     found, timing = play_games(
@@ -220,4 +256,51 @@ def simulate(
         from rummikub.game.chart import save_chart
 
         save_chart(report, chart_path)
+    finish(timing, len(report.failures))
+
+
+def _simulate_cards(
+    game: str,
+    names: tuple[str, ...],
+    players: int,
+    seed: int,
+    rule_options: dict[str, str],
+    games: int,
+    workers: int | None,
+    scheduler: str | None,
+    batch_size: int | None,
+    as_json: bool,
+    no_progress: bool,
+) -> None:
+    """``simulate --game``: card self-play (:mod:`rummikub.cards.game.simulate`)."""
+    from rummikub.cards.game import simulate as card_sim
+    from rummikub.cards.rules import option_from_text, read_rules
+
+    options = {key: option_from_text(text) for key, text in rule_options.items()}
+    reading = read_rules(game, None, options=options)
+    if reading.rules is None:
+        raise BadInput("; ".join(reading.problems))
+    try:
+        setup = card_sim.CardSetup(reading.rules, names, players, seed)
+    except RummikubError as error:
+        raise BadInput(str(error)) from None
+    found, timing = play_games(
+        games,
+        workers,
+        scheduler,
+        no_progress,
+        lambda workers, progress: card_sim.simulate(
+            setup,
+            games,
+            workers=workers,
+            scheduler=scheduler,
+            batch_size=batch_size,
+            progress=progress,
+        ),
+    )
+    report = card_sim.summarize(setup, found)
+    if as_json:
+        click.echo(json.dumps(report.to_data()))
+    else:
+        click.echo(card_sim.to_text(report))
     finish(timing, len(report.failures))

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import click
 
 from rummikub.cli import ending, render
-from rummikub.cli.card_options import CardOptions
+from rummikub.cli.card_options import (
+    CARD_GAMES,
+    CardOptions,
+    card_record_problem,
+    is_card_data,
+    is_card_record_data,
+)
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -30,6 +36,7 @@ from rummikub.cli.positions import (
     check_usage,
     rack_table_options,
     read_puzzle,
+    stdin_data,
 )
 from rummikub.core.documents import STDIN, read_document, read_stdin
 from rummikub.core.errors import PuzzleError
@@ -189,7 +196,7 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 )
 @click.option(
     "--game",
-    type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
+    type=click.Choice(CARD_GAMES),
     # Read before --rule, which then judges its options as this game's.
     is_eager=True,
     help="A card game: the inline position is --hand (and --table) in card notation; with "
@@ -204,6 +211,12 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
 @click.option("--opened", is_flag=True, help="The card player has already opened (gone down).")
 @click.option(
     "--all-picks", is_flag=True, help="Card games: also list the best turn for every pile pick."
+)
+@click.option(
+    "--four-color",
+    is_flag=True,
+    help="Card games: show cards in the four-color deck's colors (diamonds blue, clubs "
+    "green) on the terminal and in the --svg picture, not red and black.",
 )
 @click.option(
     "--changed",
@@ -222,7 +235,8 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     "--svg",
     metavar="FILE",
     help="Also draw the move as an SVG picture in FILE: the old table and rack, then the new "
-    "table with tiles from the rack and moved tiles highlighted, numbered by step.",
+    "table with tiles from the rack and moved tiles highlighted, numbered by step (cards: "
+    "the table, discard pile and hand, then the turn, laid and laid-off cards marked).",
 )
 @click.pass_context
 def solve(
@@ -246,6 +260,7 @@ def solve(
     deal: int | None,
     opened: bool,
     all_picks: bool,
+    four_color: bool,
     jobs: int | None,
     svg: str | None,
 ) -> None:
@@ -311,6 +326,7 @@ def solve(
             all_picks=all_picks,
             rule_options=tuple(rule_options.items()),
             tile_preset=rules_preset,
+            four_color=four_color,
         ),
     )
     outcome = _Outcome()
@@ -475,34 +491,31 @@ def _card_task(task: _Task) -> CardTask:
         as_json=task.as_json,
         verify=task.verify,
         explain=task.explain,
+        color=task.color,
+        svg=task.svg,
     )
 
 
-def _solve_cards(task: _Task, source: str) -> _Report:
+def _solve_cards(task: _Task, source: str, data: Any = None) -> _Report:
     """A card puzzle (CARDS.md): the card rummies are imported only now."""
     from rummikub.cli.cards import solve_one
 
-    card = solve_one(_card_task(task), source, several=task.several)
+    card = solve_one(_card_task(task), source, several=task.several, data=data)
     report = _Report(card.lines, card.bad_input, card.mismatch, card.unproven)
     report.expected = card.expected
+    report.svg = card.svg
     return report
 
 
-def _is_card_data(data: Any) -> bool:
-    """Whether a file's data is a card puzzle: it has a ``game`` key (CARDS.md section 4;
-    as :func:`rummikub.cards.puzzles.is_card_data`, without importing the card rummies)."""
-    return isinstance(data, dict) and "game" in data
-
-
 def _document(source: str | PuzzleError, task: _Task) -> Any:
-    """The parsed data of a puzzle file, read once: it tells a card puzzle from a tile
-    puzzle, and the tile puzzle reader then checks the same data. None when there is no
-    file to read (inline, stdin) or it does not read or parse: the tile reader then
-    reports why, with its own messages."""
+    """The parsed data of a puzzle file or of stdin, read once: it tells a card puzzle from
+    a tile puzzle, and the puzzle reader then checks the same data. None when there is no
+    document (inline, a one-line position on stdin) or it does not read or parse: the tile
+    reader then reports why, with its own messages."""
     if task.inline is not None or not isinstance(source, str):
         return None
     if source == STDIN and task.stdin is not None:
-        return None
+        return stdin_data(task.stdin)
     try:
         return read_document(source)
     except PuzzleError:
@@ -517,9 +530,12 @@ def _solve_one(task: _Task, source: str | PuzzleError) -> _Report:
     if task.cards.inline:
         return _solve_cards(task, "")
     data = _document(source, task)
-    if _is_card_data(data):
+    if is_card_record_data(data):
         assert isinstance(source, str)
-        return _solve_cards(task, source)
+        return _Report([(f"Error: {card_record_problem(source)}", True)], bad_input=True)
+    if is_card_data(data):
+        assert isinstance(source, str)
+        return _solve_cards(task, source, data)
     if task.cards.game is not None:
         where = source if isinstance(source, str) else "puzzle"
         text = f"Error: {where}: --game plays card puzzles as another game; a tile puzzle has none"

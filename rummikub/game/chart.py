@@ -1,5 +1,5 @@
-"""PNG charts: a simulation's win rate and mean score per strategy, and a duel's win rate,
-score difference and deals, with 95% intervals.
+"""PNG charts: a simulation's win rate and mean score per strategy, a duel's win rate,
+score difference and deals, with 95% intervals, and a reviewed game's win probability.
 
 matplotlib is an optional extra (``[chart]``), imported only here and only when a chart is
 drawn.
@@ -16,8 +16,9 @@ from rummikub.game.simulate import Line, Report
 
 if TYPE_CHECKING:
     from rummikub.game.duel import DuelReport
+    from rummikub.game.review import EquityReview
 
-__all__ = ["save_chart", "save_duel_chart"]
+__all__ = ["need_matplotlib", "save_chart", "save_duel_chart", "save_review_chart"]
 
 
 def _pyplot() -> Any:
@@ -27,6 +28,12 @@ def _pyplot() -> Any:
         return importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise RummikubError("a chart needs matplotlib: pip install 'rummikub[chart]'") from None
+
+
+def need_matplotlib() -> None:
+    """Raise the chart's :class:`RummikubError` now when matplotlib is missing (before a
+    long review, rather than after it)."""
+    _pyplot()
 
 
 def _save(plt: Any, figure: Any, path: str | os.PathLike[str]) -> None:
@@ -79,6 +86,46 @@ def save_duel_chart(report: DuelReport, path: str | os.PathLike[str]) -> None:
     figure.suptitle(
         f"{setup.a} (A) against {setup.b} (B): {report.games} games, {report.deals} deals, "
         f"{setup.players} players (95% intervals)"
+    )
+    _save(plt, figure, path)
+
+
+def save_review_chart(review: EquityReview, path: str | os.PathLike[str]) -> None:
+    """Draw a reviewed game into a PNG file: each player's chance to win before each of
+    their turns (as the review estimated it, as they saw the game), the marked turns labelled
+    with their mark, and each player's accuracy and luck in the legend."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(10, 4), constrained_layout=True)
+    colors = ["#3b6fb6", "#b6553b", "#3b9a5a", "#8a5ab6"]
+    for line in review.players:
+        turns = [t for t in review.turns if t.seat == line.seat and t.win is not None]
+        if not turns:
+            continue
+        color = colors[line.seat % len(colors)]
+        accuracy = "-" if line.accuracy is None else f"{line.accuracy:.1f}"
+        label = f"{line.player} (accuracy {accuracy}, luck {line.luck:+.2f})"
+        xs = [t.number for t in turns]
+        axes.plot(xs, [t.win for t in turns], marker=".", color=color, label=label)
+        for turn in turns:
+            if turn.mark is not None:
+                axes.annotate(
+                    turn.mark,
+                    (turn.number, turn.win),
+                    textcoords="offset points",
+                    xytext=(0, 6),
+                    ha="center",
+                    color=color,
+                    fontweight="bold",
+                )
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("turn")
+    axes.set_ylabel("chance to win before the turn")
+    axes.axhline(1 / len(review.players), color="black", linewidth=0.8, linestyle="--")
+    axes.legend(loc="best")
+    budget = review.budget
+    figure.suptitle(
+        f"{review.path}: equity review ({budget.samples} deals x {budget.rounds} round a turn; "
+        "?! ? ?? marked)"
     )
     _save(plt, figure, path)
 

@@ -469,3 +469,33 @@ def equity(position: Position, view: View) -> Move:
             if verdict.outcome != "unknown":
                 return verdict.move or Move(position.table, ())
     return evaluate(position, view).best.move
+
+
+# -- for the game review (rummikub.game.review) --------------------------------------------
+
+
+def deals_of(
+    position: Position, view: View, budget: Budget = DEFAULT, *, seed: int | None = None
+) -> list[GameState]:
+    """The sampled deals :func:`evaluate` plays every candidate out on, from the same seeds, so
+    that a move judged apart (the move a record played) is measured on the same luck."""
+    base = seed_of(position, view) if seed is None else seed
+    return [determinize(position, view, random.Random(base + i)) for i in range(budget.samples)]
+
+
+def playout(state: GameState, seat: int, rounds: int) -> float:
+    """``seat``'s win estimate after ``rounds`` rounds of best moves from ``state``: the
+    playout :func:`evaluate` scores a candidate with."""
+    return _playout(state, seat, rounds)[0]
+
+
+def move_wins(
+    position: Position, view: View, move: Move, budget: Budget = DEFAULT
+) -> tuple[float, ...]:
+    """The win estimate of ``move`` on each of :func:`evaluate`'s deals (their mean is the
+    ``win`` evaluate would give it as a candidate)."""
+    wins = []
+    for state in deals_of(position, view, budget):
+        after = advance(state, turn_of_move(state, move), judge=False)
+        wins.append(playout(after, view.seat, budget.rounds))
+    return tuple(wins)

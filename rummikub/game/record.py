@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -35,14 +36,17 @@ from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = [
     "FORMAT",
+    "MARKS",
     "Deal",
     "Draw",
+    "Note",
     "Pass",
     "Play",
     "Record",
     "RecordError",
     "Result",
     "Turn",
+    "Variation",
     "dumps",
     "load",
     "loads",
@@ -65,12 +69,20 @@ _KEYS = (
     "rack_size",
     "me",
     "seats",
+    "annotator",
     "deal",
     "turns",
     "result",
 )
 _DEAL_KEYS = ("racks", "pool")
 _RESULT_KEYS = ("ending", "winners", "scores")
+#: The keys of a turn: its move, and its annotations (all optional).
+_MOVE_KEYS = ("play", "draw", "pass")
+_NOTE_KEYS = ("mark", "comment", "win", "lost", "luck", "variations")
+_VARIATION_KEYS = ("moves", "comment")
+#: A turn's mark, as annotated games write them (PGN's move suffixes): a brilliant move, a
+#: good one, an interesting one, an inaccuracy, a mistake, a blunder.
+MARKS = ("!!", "!", "!?", "?!", "?", "??")
 
 
 class RecordError(RummikubError, ValueError):
@@ -97,6 +109,37 @@ class Pass:
 
 
 Turn = Play | Draw | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """An alternative line: moves in turn order from the player of the turn it hangs on, the
+    first one instead of that turn's move."""
+
+    moves: tuple[Turn, ...]
+    comment: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """The annotations of one turn, all optional: a mark (:data:`MARKS`), a comment, the
+    review's figures (the mover's chance to win before the turn, the equity the move lost, a
+    draw's luck) and variations."""
+
+    mark: str | None = None
+    comment: str | None = None
+    win: float | None = None
+    lost: float | None = None
+    luck: float | None = None
+    variations: tuple[Variation, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return self == Note()
+
+    def to_data(self) -> dict[str, Any]:
+        """The note's keys as a record's turn holds them (``game show --json`` gives them)."""
+        return _note_data(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +183,29 @@ class Record:
     result: Result | None = None
     #: Why reading stopped early: the turn (numbered from 1) whose text could not be read.
     problem: str | None = field(default=None, compare=False)
+    #: The turns' annotations: ``notes[i]`` belongs to turn ``i + 1`` (None: none). Kept
+    #: canonical (no trailing None, no empty note), so equal annotations compare equal.
+    notes: tuple[Note | None, ...] = ()
+    #: Who or what wrote the annotations (e.g. ``rummikub game annotate`` and its budget).
+    annotator: str | None = None
+
+    def __post_init__(self) -> None:
+        notes = [None if n is None or n.empty else n for n in self.notes[: len(self.turns)]]
+        while notes and notes[-1] is None:
+            notes.pop()
+        object.__setattr__(self, "notes", tuple(notes))
 
     def with_turns(self, turns: Sequence[Turn], result: Result | None = None) -> Record:
+        """The record with these turns (the notes of turns beyond them dropped)."""
         return replace(self, turns=tuple(turns), result=result, problem=None)
+
+    def note(self, number: int) -> Note | None:
+        """The annotations of turn ``number`` (from 1), or None."""
+        return self.notes[number - 1] if 0 < number <= len(self.notes) else None
+
+    def with_notes(self, notes: Sequence[Note | None], annotator: str | None = None) -> Record:
+        """The record with these annotations (one per turn, from turn 1)."""
+        return replace(self, notes=tuple(notes), annotator=annotator)
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -187,6 +250,10 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     if me is not None and not 0 <= me < max(len(players), 1):
         problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
     seats = _seats(data.get("seats"), len(players), problems)
+    annotator = data.get("annotator")
+    if annotator is not None and (not isinstance(annotator, str) or _text_problem(annotator)):
+        problems.append("annotator: expected one line of text")
+        annotator = None
     deal = _deal(data.get("deal"), len(players), rules, problems)
     if problems:
         raise RecordError("\n".join(f"{path}: {p}" for p in problems))
@@ -194,13 +261,18 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     if not isinstance(raw_turns, list):
         raise RecordError(f"{path}: turns: expected a list of turns")
     turns: list[Turn] = []
+    notes: list[Note | None] = []
     problem: str | None = None
     for number, raw in enumerate(raw_turns, start=1):
+        seat = (number - 1) % len(players)
         try:
-            turns.append(_turn(raw, (number - 1) % len(players), rules))
+            turn = _turn(raw, seat, rules, notes=True)
+            note = _note(raw, seat, len(players), rules)
         except (RummikubError, ValueError) as error:
             problem = f"turn {number}: {error}"
             break
+        turns.append(turn)
+        notes.append(note)
     result = None
     if problem is None and "result" in data:
         try:
@@ -218,6 +290,8 @@ def from_data(data: Any, path: str = "<record>") -> Record:
         seats=seats,
         result=result,
         problem=problem,
+        notes=tuple(notes),
+        annotator=annotator,
     )
 
 
@@ -325,13 +399,20 @@ def _deal(raw: Any, players: int, rules: Rules, problems: list[str]) -> Deal:
     return Deal(tuple(racks), pool)
 
 
-def _turn(raw: Any, seat: int, rules: Rules) -> Turn:
+def _turn(raw: Any, seat: int, rules: Rules, *, notes: bool = False) -> Turn:
+    """A turn's move; with ``notes`` its annotations' keys are allowed beside it (a turn of
+    the record; a move of a variation has none)."""
     if not isinstance(raw, Mapping):
         raise ValueError(f"expected a table with play, draw or pass, got {raw!r}")
-    actions = [key for key in ("play", "draw", "pass") if key in raw]
-    unknown = [key for key in raw if key not in ("play", "draw", "pass", "player")]
+    actions = [key for key in _MOVE_KEYS if key in raw]
+    allowed = (*_MOVE_KEYS, "player", *(_NOTE_KEYS if notes else ()))
+    unknown = [key for key in raw if key not in allowed]
     if unknown or len(actions) != 1:
-        raise ValueError(f"expected exactly one of play, draw or pass (and player), got {raw!r}")
+        also = ", ".join(_NOTE_KEYS) if notes else ""
+        raise ValueError(
+            f"expected exactly one of play, draw or pass (and player{', ' + also if also else ''})"
+            f", got {_brief(raw)}"
+        )
     if "player" in raw and raw["player"] != seat:
         raise ValueError(f"player = {raw['player']!r}, but it is seat {seat}'s turn")
     if "pass" in raw:
@@ -350,6 +431,74 @@ def _turn(raw: Any, seat: int, rules: Rules) -> Turn:
     if not isinstance(melds, list):
         raise ValueError("play: expected the new table as a list of melds")
     return Play(tuple(_raw_meld(item, rules) for item in melds))
+
+
+def _brief(raw: Any) -> str:
+    shown = repr(raw)
+    return shown if len(shown) <= 120 else shown[:117] + "..."
+
+
+def _note(raw: Mapping[str, Any], seat: int, players: int, rules: Rules) -> Note | None:
+    """A turn's annotations (None when it has none)."""
+    if not any(key in raw for key in _NOTE_KEYS):
+        return None
+    mark = raw.get("mark")
+    if mark is not None and mark not in MARKS:
+        raise ValueError(f"mark {_brief(mark)}: expected one of {', '.join(MARKS)}")
+    variations = raw.get("variations", [])
+    if not isinstance(variations, list):
+        raise ValueError("variations: expected a list of {moves = [...], comment = ...}")
+    return Note(
+        mark=mark,
+        comment=_comment(raw.get("comment"), "comment"),
+        win=_share(raw.get("win"), "win", 0.0),
+        lost=_share(raw.get("lost"), "lost", 0.0),
+        luck=_share(raw.get("luck"), "luck", -1.0),
+        variations=tuple(
+            _variation(v, f"variations[{i}]", seat, players, rules)
+            for i, v in enumerate(variations)
+        ),
+    )
+
+
+def _comment(raw: Any, where: str) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise ValueError(f"{where}: expected text, got {_brief(raw)}")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(
+            f"{where} {_shown(raw)}: not valid text (a lone surrogate such as \\ud800)"
+        ) from None
+    return raw
+
+
+def _share(raw: Any, where: str, low: float) -> float | None:
+    """A chance (0 to 1), or a luck (-1 to 1)."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not low <= raw <= 1:
+        raise ValueError(f"{where} = {_brief(raw)}: expected a number from {low:g} to 1")
+    return float(raw)
+
+
+def _variation(raw: Any, where: str, seat: int, players: int, rules: Rules) -> Variation:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("moves"), list) or not raw["moves"]:
+        raise ValueError(f"{where}: expected a table with moves = [{{play = [...]}}, ...]")
+    for key in raw:
+        if key not in _VARIATION_KEYS:
+            raise ValueError(
+                f"{where}: unknown key {key!r} (expected one of {', '.join(_VARIATION_KEYS)})"
+            )
+    moves = []
+    for step, move in enumerate(raw["moves"]):
+        try:
+            moves.append(_turn(move, (seat + step) % players, rules))
+        except (RummikubError, ValueError) as error:
+            raise ValueError(f"{where}.moves[{step}]: {error}") from None
+    return Variation(tuple(moves), _comment(raw.get("comment"), f"{where}.comment"))
 
 
 def _raw_meld(item: Any, rules: Rules) -> RawMeld:
@@ -393,6 +542,8 @@ def to_data(record: Record) -> dict[str, Any]:
         data["me"] = record.me
     if record.seats is not None:
         data["seats"] = list(record.seats)
+    if record.annotator is not None:
+        data["annotator"] = record.annotator
     rules = rules_data(record.rules)
     if rules:
         data["rules"] = rules
@@ -402,8 +553,10 @@ def to_data(record: Record) -> dict[str, Any]:
     if record.deal.pool is not None:
         deal["pool"] = format_tiles(record.deal.pool)
     data["deal"] = deal
+    players = len(record.players)
     data["turns"] = [
-        _turn_data(turn, number % len(record.players)) for number, turn in enumerate(record.turns)
+        _turn_data(turn, number % players) | _note_data(record.note(number + 1))
+        for number, turn in enumerate(record.turns)
     ]
     if record.result is not None:
         result: dict[str, Any] = {
@@ -418,6 +571,34 @@ def to_data(record: Record) -> dict[str, Any]:
 
 def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
+
+
+def _note_data(note: Note | None) -> dict[str, Any]:
+    if note is None:
+        return {}
+    data: dict[str, Any] = {}
+    for key in ("mark", "comment", "win", "lost", "luck"):
+        value = getattr(note, key)
+        if value is not None:
+            data[key] = value
+    if note.variations:
+        data["variations"] = [_variation_data(v) for v in note.variations]
+    return data
+
+
+def _variation_data(variation: Variation) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if variation.comment is not None:
+        data["comment"] = variation.comment
+    data["moves"] = [_move_data(move) for move in variation.moves]
+    return data
+
+
+def _move_data(turn: Turn) -> dict[str, Any]:
+    """A variation's move: a turn's keys without the seat."""
+    data = _turn_data(turn, 0)
+    del data["player"]
+    return data
 
 
 def _turn_data(turn: Turn, seat: int) -> dict[str, Any]:
@@ -463,8 +644,19 @@ def _toml(value: Any) -> str:
         return repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
-    # A JSON string with ASCII escapes is a valid TOML basic string.
-    return json.dumps(str(value))
+    if isinstance(value, dict):  # an inline table (its keys are bare words)
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    # A JSON string with ASCII escapes is a valid TOML basic string, once a character beyond
+    # the BMP (JSON's surrogate pair, which TOML refuses) is written as one \UXXXXXXXX.
+    return _PAIR.sub(_scalar, json.dumps(str(value)))
+
+
+_PAIR = re.compile(r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+
+
+def _scalar(match: re.Match[str]) -> str:
+    high, low = int(match[2], 16), int(match[3], 16)
+    return f"{match[1]}\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
 
 
 @contextlib.contextmanager

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING
 
+from rummikub.render.canvas import FONT, HIGHLIGHT, Canvas, Highlight, badge, escape
 from rummikub.render.colors import tile_hex
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.tiles import Tile
@@ -38,19 +38,10 @@ __all__ = [
 ]
 
 #: How a tile of a new table got there: kept in place, from the rack, moved from a meld.
-Mark = Literal["kept", "new", "moved"]
+Mark = Highlight
 
 TILE_W, TILE_H, TILE_GAP = 34, 46, 3
-MELD_GAP, ROW_GAP, MARGIN = 16, 12, 12
-LABEL_H = 24
-MAX_WIDTH = 640
 FACE, EDGE = "#fbf7ea", "#9a907c"
-HIGHLIGHT: dict[Mark, tuple[str, str]] = {
-    # (face, edge): new tiles green, moved tiles amber.
-    "new": ("#dcf3d6", "#2e8b3a"),
-    "moved": ("#fdeec2", "#c88a00"),
-}
-FONT = "font-family=\"'DejaVu Sans', Verdana, Arial, sans-serif\""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,63 +53,11 @@ class _Tile:
     step: int | None = None
 
 
-class _Canvas:
-    """SVG elements laid out top to bottom; the picture's size follows what is drawn."""
+class _Canvas(Canvas):
+    """The shared canvas, drawing tiles."""
 
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.y = MARGIN
-        self.width = 0
-
-    def label(self, text: str) -> None:
-        self.parts.append(
-            f'<text x="{MARGIN}" y="{self.y + 16}" font-size="15" font-weight="bold" '
-            f'fill="#333" {FONT}>{escape(text)}</text>'
-        )
-        self.y += LABEL_H
-        self.width = max(self.width, MARGIN + 9 * len(text))
-
-    def note(self, text: str) -> None:
-        self.parts.append(
-            f'<text x="{MARGIN}" y="{self.y + 14}" font-size="13" fill="#555" {FONT}>'
-            f"{escape(text)}</text>"
-        )
-        self.y += LABEL_H - 4
-        self.width = max(self.width, MARGIN + 7 * len(text))
-
-    def rows(self, groups: Sequence[Sequence[_Tile]]) -> None:
-        """Melds (or a rack) in rows, each kept whole, wrapped at :data:`MAX_WIDTH`."""
-        x = MARGIN
-        if not groups:
-            self.note("(none)")
-            return
-        for group in groups:
-            span = len(group) * (TILE_W + TILE_GAP) - TILE_GAP
-            if x > MARGIN and x + span > MAX_WIDTH - MARGIN:
-                x = MARGIN
-                self.y += TILE_H + ROW_GAP
-            for index, item in enumerate(group):
-                self.parts.append(_tile(item, x + index * (TILE_W + TILE_GAP), self.y))
-            x += span + MELD_GAP
-            self.width = max(self.width, x - MELD_GAP)
-        self.y += TILE_H + ROW_GAP
-
-    def arrow(self) -> None:
-        middle = MARGIN + 40
-        self.parts.append(
-            f'<path d="M{middle} {self.y} v18 m-7 -8 l7 8 l7 -8" fill="none" '
-            f'stroke="#666" stroke-width="2.5" stroke-linecap="round"/>'
-        )
-        self.y += 26
-
-    def svg(self) -> str:
-        width = max(self.width, 120) + MARGIN
-        height = self.y + MARGIN - ROW_GAP
-        head = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}">'
-        )
-        return "\n".join([head, *self.parts, "</svg>"]) + "\n"
+    def tiles(self, groups: Sequence[Sequence[_Tile]]) -> None:
+        self.rows(groups, _tile, width=TILE_W, height=TILE_H, step=TILE_W + TILE_GAP)
 
 
 def _tile(item: _Tile, x: int, y: int) -> str:
@@ -146,12 +85,7 @@ def _tile(item: _Tile, x: int, y: int) -> str:
             f'fill="{ink}" {FONT}>{escape(item.tile.color)}</text>'
         )
     if item.step is not None:
-        bx, by = x + TILE_W - 3, y + 3
-        parts.append(
-            f'<circle cx="{bx}" cy="{by}" r="8" fill="#333" stroke="#fff" stroke-width="1"/>'
-            f'<text x="{bx}" y="{by + 4}" text-anchor="middle" font-size="11" '
-            f'font-weight="bold" fill="#fff" {FONT}>{item.step}</text>'
-        )
+        parts.append(badge(x + TILE_W - 3, y + 3, item.step))
     parts.append("</g>")
     return "".join(parts)
 
@@ -188,7 +122,7 @@ def table_svg(melds: Sequence[Meld | Sequence[Tile]], *, title: str | None = "Ta
     canvas = _Canvas()
     if title:
         canvas.label(title)
-    canvas.rows([_plain(m.tiles if isinstance(m, Meld) else m) for m in melds])
+    canvas.tiles([_plain(m.tiles if isinstance(m, Meld) else m) for m in melds])
     return canvas.svg()
 
 
@@ -196,9 +130,9 @@ def position_svg(position: Position) -> str:
     """A position: the table, then the rack (and whether the player has opened)."""
     canvas = _Canvas()
     canvas.label("Table")
-    canvas.rows([_plain(m.tiles) for m in position.table])
+    canvas.tiles([_plain(m.tiles) for m in position.table])
     canvas.label("Rack" if position.opened else "Rack (initial meld not made yet)")
-    canvas.rows([_plain(position.rack_sorted())] if position.rack else [])
+    canvas.tiles([_plain(position.rack_sorted())] if position.rack else [])
     return canvas.svg()
 
 
@@ -244,7 +178,7 @@ def explanation_svg(
     if title:
         canvas.label(title)
     canvas.label("Before")
-    canvas.rows([_plain(m.tiles) for m in explanation.old])
+    canvas.tiles([_plain(m.tiles) for m in explanation.old])
     if rack is not None:
         canvas.label("Rack")
         # The tiles about to be played are marked in the rack too.
@@ -254,10 +188,10 @@ def explanation_svg(
             goes = left[tile] > 0
             left[tile] -= goes
             row.append(_Tile(tile, "new" if goes else "kept"))
-        canvas.rows([row] if row else [])
+        canvas.tiles([row] if row else [])
     canvas.arrow()
     canvas.label("After")
-    canvas.rows(_marked(explanation, numbers))
+    canvas.tiles(_marked(explanation, numbers))
     played = " ".join(map(str, explanation.played))
     canvas.note(f"Played: {played}" if played else "Nothing played: no move (draw a tile).")
     if any(row for row in _marked(explanation, False) if any(t.mark == "moved" for t in row)):
@@ -274,12 +208,12 @@ def proposal_svg(
     the rules it breaks."""
     canvas = _Canvas()
     canvas.label("Before")
-    canvas.rows([_plain(m.tiles) for m in position.table])
+    canvas.tiles([_plain(m.tiles) for m in position.table])
     canvas.label("Rack")
-    canvas.rows([_plain(position.rack_sorted())] if position.rack else [])
+    canvas.tiles([_plain(position.rack_sorted())] if position.rack else [])
     canvas.arrow()
     canvas.label("Proposed" if not errors else "Proposed (not a legal move)")
-    canvas.rows([_plain(tiles) for tiles in proposed])
+    canvas.tiles([_plain(tiles) for tiles in proposed])
     for error in errors:
         canvas.note(f"- {error}")
     return canvas.svg()

@@ -10,7 +10,10 @@ a small position's whole search.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any, Literal
 
 from rummikub.core import deadline
@@ -30,15 +33,38 @@ def clp() -> Any:
     reading of the name costs every process more than the constructor (benchmarks/RESULTS.md,
     "Solver choices: start-up").
     """
-    from ortools.linear_solver import pywraplp  # lazy: only a solve loads OR-Tools
-
+    pywraplp = load_pywraplp()  # lazy: only a solve loads OR-Tools
     return pywraplp.Solver("", pywraplp.Solver.CLP_LINEAR_PROGRAMMING)
 
 
 def preload() -> None:
     """Import OR-Tools' linear solver now, as the first solve would (a process about to
     fork workers that solve: :func:`rummikub.tiles.solver.preload`)."""
-    from ortools.linear_solver import pywraplp  # noqa: F401
+    load_pywraplp()
+
+
+def load_pywraplp() -> ModuleType:
+    """OR-Tools' linear solver module, imported on first use with lazy binding.
+
+    Its extension pulls in ~100 shared libraries (OR-Tools itself, absl, COIN-OR), and
+    Python opens extensions with ``RTLD_NOW``: the dynamic linker then resolves every
+    function those libraries could call before the import returns, most of them never
+    called by a solve. ``RTLD_LAZY`` resolves each on its first call instead, the same
+    functions either way: a process's import of OR-Tools costs ~25 ms less
+    (benchmarks/RESULTS.md, "Speed choices", *Lazy binding*). The flags are Python's own
+    again once the import is done.
+    """
+    module = sys.modules.get("ortools.linear_solver.pywraplp")
+    if module is not None:
+        return module
+    flags = sys.getdlopenflags()
+    sys.setdlopenflags((flags & ~os.RTLD_NOW) | os.RTLD_LAZY)
+    try:
+        from ortools.linear_solver import pywraplp
+    finally:
+        sys.setdlopenflags(flags)
+    loaded: ModuleType = pywraplp
+    return loaded
 
 
 #: pywraplp's parameters of an LP solve, by (presolve, dual simplex), made when first used.

@@ -30,6 +30,7 @@ def preload() -> None:
     import rummikub.tiles.arguments
     import rummikub.tiles.solver.model
     import rummikub.tiles.solver.opening_bound
+    import rummikub.tiles.solver.quick
     import rummikub.tiles.solver.restrict  # noqa: F401
 
 
@@ -84,7 +85,7 @@ def _solve(
     better_than: tuple[int, int] | None,
 ) -> SolveResult:
     from rummikub.tiles.arguments import solvable
-    from rummikub.tiles.solver import restrict
+    from rummikub.tiles.solver import quick, restrict
     from rummikub.tiles.solver.model import ModelOutcome, MoveModel
     from rummikub.tiles.solver.opening_bound import solve_model
     from rummikub.tiles.solver.runs_flow import JokerOnlyRun
@@ -100,6 +101,10 @@ def _solve(
     if better_than is not None:
         rows += (restrict.better_than(*better_than),)
     started = time.perf_counter()
+    # A position without a move that tile counts alone prove answers without a model
+    # (benchmarks/RESULTS.md, "Throughput for playouts", *No move without LP*).
+    if quick.no_move(position):
+        return _no_move(position, "no_move", started, objective)
     # The time limit covers the whole solve, building included (see .deadline).
     with deadline.limit(time_limit):
         try:
@@ -127,18 +132,7 @@ def _solve(
     solution = outcome.solution
     if solution is None:
         # No move: proven, or none found before the time limit (not proven).
-        status: Status = "no_move" if outcome.proven else "feasible"
-        return SolveResult(
-            status=status,
-            position=position,
-            table=position.table,
-            played=(),
-            rack=position.rack_sorted(),
-            value=0,
-            tiles=0,
-            seconds=time.perf_counter() - started,
-            objective=objective,
-        )
+        return _no_move(position, "no_move" if outcome.proven else "feasible", started, objective)
     played = tuple(sorted(solution.played, key=rules.sort_key))
     left = Counter(position.rack) - Counter(played)
     return SolveResult(
@@ -149,6 +143,23 @@ def _solve(
         rack=tuple(sorted(left.elements(), key=rules.sort_key)),
         value=sum(rules.tile_value(t) for t in played),
         tiles=len(played),
+        seconds=time.perf_counter() - started,
+        objective=objective,
+    )
+
+
+def _no_move(
+    position: Position, status: Status, started: float, objective: Objective
+) -> SolveResult:
+    """Nothing played: no move (proven), or none found before the time limit."""
+    return SolveResult(
+        status=status,
+        position=position,
+        table=position.table,
+        played=(),
+        rack=position.rack_sorted(),
+        value=0,
+        tiles=0,
         seconds=time.perf_counter() - started,
         objective=objective,
     )
