@@ -52,6 +52,7 @@ if __name__ == "__main__":
             "cardgames",
             "review",
             "playouts",
+            "equity-analyse",
         )
     ]
     kept = kept_section(DEFAULT_OUT)

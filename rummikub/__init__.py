@@ -58,6 +58,7 @@ __all__ = [
     "Tile",
     "Verdict",
     "check",
+    "equity",
     "explain",
     "format_tiles",
     "parse_tiles",
@@ -71,6 +72,7 @@ __version__ = "0.1.0"
 _aliases.install()
 
 if TYPE_CHECKING:
+    from rummikub.game.position_equity import equity
     from rummikub.tiles.checker import Verdict, check
     from rummikub.tiles.explain import Explanation, Step, explain, replay
 
@@ -84,6 +86,7 @@ _LAZY = {
     "Step": "rummikub.tiles.explain",
     "explain": "rummikub.tiles.explain",
     "replay": "rummikub.tiles.explain",
+    "equity": "rummikub.game.position_equity",
 }
 
 

@@ -215,7 +215,12 @@ def test_analyse_equity_json_and_text(tmp_path: Path) -> None:
     ("options", "words"),
     [
         (["--chart", "x.png"], "use it with --equity"),
-        (["--equity", "--rack", "R1 R2 R3"], "give RECORD files only"),
+        # A record with a puzzle: a position's equity is analyse --equity on puzzles alone.
+        (
+            ["--equity", str(Path(__file__).parent.parent / "puzzles/basics/two-tiles-fit.toml")],
+            "give RECORD files only",
+        ),
+        (["--equity", "--playouts", "5"], "--playouts is an option of a position's --equity"),
     ],
 )
 def test_analyse_equity_usage(tmp_path: Path, options: list[str], words: str) -> None:

@@ -416,6 +416,38 @@ def test_preview_the_second_best_move_outs_hold_and_check_a_proposal(
     board.close()
 
 
+@pytest.mark.parametrize("size", [PHONE, DESK])
+def test_the_chances_to_win_show_as_bars_best_first(
+    boards: list[Board], browser: Browser, server: str, size: tuple[int, int], tmp_path: Path
+) -> None:
+    board = new_board(boards, browser, server, size)
+    page = board.open("/?p=" + quote(POSITION))
+    page.get_by_role("button", name="Chances to win").click()
+    # The playouts take seconds (the default budget), more on a busy machine.
+    expect(page.locator("#equity-evaluation")).to_contain_text(
+        "to win (95% interval", timeout=90_000
+    )
+    rows = page.locator("table.equity tbody tr")
+    expect(rows).to_have_count(4)  # the 3 best moves by value and drawing
+    wins = [int(rows.nth(i).locator(".bar-text").inner_text().split()[0]) for i in range(4)]
+    assert wins == sorted(wins, reverse=True)
+    # Each bar is as wide as its chance: the first row's fill against the whole bar.
+    first = rows.nth(0).locator(".equity-bar")
+    fill = first.locator(".fill").bounding_box()
+    whole = first.bounding_box()
+    assert fill is not None and whole is not None
+    assert abs(fill["width"] / whole["width"] - wins[0] / 100) < 0.02
+    expect(page.locator("#equity-advice")).to_contain_text("Laying the most is")
+    in_view(page, "#answer")
+    no_horizontal_scroll(page)
+    check_axe(page)
+    if KEEP:
+        page.locator("#equity-answer").screenshot(path=str(tmp_path / "equity.png"))
+        Path(KEEP).mkdir(exist_ok=True)
+        shutil.copy(tmp_path / "equity.png", Path(KEEP) / f"equity-{size[0]}x{size[1]}.png")
+    board.close()
+
+
 def test_busy_while_a_request_runs_and_a_message_when_the_server_is_gone(
     boards: list[Board], browser: Browser, server: str
 ) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from rummikub.cli import equity as equity_cli
 from rummikub.cli import explaining, render, review
 from rummikub.cli.card_options import card_record_problem, is_card_data, is_card_record_data
 from rummikub.cli.common import (
@@ -70,10 +71,9 @@ BAR_AFTER = 0.5
 @click.option(
     "--top",
     type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
     metavar="K",
-    help="Show the K best moves, distinct by the tiles they play, each proven.",
+    help="Show the K best moves, distinct by the tiles they play, each proven "
+    f"[default: 1; {equity_cli.TOP} with --equity, which weighs them all].",
 )
 @click.option(
     "--outs",
@@ -111,13 +111,6 @@ BAR_AFTER = 0.5
     help="Stop each solve after this long; an unproven answer then gives exit code 3.",
 )
 @click.option(
-    "--equity",
-    "with_equity",
-    is_flag=True,
-    help="A game record: judge every turn by the win probability it lost, and each draw's "
-    "luck (README, 'The game review').",
-)
-@click.option(
     "--chart",
     "chart_path",
     metavar="FILE.png",
@@ -131,6 +124,7 @@ BAR_AFTER = 0.5
     metavar="FILE",
     help="Also draw the best move as an SVG picture in FILE (one position only).",
 )
+@equity_cli.equity_options
 @click.pass_context
 def analyse(
     ctx: click.Context,
@@ -142,18 +136,18 @@ def analyse(
     objective: Literal["value", "tiles"],
     rules_preset: str | None,
     rule_options: dict[str, str],
-    top: int,
+    top: int | None,
     with_outs: bool,
     with_hold: bool,
     with_grade: bool,
     after: tuple[str, ...],
     changed: bool,
     time_limit: float | None,
-    with_equity: bool,
     chart_path: str | None,
     as_json: bool,
     no_color: bool,
     svg: str | None,
+    equity: equity_cli.Choices | None,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
     --rack/--table or --position. A game record (see 'rummikub game') has every turn
@@ -161,12 +155,14 @@ def analyse(
     with each draw's luck and each player's accuracy.
 
     Shows the best move (the K best with --top K), and on request the outs (--outs), what
-    holding tiles back costs (--hold) and how a proposed move compares with the best
-    (--grade). Exit 0 done, 1 a graded move is illegal, 2 bad input, 3 a time limit left an
-    answer unproven.
+    holding tiles back costs (--hold), how a proposed move compares with the best
+    (--grade) and each candidate's chance to win the hand (--equity). Exit 0 done, 1 a
+    graded move is illegal, 2 bad input, 3 a time limit left an answer unproven.
     """
     given = Inline(rack, table, position)
     check_usage(given)
+    if top is None:
+        top = 1 if equity is None else equity_cli.TOP
     inline = given.given
     check_sources(puzzles, inline)
     if after and not with_grade:
@@ -177,8 +173,19 @@ def analyse(
     if svg is not None and len(sources) > 1:
         raise click.UsageError("--svg draws one move: give one puzzle or an inline position")
     color = explaining.use_color(no_color)
-    if with_equity or chart_path is not None:
-        ctx.exit(review.run_equity(sources, inline, with_equity, chart_path, as_json))
+    records = [p for p in sources if isinstance(p, str) and p != STDIN and review.is_record(p)]
+    if chart_path is not None and not records:
+        raise click.UsageError("--chart draws a game record's equity review: give one RECORD")
+    if (equity is not None and records) or chart_path is not None:
+        # A record's review has its own budget; the options of a position's equity are not its.
+        for option_name in equity_cli.POSITION_OPTIONS:
+            given_by = ctx.get_parameter_source(option_name)
+            if given_by is not None and given_by.name == "COMMANDLINE":
+                option = "--" + option_name.replace("_", "-")
+                raise click.UsageError(
+                    f"{option} is an option of a position's --equity, not of a game record's review"
+                )
+        ctx.exit(review.run_equity(sources, inline, equity is not None, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
@@ -240,10 +247,26 @@ def analyse(
                 progress=progress,
             )
         name = None if inline else puzzle.path
+        chances = None
+        if equity is not None:
+            try:
+                with _outs_bar(show=not as_json and sys.stderr.isatty(), label="Playouts") as bar:
+                    chances = equity_cli.run(puzzle.position, equity, top, bar)
+            except (RummikubError, ValueError) as error:
+                click.echo(f"Error: {name or 'the position'}: {error}", err=True)
+                bad = True
+                continue
         if as_json:
-            click.echo(json.dumps({"puzzle": name, **analysis.to_data()}))
+            data = {"puzzle": name, **analysis.to_data()}
+            if chances is not None:
+                data["equity"] = chances.to_data()
+            click.echo(json.dumps(data))
         else:
             text = analysis_text(analysis, name, puzzle.title, changed=changed, color=color)
+            if equity is not None and chances is not None:
+                text += "\n" + equity_cli.equity_text(
+                    chances, color=color, seed_given=equity.seed is not None
+                )
             click.echo(text + ("\n" if len(sources) > 1 else ""))
         if svg is not None:
             from rummikub.render.svg import move_svg
@@ -271,9 +294,11 @@ def _document(source: str | PuzzleError, stdin: str | None) -> Any:
 
 
 class _Bar:
-    """The outs' progress: a rich bar on stderr, shown only once the outs run long."""
+    """A long step's progress (the outs, the playouts): a rich bar on stderr, shown only
+    once the step runs long."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str = "Outs") -> None:
+        self.label = label
         self.started = time.perf_counter()
         self.progress: Progress | None = None
         self.task: TaskID | None = None
@@ -287,7 +312,7 @@ class _Bar:
 
             self.progress = Progress(console=Console(stderr=True), transient=True)
             self.progress.start()
-            self.task = self.progress.add_task("Outs", total=total)
+            self.task = self.progress.add_task(self.label, total=total)
         assert self.task is not None
         self.progress.update(self.task, completed=done)
 
@@ -297,11 +322,11 @@ class _Bar:
 
 
 @contextmanager
-def _outs_bar(*, show: bool) -> Iterator[_Bar | None]:
+def _outs_bar(*, show: bool, label: str = "Outs") -> Iterator[_Bar | None]:
     if not show:
         yield None
         return
-    bar = _Bar()
+    bar = _Bar(label)
     try:
         yield bar
     finally:

@@ -16,7 +16,8 @@ likely to win the hand, as a player sees it (RULES.md, "what a player knows"):
    playout scores 1 for a win, 0 for a loss (a shared win its share). A hand still running is
    scored by :func:`evaluation`, a win probability from the racks' sizes and totals.
 4. The candidate with the highest mean wins (ties: the earlier candidate, the best move
-   first); its estimate comes with a 95% interval over the samples.
+   first); its estimate comes with a 95% interval, the central 95% of its playouts'
+   outcomes (:func:`_interval`: the interval of the mean would not be honest).
 
 The budget is a count of samples and rounds, never a clock. With 2 players and the pool empty
 the game has perfect information and the exact endgame search decides when it can
@@ -28,11 +29,11 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
-from rummikub.core.stats import mean_ci
+from rummikub.core.stats import mean_ci, wilson
 from rummikub.game.engine import GameState, advance, turn_of_move
 from rummikub.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
@@ -45,6 +46,7 @@ __all__ = [
     "Budget",
     "Candidate",
     "Equity",
+    "Progress",
     "candidates",
     "equity",
     "evaluate",
@@ -54,10 +56,18 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much work one decision may do: deals sampled, and rounds played out on each."""
+    """How much work one decision may do: deals sampled, and rounds played out on each.
+
+    ``explore`` is the chance that a player of a playout, at each turn, plays a variant of
+    the best move instead of it (:func:`_playout_move`): 0 plays every playout greedily, so
+    that a deal has one line; above 0 the playouts of one deal differ, and their spread
+    shows how much the result hangs on how the hand is played (the ``analyse --equity``
+    budget explores; the ``equity`` strategy's does not).
+    """
 
     samples: int = 6
     rounds: int = 1
+    explore: float = 0.0
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.rounds < 0:
@@ -65,11 +75,17 @@ class Budget:
                 f"an equity budget needs at least 1 sample and 0 rounds, not "
                 f"{self.samples} and {self.rounds}"
             )
+        if not 0.0 <= self.explore <= 1.0:
+            raise RummikubError(f"explore={self.explore!r} must lie between 0 and 1")
 
 
 #: The default budget (benchmarks/RESULTS.md, "Play to win", gives its decision time and
 #: its duel against ``best``).
 DEFAULT = Budget()
+
+#: Nodes each exact endgame search of :func:`evaluate` may use (``exact=True``): the
+#: default of ``game hint`` (:data:`rummikub.game.endgame.ENDGAME_NODES`).
+ENDGAME_NODES_ANALYSE = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +104,17 @@ class Candidate:
     #: player's own), a tie-break and a hint at the margin.
     lead: float
     samples: int
+    #: The expected score of the hand for the player (:func:`_playout`: a finished playout's
+    #: score, a running one's expected under :func:`evaluation`).
+    score: float = 0.0
+    #: True when ``win`` is the exact endgame's value (1, 0.5 or 0) rather than an estimate.
+    exact: bool = False
+    #: The 95% normal interval of the mean of the playouts (their sampling error alone, not
+    #: their bias: ``ci`` is the honest one, see :func:`_interval`).
+    mean_ci: tuple[float, float] = (0.0, 1.0)
+    #: The share of the playouts whose hand ended (the others were scored by the model,
+    #: :func:`evaluation`).
+    finished: float = 0.0
 
     @property
     def played(self) -> tuple[Tile, ...]:
@@ -99,15 +126,31 @@ class Equity:
     """Every candidate, the best equity first."""
 
     candidates: tuple[Candidate, ...]
+    #: True when the exact endgame decided the position (its value is :attr:`win`).
+    exact: bool = False
+    #: The position's value when :attr:`exact` (1 a win, 0.5 a draw, 0 a loss), else None.
+    value: float | None = None
 
     @property
     def best(self) -> Candidate:
         return self.candidates[0]
 
+    @property
+    def win(self) -> float:
+        """The player to move's chance to win: the exact value, or the best candidate's."""
+        return self.value if self.value is not None else self.best.win
 
-def candidates(position: Position) -> list[tuple[str, Move]]:
-    """The moves worth comparing, distinct by the tiles they lay: the best by value, the most
-    tiles, the best keeping the jokers, the ``hold`` variant, and drawing (laying nothing)."""
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`win` (a point when exact)."""
+        return (self.win, self.win) if self.value is not None else self.best.ci
+
+
+def candidates(position: Position, top: int = 1) -> list[tuple[str, Move]]:
+    """The moves worth comparing, distinct by the tiles they lay: the best by value (with
+    ``top`` > 1 the ``top`` best, labelled ``best``, ``top-2``, ...: tiles.analysis's
+    :func:`~rummikub.tiles.analysis.top_moves`), the most tiles, the best keeping the jokers,
+    the ``hold`` variant, and drawing (laying nothing)."""
     from rummikub.game.strategies import held
     from rummikub.tiles.checker import check
 
@@ -118,9 +161,20 @@ def candidates(position: Position) -> list[tuple[str, Move]]:
         key = tuple(sorted(move.played, key=position.rules.sort_key))
         if key not in seen:
             seen.add(key)
-            found.append((label, move))
+            # A variant that lays nothing is drawing, whichever variant found it (the solver's
+            # best move keeps its label "best": drawing is then the only move).
+            found.append((label if move.played or not found else "draw", move))
 
-    add("best", solve(position).move)
+    if top > 1:
+        from rummikub.tiles.analysis import top_moves
+
+        ranked = top_moves(position, top)
+        if not ranked:
+            return [("best", Move(position.table, ()))]  # drawing is the only move
+        for move in ranked:
+            add("best" if move.rank == 1 else f"top-{move.rank}", move.move)
+    else:
+        add("best", solve(position).move)
     if not found[0][1].played:
         return found  # nothing can be laid: drawing is the only move
     add("tiles", solve(position, objective="tiles").move)
@@ -160,18 +214,63 @@ def _outcome(state: GameState, seat: int) -> float:
     return 1.0 / len(result.winners)
 
 
-def _playout(state: GameState, seat: int, rounds: int) -> tuple[float, float]:
-    """Everyone plays the best move for ``rounds`` rounds; the win estimate and the lead."""
+def _playout_move(state: GameState, explore: float, rng: random.Random | None) -> Move:
+    """The move of a playout's player: the best by value, or with chance ``explore`` a
+    variant: drawing (passing once the pool is empty) one time in three, else the best move
+    without one rack tile chosen at random (a smaller move, such as keeping a tile back)."""
+    position = state.position()
+    if rng is None or explore <= 0.0 or rng.random() >= explore:
+        return solve(position).move
+    if rng.random() < 1 / 3 or len(position.rack) < 2:
+        return Move(position.table, ())
+    drop = rng.randrange(len(position.rack))
+    rack = position.rack[:drop] + position.rack[drop + 1 :]
+    return solve(replace(position, rack=rack)).move
+
+
+def _playout(
+    state: GameState,
+    seat: int,
+    rounds: int,
+    explore: float = 0.0,
+    rng: random.Random | None = None,
+) -> tuple[float, float, float]:
+    """Everyone plays the best move (or, with ``explore``, a variant: :func:`_playout_move`)
+    for ``rounds`` rounds; the win estimate, the lead and the score (:func:`_scored`)."""
+    return _scored(_playout_state(state, rounds, explore, rng), seat)
+
+
+def _playout_state(
+    state: GameState, rounds: int, explore: float, rng: random.Random | None
+) -> GameState:
+    """The state a playout ends in: the hand over, or ``rounds`` rounds played."""
     turns = rounds * len(state.players)
     while not state.over and turns > 0:
-        move = solve(state.position()).move
+        move = _playout_move(state, explore, rng)
         state = advance(state, turn_of_move(state, move), judge=False)
         turns -= 1
+    return state
+
+
+def _scored(state: GameState, seat: int) -> tuple[float, float, float]:
+    """A playout's end for ``seat``: the win (or its estimate), the lead and the score.
+
+    The score of a finished hand is the engine's (RULES.md, "Scoring a finished hand"); of a
+    hand still running, the one expected if the player wins with :func:`evaluation`'s chance
+    ``w`` (going out: the others' rack totals) and else loses its own rack total:
+    ``w * others - (1 - w) * own``.
+    """
     others = [n for s, n in enumerate(state.rack_counts) if s != seat]
     lead = float(min(others) - state.rack_counts[seat])
     if state.over:
-        return _outcome(state, seat), lead
-    return evaluation(state, seat), lead
+        result = state.result
+        assert result is not None
+        score = result.scores[seat] if result.scores is not None else 0.0
+        return _outcome(state, seat), lead, score
+    win = evaluation(state, seat)
+    totals = [state.rack_total(s) or 0 for s in range(len(state.players))]
+    score = win * (sum(totals) - totals[seat]) - (1.0 - win) * totals[seat]
+    return win, lead, score
 
 
 def seed_of(position: Position, view: View) -> int:
@@ -190,49 +289,163 @@ def seed_of(position: Position, view: View) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+#: ``progress(done, total)``: called after every playout of :func:`evaluate`.
+Progress = Callable[[int, int], None]
+
+
 def evaluate(
-    position: Position, view: View, budget: Budget = DEFAULT, *, seed: int | None = None
+    position: Position,
+    view: View,
+    budget: Budget = DEFAULT,
+    *,
+    seed: int | None = None,
+    top: int = 1,
+    exact: bool = False,
+    nodes: int = ENDGAME_NODES_ANALYSE,
+    progress: Progress | None = None,
 ) -> Equity:
-    """Every candidate's equity, the best first (see the module's text)."""
-    moves = candidates(position)
+    """Every candidate's equity, the best first (see the module's text).
+
+    ``top`` > 1 adds the ``top`` best moves by value to the candidates (:func:`candidates`).
+    With ``exact`` and an exact endgame (2 players, the pool empty), the endgame search
+    (:func:`rummikub.game.endgame.decide`, ``nodes`` per search) decides the position and
+    each candidate where it can within its budget: their ``win`` is then 1, 0.5 or 0 and
+    ``exact`` True, and a winning or drawing move the candidates lacked is added (label
+    ``endgame``). The playouts still give every candidate its ``score`` and ``lead``.
+    """
+    moves = candidates(position, top)
     base = seed_of(position, view) if seed is None else seed
     deals = [determinize(position, view, random.Random(base + i)) for i in range(budget.samples)]
+    solved: dict[int, float] = {}
+    value: float | None = None
+    if exact and view.players == 2 and view.pool_count == 0:
+        value = _exact(deals[0], moves, nodes, solved)
+    total, done = len(moves) * len(deals), 0
     scored: list[tuple[float, float, int, Candidate]] = []
     for order, (label, move) in enumerate(moves):
         wins: list[float] = []
         leads: list[float] = []
-        for state in deals:
+        scores: list[float] = []
+        ended = now = 0
+        for index, state in enumerate(deals):
             after = advance(state, turn_of_move(state, move), judge=False)
-            win, lead = _playout(after, view.seat, budget.rounds)
+            now += after.over
+            # Every candidate meets the same variants on the same deal (common random
+            # numbers, as for the deals).
+            rng = random.Random(f"{base}:{index}") if budget.explore > 0 else None
+            end = _playout_state(after, budget.rounds, budget.explore, rng)
+            win, lead, score = _scored(end, view.seat)
+            ended += end.over
             wins.append(win)
             leads.append(lead)
+            scores.append(score)
+            done += 1
+            if progress is not None:
+                progress(done, total)
         mean = sum(wins) / len(wins)
+        ci = _interval(wins, certain=now == len(deals))
+        spread = _mean_interval(wins)
+        known = solved.get(order)
+        if known is not None:
+            mean, ci, spread = known, (known, known), (known, known)
         candidate = Candidate(
             label=label,
             move=move,
             value=_value(position, move),
             tiles=len(move.played),
             win=mean,
-            ci=_interval(wins),
+            ci=ci,
             lead=sum(leads) / len(leads),
             samples=len(wins),
+            score=sum(scores) / len(scores),
+            exact=known is not None,
+            mean_ci=spread,
+            finished=ended / len(wins),
         )
         scored.append((-mean, -candidate.lead, order, candidate))
     scored.sort(key=lambda s: s[:3])
-    return Equity(tuple(s[3] for s in scored))
+    return Equity(tuple(s[3] for s in scored), exact=value is not None, value=value)
+
+
+def _exact(
+    state: GameState, moves: list[tuple[str, Move]], nodes: int, solved: dict[int, float]
+) -> float | None:
+    """The exact endgame of ``state`` (the one deal: nobody draws again): the position's
+    value for the player to move if the search decides it, and in ``solved`` the value of
+    each candidate (by its index in ``moves``) that its own search decides. A deciding move
+    not among ``moves`` is appended to them."""
+    from rummikub.game.endgame import decide
+
+    if state.over:
+        return None
+    worth = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+    verdict = decide(state, nodes=nodes)
+    value = worth.get(verdict.outcome)
+    sort = state.rules.sort_key
+    keys = [tuple(sorted(m.played, key=sort)) for _, m in moves]
+    if value is not None:
+        move = verdict.move or Move(state.table, ())
+        key = tuple(sorted(move.played, key=sort))
+        if key not in keys:
+            moves.append(("endgame", move))
+            keys.append(key)
+        solved[keys.index(key)] = value
+    for index, (_, move) in enumerate(moves):
+        if index in solved:
+            continue
+        if value == 0.0:
+            solved[index] = 0.0  # a lost position: every move loses
+            continue
+        after = advance(state, turn_of_move(state, move), judge=False)
+        if after.over:
+            solved[index] = _outcome(after, state.to_move)
+            continue
+        reply = worth.get(decide(after, nodes=nodes).outcome)
+        if reply is not None:
+            solved[index] = 1.0 - reply
+    if value is None and 1.0 in solved.values():
+        value = 1.0  # a candidate proven to win decides the position
+    return value
 
 
 def _value(position: Position, move: Move) -> int:
     return sum(position.rules.tile_value(t) for t in move.played)
 
 
-def _interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95% normal interval of the mean of values in [0, 1] (simulate's), clipped to
-    [0, 1]; with one sample nothing is known."""
+def _mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95% normal interval of the mean (``core.stats.mean_ci``), clipped to [0, 1]; with
+    one value nothing is known."""
     if len(values) < 2:
         return (0.0, 1.0)
     _, (low, high) = mean_ci(values)
     return (max(0.0, low), min(1.0, high))
+
+
+def _interval(values: Sequence[float], *, certain: bool = False) -> tuple[float, float]:
+    """The 95% interval of a candidate's win: the central 95% of its playouts' outcomes
+    (from the 2.5% quantile, rounded down, to the 97.5%, rounded up: every outcome below 40
+    playouts), widened to hold at least the Wilson interval of as many hands played to their
+    end at the mean's rate; a point when the candidate itself ends the hand (``certain``);
+    with one playout nothing is known.
+
+    Not the interval of the mean (:func:`_mean_interval`): that one counts only the luck of
+    the deals, and the playouts' own bias (a playout plays the solver's best move, not the
+    best line, and a hand still running is scored by :func:`evaluation`, a model that gives
+    many deals the same value) is larger than it. ``tests/test_equity_honesty.py`` holds
+    this interval to the exact endgame's value: the interval of the mean held it in about
+    half the endgames, this one in 95% or more (benchmarks/RESULTS.md, "analyse --equity").
+    """
+    mean = math.fsum(values) / len(values) if values else 0.0
+    if certain and values:
+        return (mean, mean)
+    if len(values) < 2:
+        return (0.0, 1.0)
+    ordered = sorted(values)
+    last = len(ordered) - 1
+    low = ordered[math.floor(0.025 * last)]
+    high = ordered[math.ceil(0.975 * last)]
+    floor, ceiling = wilson(mean * len(values), len(values))
+    return (max(0.0, min(low, floor, mean)), min(1.0, max(high, ceiling, mean)))
 
 
 #: Nodes the strategy gives the exact endgame before it falls back on playouts: a node costs

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummikub.core.documents import describe, quote
-from rummikub.core.errors import NotationError, PositionError, PuzzleError
+from rummikub.core.errors import NotationError, PositionError, PuzzleError, RummikubError
 from rummikub.render.data import result_data, verdict_data
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.notation import parse_meld, parse_melds, parse_position
@@ -217,9 +217,14 @@ ANALYSE_KEYS = (
     "hold",
     "after",
     "svg",
+    "equity",
 )
 #: The most best moves one request may ask for.
 MOST_MOVES = 10
+#: The keys of ``/api/analyse``'s ``equity`` object, and the most playouts it may ask for.
+EQUITY_KEYS = ("playouts", "rounds", "players", "rack_sizes", "others_opened", "seed", "exact")
+MOST_PLAYOUTS = 200
+MOST_ROUNDS = 20
 
 
 def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, float]:
@@ -253,7 +258,8 @@ def analyse(data: Any, limits: Limits) -> dict[str, Any]:
     request = _keys(data, ANALYSE_KEYS)
     position = read_position(request)
     objective, time_limit = _solve_options(request, limits)
-    top = request.get("top", 1)
+    options = _equity_options(request)
+    top = request.get("top", 1 if options is None else 3)
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MOST_MOVES:
         raise _bad(f"top: expected a whole number 1-{MOST_MOVES}")
     grade = _after(request["after"], position.rules) if "after" in request else None
@@ -267,8 +273,67 @@ def analyse(data: Any, limits: Limits) -> dict[str, Any]:
         time_limit=time_limit,
     )
     answer: dict[str, Any] = {"puzzle": None, **found.to_data()}
+    if options is not None:
+        from rummikub.game.position_equity import equity
+
+        try:
+            answer["equity"] = equity(position, top=top, **options).to_data()
+        except (RummikubError, ValueError) as error:
+            raise RequestError(422, [f"equity: {error}"]) from None
     if _flag(request, "svg", False):
         from rummikub.render.svg import move_svg
 
         answer["svg"] = move_svg(position, found.best.table)
     return answer
+
+
+def _whole(raw: Mapping[str, Any], key: str, low: int, high: int | None) -> int | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        span = f"{low}-{high}" if high is not None else f"{low} or more"
+        raise _bad(f"equity.{key}: expected a whole number {span}, got {describe(value)}")
+    return value
+
+
+def _equity_options(request: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``equity`` key of ``/api/analyse``: false (the default), true (the defaults of
+    ``analyse --equity``) or an object of :data:`EQUITY_KEYS`; the keyword arguments of
+    :func:`rummikub.game.position_equity.equity`, or None."""
+    raw = request.get("equity", False)
+    if raw is False:
+        return None
+    if raw is True:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise _bad('equity: expected true, false or an object such as {"playouts": 48}')
+    unknown = [key for key in raw if key not in EQUITY_KEYS]
+    if unknown:
+        raise _bad(f"equity: unknown key {unknown[0]!r} (expected one of {', '.join(EQUITY_KEYS)})")
+    options: dict[str, Any] = {}
+    for key, low, high in (
+        ("playouts", 1, MOST_PLAYOUTS),
+        ("rounds", 0, MOST_ROUNDS),
+        ("players", 2, 4),
+        ("seed", 0, None),
+    ):
+        value = _whole(raw, key, low, high)
+        if value is not None:
+            options[key] = value
+    sizes = raw.get("rack_sizes")
+    if sizes is not None:
+        if not isinstance(sizes, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes
+        ):
+            raise _bad("equity.rack_sizes: expected a list of whole numbers >= 1, such as [14]")
+        options["rack_sizes"] = sizes
+    for key in ("others_opened", "exact"):
+        if key in raw:
+            options[key] = _flag(raw, key, True)
+    return options

@@ -458,7 +458,8 @@ function positionText() {
 // -- answers -------------------------------------------------------------------------------
 
 function clearAnswer() {
-  for (const id of ["summary", "picture", "steps", "broken", "moves", "outs-answer", "hold-answer"]) {
+  const ids = ["summary", "picture", "steps", "broken", "moves", "outs-answer", "hold-answer"];
+  for (const id of [...ids, "equity-answer"]) {
     $(id).replaceChildren();
   }
 }
@@ -603,6 +604,92 @@ async function askOuts() {
     box.appendChild(chanceChart(outs.chance));
   }
   scrollToAnswer("answer");
+}
+
+// The equity of every candidate (analyse --equity): the evaluation bar of the position, then
+// each candidate's chance to win as a bar with its 95% interval, the best equity first.
+async function askEquity() {
+  const data = await analyse({ equity: true });
+  if (!data) return;
+  const found = data.equity;
+  const box = $("equity-answer");
+  const title = document.createElement("h3");
+  title.textContent = t("equity_title");
+  const evaluation = document.createElement("p");
+  evaluation.id = "equity-evaluation";
+  evaluation.textContent = found.exact
+    ? t("equity_exact", wholePercent(found.win))
+    : t("equity_eval", wholePercent(found.win), wholePercent(found.ci[0]), wholePercent(found.ci[1]));
+  box.append(title, evaluation, equityBar(found.win, found.ci, t("equity_position")));
+  const table = document.createElement("table");
+  table.className = "outs equity";
+  const head = table.createTHead().insertRow();
+  for (const key of ["eq_move", "eq_win", "eq_interval", "eq_score", "eq_value"]) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = t(key);
+    // On a phone the interval is the band behind each bar (and its label), not a column.
+    if (key === "eq_interval") cell.className = "interval";
+    head.appendChild(cell);
+  }
+  const body = table.createTBody();
+  for (const candidate of found.candidates) {
+    const row = body.insertRow();
+    row.insertCell().textContent = candidateText(candidate, found.pool);
+    const win = row.insertCell();
+    const label = candidateText(candidate, found.pool) + ", " + intervalText(candidate);
+    win.appendChild(equityBar(candidate.win, candidate.ci, label));
+    const interval = row.insertCell();
+    interval.className = "interval";
+    interval.textContent = intervalText(candidate);
+    row.insertCell().textContent = (candidate.score >= 0 ? "+" : "") + candidate.score.toFixed(1);
+    row.insertCell().textContent = candidate.value;
+  }
+  box.appendChild(table);
+  const best = found.candidates[0];
+  const most = found.candidates[found.most_points];
+  const advice = document.createElement("p");
+  advice.id = "equity-advice";
+  advice.textContent =
+    best === most
+      ? t("equity_same")
+      : t("equity_differs", candidateText(best, found.pool), candidateText(most, found.pool));
+  box.appendChild(advice);
+  scrollToAnswer("answer");
+}
+
+function intervalText(candidate) {
+  if (candidate.exact) return t("eq_exact");
+  return wholePercent(candidate.ci[0]) + "–" + wholePercent(candidate.ci[1]);
+}
+
+function wholePercent(chance) {
+  return Math.round(100 * chance) + " %";
+}
+
+function candidateText(candidate, pool) {
+  if (candidate.played.length) return candidate.played.join(" ");
+  return t(pool === 0 ? "eq_pass" : "eq_draw");
+}
+
+// A bar from 0 to 100 %: the chance filled, its 95% interval a band behind it.
+function equityBar(win, ci, label) {
+  const bar = document.createElement("span");
+  bar.className = "bar equity-bar";
+  bar.setAttribute("role", "img");
+  bar.setAttribute("aria-label", label + ": " + wholePercent(win));
+  const band = document.createElement("span");
+  band.className = "band";
+  band.style.left = (100 * ci[0]).toFixed(1) + "%";
+  band.style.width = (100 * (ci[1] - ci[0])).toFixed(1) + "%";
+  const fill = document.createElement("span");
+  fill.className = "fill";
+  fill.style.width = (100 * win).toFixed(1) + "%";
+  const value = document.createElement("span");
+  value.className = "bar-text";
+  value.textContent = wholePercent(win);
+  bar.append(band, fill, value);
+  return bar;
 }
 
 function percent(chance) {
@@ -922,6 +1009,7 @@ function start() {
   $("top").addEventListener("click", askTop);
   $("outs").addEventListener("click", askOuts);
   $("hold").addEventListener("click", askHold);
+  $("equity").addEventListener("click", askEquity);
   $("propose").addEventListener("click", openProposal);
   $("proposal-close").addEventListener("click", () => ($("proposal").hidden = true));
   $("proposal-new-meld").addEventListener("click", () => {
