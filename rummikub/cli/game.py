@@ -769,5 +769,5 @@ def _review_note(turn: EquityTurn, old: Note | None, state: GameState) -> Note |
 def _best_turn(move: Move, state: GameState) -> Turn:
     """The best candidate as a variation's move (a draw's tile left unknown)."""
     if move.played:
-        return Play(tuple(RawMeld.parse(str(meld)) for meld in move.table))
+        return Play(tuple(RawMeld(meld.tiles, meld.kind) for meld in move.table))
     return Draw(None) if state.pool_count else Pass()
