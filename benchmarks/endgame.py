@@ -4,7 +4,7 @@
 ``--rule KEY=VALUE``, ``--nodes``, ``--out``) plays 2-player games seed by seed
 (seed ``i`` deals game ``i``) with the strategies
 given until the hand ends or the pool is empty, decides every empty-pool state with
-:func:`rummikub.game.endgame.decide` at the budget given, and writes a table between the
+:func:`rummikub.tiles.game.endgame.decide` at the budget given, and writes a table between the
 markers below in ``benchmarks/RESULTS.md`` (``python -m benchmarks`` keeps the section).
 Each run is one line of the table, so several rule sets and strategies sit side by side.
 """
@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks import sections
-from rummikub.game.endgame import ENDGAME_NODES, decide
-from rummikub.game.engine import advance, deal, start, turn_of_move
-from rummikub.game.strategies import strategy
-from rummikub.game.view import view_of
+from rummikub.tiles.game.endgame import ENDGAME_NODES, decide
+from rummikub.tiles.game.engine import advance, deal, start, turn_of_move
+from rummikub.tiles.game.strategies import strategy
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.rules import Rules, read_rules
 
 REPO = Path(__file__).resolve().parent.parent

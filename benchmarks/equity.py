@@ -10,7 +10,7 @@
   the win rate's 95% interval, and the games per second on 1 and 2 local Dask workers.
 
 ``python -m benchmarks equity --analyse`` writes only the section of ``analyse --equity``
-(its own markers): the decision time of :func:`rummikub.game.position_equity.equity` at its
+(its own markers): the decision time of :func:`rummikub.tiles.game.position_equity.equity` at its
 default budget on the same positions, and the honesty of its interval on tiny endgames that
 the exact search decides (:func:`endgames`; ``tests/test_equity_honesty.py`` checks the same
 on fewer).
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import sections
-from rummikub.game.engine import GameState, replay
-from rummikub.game.equity import DEFAULT, evaluate
-from rummikub.game.simulate import game_seed, play_game
-from rummikub.game.strategies import best
-from rummikub.game.view import view_of
+from rummikub.tiles.game.engine import GameState, replay
+from rummikub.tiles.game.equity import DEFAULT, evaluate
+from rummikub.tiles.game.simulate import game_seed, play_game
+from rummikub.tiles.game.strategies import best
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.rules import STANDARD, Rules
 
 REPO = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def decision_times(states: Sequence[GameState]) -> list[float]:
 def analyse_times(states: Sequence[GameState]) -> list[float]:
     """CPU seconds of one ``analyse --equity`` at its defaults (playouts, rounds, top, the
     exact endgame), per position, with the position's own view."""
-    from rummikub.game.position_equity import equity
+    from rummikub.tiles.game.position_equity import equity
 
     times = []
     for state in states:
@@ -81,9 +81,9 @@ def analyse_times(states: Sequence[GameState]) -> list[float]:
 def endgames(count: int, rack_size: int = 6, rules: Rules = TINY) -> list[GameState]:
     """Exact endgames: seeded 2-player deals of ``rules``, played by ``casual`` until the pool
     is empty (the hand still running), the first ``count`` the exact search decides."""
-    from rummikub.game.endgame import decide
-    from rummikub.game.engine import advance, deal, start, turn_of_move
-    from rummikub.game.strategies import casual
+    from rummikub.tiles.game.endgame import decide
+    from rummikub.tiles.game.engine import advance, deal, start, turn_of_move
+    from rummikub.tiles.game.strategies import casual
 
     found: list[GameState] = []
     seed = 0
@@ -99,7 +99,7 @@ def endgames(count: int, rack_size: int = 6, rules: Rules = TINY) -> list[GameSt
 
 def exact_value(state: GameState) -> float:
     """The exact endgame's value for the player to move: 1 a win, 0.5 a draw, 0 a loss."""
-    from rummikub.game.endgame import decide
+    from rummikub.tiles.game.endgame import decide
 
     return {"win": 1.0, "draw": 0.5, "loss": 0.0}[decide(state).outcome]
 
@@ -110,7 +110,7 @@ def coverage(
     """How often the estimate's 95% interval (the exact search off) holds the exact value:
     (held, estimates, intervals narrower than [0, 1], held by the interval of the mean alone)
     over every state and seed."""
-    from rummikub.game.position_equity import equity
+    from rummikub.tiles.game.position_equity import equity
 
     held = total = narrow = mean_held = 0
     for state in states:
@@ -136,7 +136,7 @@ def analyse_markdown(
     playouts: int,
     command: str,
 ) -> str:
-    from rummikub.game.position_equity import ANALYSE, DEFAULT_TOP
+    from rummikub.tiles.game.position_equity import ANALYSE, DEFAULT_TOP
 
     held, total, narrow, mean_held = honest
     return (
@@ -180,7 +180,7 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 def duels(opponents: Sequence[str], games: int, seed: int, workers: int) -> list[dict[str, Any]]:
     """``equity`` against each opponent, mirror-paired, with the wall time of each duel."""
-    from rummikub.game.duel import DuelSetup, duel, summarize
+    from rummikub.tiles.game.duel import DuelSetup, duel, summarize
 
     found = []
     for name in opponents:

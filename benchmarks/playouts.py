@@ -47,10 +47,10 @@ TARGET = 1000.0
 def playout_positions(games: int, seed: int = 2026) -> list[tuple[Any, dict[str, Any]]]:
     """The solves the ``equity`` strategy makes at its default budget on every mid-game
     decision (its candidates, then its playouts), in order: (position, options)."""
-    import rummikub.game.equity as equity
-    import rummikub.game.strategies as strategies
+    import rummikub.tiles.game.equity as equity
+    import rummikub.tiles.game.strategies as strategies
     from benchmarks.equity import midgame
-    from rummikub.game.view import view_of
+    from rummikub.tiles.game.view import view_of
     from rummikub.tiles.solver import solve
 
     found: list[tuple[Any, dict[str, Any]]] = []

@@ -2,8 +2,8 @@
 
 ``python -m benchmarks.review`` (options: ``--seeds``, ``--strategies``, ``--samples``,
 ``--rounds``, ``--rack-size``, ``--rule KEY=VALUE``, ``--out``) plays one 2-player game per
-seed (:func:`rummikub.game.simulate.play_game`, the seed deals the game) between the
-strategies given, reviews it with :func:`rummikub.game.review.equity_review` at the budget
+seed (:func:`rummikub.tiles.game.simulate.play_game`, the seed deals the game) between the
+strategies given, reviews it with :func:`rummikub.tiles.game.review.equity_review` at the budget
 given, and writes one line per game between the markers below in ``benchmarks/RESULTS.md``
 (``python -m benchmarks`` keeps the section): the turns, the CPU seconds of the review and of
 its luck alone, and each player's equity lost, accuracy, marks and luck.
@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks import sections
-from rummikub.game import review
-from rummikub.game.equity import Budget
-from rummikub.game.simulate import play_game
-from rummikub.game.strategies import strategy
+from rummikub.tiles.game import review
+from rummikub.tiles.game.equity import Budget
+from rummikub.tiles.game.simulate import play_game
+from rummikub.tiles.game.strategies import strategy
 from rummikub.tiles.rules import Rules, read_rules
 
 REPO = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import sections
-from rummikub.game.simulate import Setup, dask_available, simulate
+from rummikub.tiles.game.simulate import Setup, dask_available, simulate
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"

@@ -72,9 +72,9 @@ __version__ = "0.1.0"
 _aliases.install()
 
 if TYPE_CHECKING:
-    from rummikub.game.position_equity import equity
     from rummikub.tiles.checker import Verdict, check
     from rummikub.tiles.explain import Explanation, Step, explain, replay
+    from rummikub.tiles.game.position_equity import equity
 
 #: Loaded on first use: the checker and the explanations are not needed to start the
 #: command line, and every ``rummikub`` process would pay for importing them (the time a
@@ -86,7 +86,7 @@ _LAZY = {
     "Step": "rummikub.tiles.explain",
     "explain": "rummikub.tiles.explain",
     "replay": "rummikub.tiles.explain",
-    "equity": "rummikub.game.position_equity",
+    "equity": "rummikub.tiles.game.position_equity",
 }
 
 

@@ -27,6 +27,7 @@ ALIASES: dict[str, str] = {
     "rummikub.solver.wire": "rummikub.core.lp.wire",
     "rummikub.solver.zero_half": "rummikub.core.lp.zero_half",
     "rummikub.game.cluster": "rummikub.core.cluster",
+    "rummikub.game": "rummikub.tiles.game",
     "rummikub.solver": "rummikub.tiles.solver",
     "rummikub.explain": "rummikub.tiles.explain",
     "rummikub.analysis": "rummikub.tiles.analysis",

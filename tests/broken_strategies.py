@@ -8,8 +8,8 @@ some games and not in others, the same games every time.
 
 from __future__ import annotations
 
-from rummikub.game.strategies import casual
-from rummikub.game.view import View
+from rummikub.tiles.game.strategies import casual
+from rummikub.tiles.game.view import View
 from rummikub.tiles.position import Move, Position
 
 

@@ -19,6 +19,9 @@ OLD_AND_NEW = [
     ("rummikub.puzzles", "rummikub.tiles.puzzles"),
     ("rummikub.solver", "rummikub.tiles.solver"),
     ("rummikub.game.cluster", "rummikub.core.cluster"),
+    ("rummikub.game", "rummikub.tiles.game"),
+    ("rummikub.game.engine", "rummikub.tiles.game.engine"),
+    ("rummikub.game.equity", "rummikub.tiles.game.equity"),
     ("rummikub.solver.model", "rummikub.tiles.solver.model"),
     ("rummikub.solver.search", "rummikub.core.lp.search"),
     ("rummikub.solver.deadline", "rummikub.core.deadline"),
@@ -42,7 +45,7 @@ def test_every_alias_names_a_module_that_exists() -> None:
 
 
 def test_paths_that_never_moved_are_not_aliased() -> None:
-    for name in ("rummikub.cards", "rummikub.tiles", "rummikub.game.engine", "rummikub.nothing"):
+    for name in ("rummikub.cards", "rummikub.tiles", "rummikub.cards.game", "rummikub.nothing"):
         assert new_path(name) is None
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("rummikub.solver.nothing_of_that_name")

@@ -57,6 +57,9 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     ),
     # core/lp: the builder, rows, records, wire, search, exact (the fallback), zero_half.
     (("rummikub.core.lp",),),
+    # The game layer: what a game is (a protocol both domains implement) and the
+    # algorithms written once over it; it knows no tile and no card.
+    (("rummikub.play",),),
     # The two domains side by side, each a stack of its own (rule 3), first their values.
     (
         (
@@ -91,9 +94,11 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     (("rummikub.tiles.exhaustive",), ("rummikub.cards.exhaustive",), ("rummikub.cards.__init__",)),
     # Built on the solver's and the explanations' public names.
     # Whole card games beside it: on the card domain's public names, checker and solver.
-    (("rummikub.tiles.analysis",), ("rummikub.cards.game",)),
+    (("rummikub.tiles.analysis",),),
+    # Each domain's whole games: its rules of play (deal, turns, scoring, notation, its
+    # players), plugged into the game layer below.
+    (("rummikub.tiles.game",), ("rummikub.cards.game",)),
     (("rummikub.render",),),
-    (("rummikub.game",),),
     # The library's public names, and the module paths of before the layout by domain.
     (("rummikub.__init__", "rummikub._aliases"),),
     (("rummikub.web",),),

@@ -175,5 +175,20 @@ def test_the_shared_core_imports_no_domain(path: Path) -> None:
             imported.add(node.module)
         elif isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
-    above = ("rummikub.tiles", "rummikub.cards", "rummikub.game", "rummikub.cli", "rummikub.web")
+    above = ("rummikub.tiles", "rummikub.cards", "rummikub.play", "rummikub.cli", "rummikub.web")
+    assert not any(name == a or name.startswith(a + ".") for name in imported for a in above)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((PACKAGE / "play").rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_the_game_layer_knows_no_domain(path: Path) -> None:
+    # The game layer is written once over its protocol: no tile, no card, nothing above it.
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    above = ("rummikub.tiles", "rummikub.cards", "rummikub.render", "rummikub.cli", "rummikub.web")
     assert not any(name == a or name.startswith(a + ".") for name in imported for a in above)

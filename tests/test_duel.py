@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rummikub import Rules
 from rummikub.cli import main
 from rummikub.core.errors import RummikubError
-from rummikub.game.duel import (
+from rummikub.tiles.game.duel import (
     DuelSetup,
     deal_seed,
     duel,
@@ -25,8 +25,8 @@ from rummikub.game.duel import (
     to_csv,
     to_text,
 )
-from rummikub.game.simulate import GameFailure, GameSummary, play_game
-from rummikub.game.strategies import STRATEGIES
+from rummikub.tiles.game.simulate import GameFailure, GameSummary, play_game
+from rummikub.tiles.game.strategies import STRATEGIES
 from tests import broken_strategies
 
 #: Games in this box take a few solves each, so the suite stays fast.

@@ -1,4 +1,4 @@
-"""The exact endgame (rummikub/game/endgame.py) against a brute-force game tree.
+"""The exact endgame (rummikub/tiles/game/endgame.py) against a brute-force game tree.
 
 The brute force below shares no code with the search: its moves are every legal *table*
 (every sub-multiset of the rack, every partition of the table's tiles and those into melds,
@@ -24,14 +24,14 @@ from hypothesis import strategies as st
 
 from rummikub.cli import main as cli
 from rummikub.core.errors import RummikubError
-from rummikub.game import engine
-from rummikub.game.endgame import Verdict, decide, is_endgame
-from rummikub.game.engine import GameState, box
-from rummikub.game.record import save
-from rummikub.game.strategies import casual
-from rummikub.game.view import view_of
 from rummikub.tiles.checker import check
 from rummikub.tiles.exhaustive import melds_through, partitions, rack_subsets
+from rummikub.tiles.game import engine
+from rummikub.tiles.game.endgame import Verdict, decide, is_endgame
+from rummikub.tiles.game.engine import GameState, box
+from rummikub.tiles.game.record import save
+from rummikub.tiles.game.strategies import casual
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.melds import Identity, Meld
 from rummikub.tiles.notation import parse_rack
 from rummikub.tiles.position import Move, Position

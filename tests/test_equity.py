@@ -7,12 +7,12 @@ import functools
 import pytest
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import GameState, replay
-from rummikub.game.equity import Budget, candidates, evaluate, evaluation
-from rummikub.game.simulate import play_game
-from rummikub.game.strategies import STRATEGIES, best, equity
-from rummikub.game.view import View, view_of
 from rummikub.tiles.checker import check
+from rummikub.tiles.game.engine import GameState, replay
+from rummikub.tiles.game.equity import Budget, candidates, evaluate, evaluation
+from rummikub.tiles.game.simulate import play_game
+from rummikub.tiles.game.strategies import STRATEGIES, best, equity
+from rummikub.tiles.game.view import View, view_of
 from rummikub.tiles.position import Position
 from rummikub.tiles.rules import STANDARD, Rules
 
@@ -88,7 +88,7 @@ def test_a_budget_needs_work(samples: int, rounds: int) -> None:
 
 def _endgames(rules: Rules, seeds: range) -> list[GameState]:
     """The first state with the pool empty of seeded casual games on ``rules``' box."""
-    from rummikub.game.strategies import casual
+    from rummikub.tiles.game.strategies import casual
 
     found = []
     for seed in seeds:
@@ -101,8 +101,8 @@ def _endgames(rules: Rules, seeds: range) -> list[GameState]:
 
 
 def test_with_the_pool_empty_equity_plays_the_exact_endgame() -> None:
-    from rummikub.game.endgame import decide
-    from rummikub.game.equity import ENDGAME_BUDGET
+    from rummikub.tiles.game.endgame import decide
+    from rummikub.tiles.game.equity import ENDGAME_BUDGET
 
     rules = Rules(numbers=6, colors="KRB", copies=1, jokers=0, initial_meld=6)
     states = _endgames(rules, range(12))

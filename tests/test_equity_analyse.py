@@ -16,17 +16,17 @@ import rummikub
 from rummikub.cli import equity as equity_cli
 from rummikub.cli import main
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import deal, start
-from rummikub.game.equity import Budget, Candidate, Equity
-from rummikub.game.position_equity import (
+from rummikub.tiles.checker import check
+from rummikub.tiles.game.engine import deal, start
+from rummikub.tiles.game.equity import Budget, Candidate, Equity
+from rummikub.tiles.game.position_equity import (
     ANALYSE,
     DEFAULT_TOP,
     PositionEquity,
     equity,
     view_for,
 )
-from rummikub.game.view import View, view_of
-from rummikub.tiles.checker import check
+from rummikub.tiles.game.view import View, view_of
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import STANDARD
 
@@ -169,7 +169,7 @@ def test_the_cli_defaults_are_the_librarys() -> None:
         ANALYSE.rounds,
         DEFAULT_TOP,
     ) == (equity_cli.PLAYOUTS, equity_cli.ROUNDS, equity_cli.TOP)
-    from rummikub.game.endgame import ENDGAME_NODES
+    from rummikub.tiles.game.endgame import ENDGAME_NODES
 
     assert equity_cli.NODES == ENDGAME_NODES
 

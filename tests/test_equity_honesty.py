@@ -14,10 +14,10 @@ import math
 import pytest
 
 from benchmarks.equity import endgames, exact_value
-from rummikub.game import endgame
-from rummikub.game.engine import GameState
-from rummikub.game.position_equity import equity
-from rummikub.game.view import view_of
+from rummikub.tiles.game import endgame
+from rummikub.tiles.game.engine import GameState
+from rummikub.tiles.game.position_equity import equity
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.rules import Rules
 
 RULES = Rules(numbers=6, colors="KRB", copies=1, jokers=0, initial_meld=0)

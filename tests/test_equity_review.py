@@ -18,10 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rummikub.cli import main
-from rummikub.game.engine import real_table, replay
-from rummikub.game.equity import Budget, evaluate, move_wins
-from rummikub.game.record import Draw, Record, load, save
-from rummikub.game.review import (
+from rummikub.tiles.game.engine import real_table, replay
+from rummikub.tiles.game.equity import Budget, evaluate, move_wins
+from rummikub.tiles.game.record import Draw, Record, load, save
+from rummikub.tiles.game.review import (
     ACCURACY_SCALE,
     BLUNDER,
     INACCURACY,
@@ -33,9 +33,9 @@ from rummikub.game.review import (
     equity_review,
     mark_of,
 )
-from rummikub.game.simulate import play_game
-from rummikub.game.strategies import STRATEGIES
-from rummikub.game.view import unseen, view_of
+from rummikub.tiles.game.simulate import play_game
+from rummikub.tiles.game.strategies import STRATEGIES
+from rummikub.tiles.game.view import unseen, view_of
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.tiles import parse_tiles
 
@@ -291,7 +291,7 @@ def test_annotate_keeps_a_comment_and_refuses_a_record_changed_meanwhile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from rummikub.cli import review as cli_review
-    from rummikub.game.record import Note
+    from rummikub.tiles.game.record import Note
 
     path = _saved(tmp_path, rack_size=3)
     record = load(path)
@@ -316,9 +316,9 @@ def test_annotate_keeps_a_comment_and_refuses_a_record_changed_meanwhile(
 
 
 def test_the_luck_playout_is_the_equity_playout() -> None:
-    from rummikub.game import review
-    from rummikub.game.engine import advance
-    from rummikub.game.equity import deals_of, playout
+    from rummikub.tiles.game import review
+    from rummikub.tiles.game.engine import advance
+    from rummikub.tiles.game.equity import deals_of, playout
 
     state = replay(_before_my_draw()).state
     position, view = view_of(state)
@@ -336,7 +336,7 @@ def test_the_luck_playout_is_the_equity_playout() -> None:
     ("lost", "mark"), [(0.09996, "?"), (0.0999, "?!"), (0.04996, "?!"), (0.0499, None)]
 )
 def test_a_turn_is_marked_by_its_loss_as_written(lost: float, mark: str | None) -> None:
-    from rummikub.game.review import EquityTurn
+    from rummikub.tiles.game.review import EquityTurn
 
     turn = EquityTurn(1, 0, "Ann", "play", (), None, win=0.5, played_win=0.5 - lost)
     assert replace(turn, lost=lost, choices=2).mark == mark

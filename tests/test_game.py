@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rummikub import Position, Rules, check, preset
-from rummikub.game import (
+from rummikub.tiles.game import (
     Deal,
     Draw,
     Pass,
@@ -29,10 +29,10 @@ from rummikub.game import (
     save,
     start,
 )
-from rummikub.game import record as record_module
-from rummikub.game.engine import box, turn_of_move
-from rummikub.game.simulate import play_game
-from rummikub.game.strategies import STRATEGIES, View, best, casual, held_back, hold
+from rummikub.tiles.game import record as record_module
+from rummikub.tiles.game.engine import box, turn_of_move
+from rummikub.tiles.game.simulate import play_game
+from rummikub.tiles.game.strategies import STRATEGIES, View, best, casual, held_back, hold
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.solver import solve
 from rummikub.tiles.tiles import JOKER, Tile, format_tiles, parse_tiles
@@ -335,9 +335,9 @@ CALM = View(seat=0, rack_counts=(16, 16), opened=(True, True), pool_count=40, tu
 
 def _seeded_position(seed: int, index: int, turns: int) -> Position:
     """The position before turn ``turns + 1`` of game ``index`` of a best,hold simulation."""
-    from rummikub.game.simulate import Setup, game_seed, lineup_of
-    from rummikub.game.strategies import strategy
-    from rummikub.game.view import view_of
+    from rummikub.tiles.game.simulate import Setup, game_seed, lineup_of
+    from rummikub.tiles.game.strategies import strategy
+    from rummikub.tiles.game.view import view_of
 
     setup = Setup(("best", "hold"), players=2, seed=seed)
     seats = [strategy(name) for name in lineup_of(setup, index)]

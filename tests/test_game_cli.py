@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rummikub.cli import main
 from rummikub.cli.game import game
-from rummikub.game import Play, dumps, load_record, loads
+from rummikub.tiles.game import Play, dumps, load_record, loads
 from rummikub.tiles.melds import RawMeld
 
 SMALL = ["--rule", "numbers=8", "--rule", "colors=KRB", "--rule", "jokers=1"]

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from rummikub.cards.puzzles import loads as load_card_text
 from rummikub.cli import main
 from rummikub.core.errors import PuzzleError
-from rummikub.game import loads as load_record_text
-from rummikub.game.engine import start
-from rummikub.game.play import read_move
-from rummikub.game.record import Play
+from rummikub.tiles.game import loads as load_record_text
+from rummikub.tiles.game.engine import start
+from rummikub.tiles.game.play import read_move
+from rummikub.tiles.game.record import Play
 from rummikub.tiles.notation import parse_rack
 from rummikub.tiles.position import Position
 from rummikub.tiles.puzzles import loads as load_puzzle_text

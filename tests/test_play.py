@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from rummikub import Rules
-from rummikub.game import Play, load_record, replay
-from rummikub.game.play import HELP, Table, play
-from rummikub.game.strategies import best
+from rummikub.tiles.game import Play, load_record, replay
+from rummikub.tiles.game.play import HELP, Table, play
+from rummikub.tiles.game.strategies import best
 
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
 RULE_ARGS = ["--rule", "numbers=8", "--rule", "colors=KRB", "--rule", "jokers=1"]

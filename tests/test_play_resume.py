@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from rummikub import Rules
 from rummikub.cli import main
-from rummikub.game import Draw, Play, RecordError, dumps, load_record, replay, save
-from rummikub.game.play import Table, play, resume, table_of
-from rummikub.game.strategies import best, hold
+from rummikub.tiles.game import Draw, Play, RecordError, dumps, load_record, replay, save
+from rummikub.tiles.game.play import Table, play, resume, table_of
+from rummikub.tiles.game.strategies import best, hold
 
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
 RULE_ARGS = ["--rule", "numbers=8", "--rule", "colors=KRB", "--rule", "jokers=1"]

@@ -155,8 +155,8 @@ RECORD_DATA = st.dictionaries(
 @given(st.binary(max_size=200) | RECORD_DATA.map(json.dumps), st.sampled_from(["toml", "json"]))
 def test_game_records_read_with_the_same_care(data: bytes | str, fmt: Format) -> None:
     # A record is read like a puzzle file: whatever it holds, a RecordError or a record.
-    from rummikub.game.record import RecordError
-    from rummikub.game.record import loads as load_record
+    from rummikub.tiles.game.record import RecordError
+    from rummikub.tiles.game.record import loads as load_record
 
     try:
         load_record(data, "g." + fmt, fmt=fmt)
@@ -165,8 +165,8 @@ def test_game_records_read_with_the_same_care(data: bytes | str, fmt: Format) ->
 
 
 def test_a_record_nested_too_deep_is_bad_input() -> None:
-    from rummikub.game.record import RecordError
-    from rummikub.game.record import loads as load_record
+    from rummikub.tiles.game.record import RecordError
+    from rummikub.tiles.game.record import loads as load_record
 
     deep = '{"format": "rummikub-game/1", "players": ' + "[" * 10**5 + "]" * 10**5 + "}"
     with pytest.raises(RecordError, match=r"^g\.json: invalid JSON: .* nested more than 32"):

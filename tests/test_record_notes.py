@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummikub.game.engine import deal, replay
-from rummikub.game.record import (
+from rummikub.tiles.game.engine import deal, replay
+from rummikub.tiles.game.record import (
     MARKS,
     Draw,
     Note,

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from rummikub import STANDARD, RummikubError
 from rummikub.cli import main
 from rummikub.core import files as files_module
-from rummikub.game import RecordError, deal, load_record, replay, save, start
-from rummikub.game import record as record_module
-from rummikub.game.engine import real_table
+from rummikub.tiles.game import RecordError, deal, load_record, replay, save, start
+from rummikub.tiles.game import record as record_module
+from rummikub.tiles.game.engine import real_table
 
 REPO = Path(__file__).resolve().parent.parent
 WRITABLE = "make it writable, e.g. chmod u+w, to change it"
@@ -153,7 +153,7 @@ def test_a_writer_killed_mid_write_leaves_the_old_record_and_the_next_write_clea
     # A writer that dies (SIGKILL) after its temporary file is written, before the rename.
     code = (
         "import os, signal, sys\n"
-        "from rummikub.game import record, load_record\n"
+        "from rummikub.tiles.game import record, load_record\n"
         "os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)\n"
         f"r = load_record({str(path)!r})\n"
         f"record.save(r.with_turns(()), {str(path)!r})\n"
@@ -278,7 +278,7 @@ def test_save_refuses_a_name_that_cannot_be_written(tmp_path: Path) -> None:
 
 
 def test_seats_round_trip_and_are_checked() -> None:
-    from rummikub.game import dumps, loads
+    from rummikub.tiles.game import dumps, loads
 
     record = deal(["Me", "Ada"], STANDARD, 1)
     from dataclasses import replace

@@ -17,8 +17,8 @@ from rummikub.cards.rules import read_rules as read_card_rules
 from rummikub.cards.rules import with_options as card_options
 from rummikub.cli import main
 from rummikub.core.errors import PuzzleError, RulesError
-from rummikub.game import loads as load_record_text
-from rummikub.game.record import RecordError
+from rummikub.tiles.game import loads as load_record_text
+from rummikub.tiles.game.record import RecordError
 from rummikub.tiles.rules import read_rules
 from rummikub.web.api import RequestError, read_position
 

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from rummikub import Rules
-from rummikub.game.simulate import (
+from rummikub.tiles.game.simulate import (
     GameFailure,
     GameSummary,
     Setup,
@@ -19,7 +19,7 @@ from rummikub.game.simulate import (
     to_text,
     wilson,
 )
-from rummikub.game.strategies import STRATEGIES
+from rummikub.tiles.game.strategies import STRATEGIES
 from tests import broken_strategies
 
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)

@@ -27,7 +27,7 @@ try:
     main(["solve", "puzzles/basics/two-tiles-fit.toml"], prog_name="rummikub")
 except SystemExit:
     pass
-loaded = sorted(m for m in sys.modules if m.startswith(("rummikub.game", "rummikub.cli.")))
+loaded = sorted(m for m in sys.modules if m.startswith(("rummikub.tiles.game", "rummikub.cli.")))
 print(" ".join(loaded), file=sys.stderr)
 """
 
@@ -44,7 +44,7 @@ NOT_FOR_SOLVING = (
     "rich",  # colors and the progress bar on a terminal
     "networkx",
     "rummikub.tiles.analysis",
-    "rummikub.game",
+    "rummikub.tiles.game",
     "multiprocessing",  # only for several puzzles
     "google.protobuf",  # OR-Tools' messages are read as bytes (rummikub/core/lp/wire.py)
 )
@@ -85,7 +85,7 @@ def test_solving_imports_no_other_command() -> None:
     assert "rummikub.cli.solve" in loaded, done.stderr
     for other in (
         "rummikub.cli.serve",
-        "rummikub.game",
+        "rummikub.tiles.game",
         "rummikub.cli.game",
         "rummikub.cli.play",
         "rummikub.cli.simulate",

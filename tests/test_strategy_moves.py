@@ -5,7 +5,7 @@ box under the rules of each preset (joker lock, partial releases, the book's "bo
 boxed initial meld). Every move is judged by :func:`rummikub.tiles.checker.check` *before*
 the engine applies it, so a bad move fails here with its position rather than in the engine.
 
-The test iterates over :data:`~rummikub.game.strategies.STRATEGIES`: a strategy registered
+The test iterates over :data:`~rummikub.tiles.game.strategies.STRATEGIES`: a strategy registered
 there is tested without a change to this file. A slow one gets a cheaper :class:`Budget` in
 :data:`BUDGETS` (fewer turns per game, fewer games) or is skipped there with a reason.
 RUMMIKUB_TEST_SCALE multiplies the number of games, as for the other property tests.
@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummikub.game.engine import advance, deal, start, turn_of_move
-from rummikub.game.strategies import STRATEGIES, Strategy, best
-from rummikub.game.view import View, view_of
 from rummikub.tiles.checker import check
+from rummikub.tiles.game.engine import advance, deal, start, turn_of_move
+from rummikub.tiles.game.strategies import STRATEGIES, Strategy, best
+from rummikub.tiles.game.view import View, view_of
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import PRESETS, Rules
 from tests.strategies import examples

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummikub.game.engine import GameState, advance, box, deal, replay, start, turn_of_move
-from rummikub.game.simulate import play_game
-from rummikub.game.strategies import best, casual
-from rummikub.game.view import determinize, unseen, view_of
+from rummikub.tiles.game.engine import GameState, advance, box, deal, replay, start, turn_of_move
+from rummikub.tiles.game.simulate import play_game
+from rummikub.tiles.game.strategies import best, casual
+from rummikub.tiles.game.view import determinize, unseen, view_of
 from rummikub.tiles.rules import STANDARD
 from rummikub.tiles.tiles import Tile
 
@@ -99,7 +99,7 @@ def test_the_view_reads_no_hidden_rack_nor_the_pool() -> None:
 def test_a_strategy_decides_from_the_view_alone(name: str) -> None:
     """Two states that differ only in what the player cannot see give the same move, and a
     state whose hidden racks and pool cannot be read at all gives it too."""
-    from rummikub.game.strategies import strategy
+    from rummikub.tiles.game.strategies import strategy
 
     state = _midgame(4, 8)
     play = strategy(name)
@@ -124,7 +124,7 @@ def test_history_is_public() -> None:
 
 
 def test_determinize_counts_the_passes_in_a_row() -> None:
-    from rummikub.game.engine import Seen
+    from rummikub.tiles.game.engine import Seen
 
     state = _midgame(1)
     history = (*state.history, Seen(0, "play", ()), Seen(1, "pass"), Seen(0, "pass"))

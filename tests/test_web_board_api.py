@@ -20,8 +20,8 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from starlette.testclient import TestClient
 
 from rummikub.cli import main
-from rummikub.game.engine import replay
-from rummikub.game.record import dumps, from_data
+from rummikub.tiles.game.engine import replay
+from rummikub.tiles.game.record import dumps, from_data
 from rummikub.web import Limits, create_app
 
 REPO = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import click
 
 from rummikub.cli.common import rack_size_option, rules_of, rules_options
 from rummikub.cli.simulate import cluster_options, finish, output_options, play_games
-from rummikub.game import duel as duels
-from rummikub.game.strategies import STRATEGIES
+from rummikub.tiles.game import duel as duels
+from rummikub.tiles.game.strategies import STRATEGIES
 
 __all__ = ["duel"]
 
@@ -89,7 +89,7 @@ def duel(
     if csv_path is not None:
         Path(csv_path).write_text(duels.to_csv(report), encoding="utf-8")
     if chart_path is not None:
-        from rummikub.game.chart import save_duel_chart
+        from rummikub.tiles.game.chart import save_duel_chart
 
         save_duel_chart(report, chart_path)
     finish(timing, len(report.failures))

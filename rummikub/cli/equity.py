@@ -1,8 +1,8 @@
 """``rummikub analyse --equity``: the options, the progress bar's wiring and the text.
 
-The analysis itself is :mod:`rummikub.game.position_equity`; this module reads the options
+The analysis itself is :mod:`rummikub.tiles.game.position_equity`; this module reads the options
 (every one checked here, so that bad input is one line and exit 2), and words the answer for
-a terminal. The JSON is :meth:`~rummikub.game.position_equity.PositionEquity.to_data`.
+a terminal. The JSON is :meth:`~rummikub.tiles.game.position_equity.PositionEquity.to_data`.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ import click
 from rummikub.cli import explaining
 
 if TYPE_CHECKING:  # the game package loads only when a position's equity is asked for
-    from rummikub.game.equity import Candidate, Progress
-    from rummikub.game.position_equity import PositionEquity
+    from rummikub.tiles.game.equity import Candidate, Progress
+    from rummikub.tiles.game.position_equity import PositionEquity
     from rummikub.tiles.position import Position
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: The defaults, as ``rummikub.game.position_equity`` has them (a test keeps them equal;
+#: The defaults, as ``rummikub.tiles.game.position_equity`` has them (a test keeps them equal;
 #: the command line does not import the game package to show its help).
 PLAYOUTS, ROUNDS, NODES, TOP = 48, 3, 2000, 3
 
@@ -185,7 +185,7 @@ def run(
 ) -> PositionEquity:
     """The equity analysis of ``position``; a :class:`RummikubError` or :class:`ValueError`
     (racks that do not fit) for the caller to report."""
-    from rummikub.game.position_equity import equity
+    from rummikub.tiles.game.position_equity import equity
 
     return equity(
         position,

@@ -24,9 +24,9 @@ from rummikub.cli.common import (
 )
 from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
-from rummikub.game import engine
-from rummikub.game.engine import GameState, Replay, TurnError
-from rummikub.game.record import (
+from rummikub.tiles.game import engine
+from rummikub.tiles.game.engine import GameState, Replay, TurnError
+from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Draw,
@@ -50,8 +50,8 @@ from rummikub.tiles.tiles import Tile, format_tiles
 __all__ = ["game"]
 
 if TYPE_CHECKING:  # the endgame search and the review load only when a command needs them
-    from rummikub.game.endgame import Verdict
-    from rummikub.game.review import EquityTurn
+    from rummikub.tiles.game.endgame import Verdict
+    from rummikub.tiles.game.review import EquityTurn
 
 
 class _Game(click.Group):
@@ -446,7 +446,7 @@ def _apply(
 
 def lay(state: GameState, text: str) -> Play:
     """The play laying exactly ``text``'s tiles, arranged by the solver."""
-    from rummikub.game.play import lay as lay_tiles
+    from rummikub.tiles.game.play import lay as lay_tiles
 
     tiles = _tiles("--play", text, state.rules)
     if not tiles:
@@ -603,8 +603,8 @@ def hint(
 def _endgame(state: GameState, nodes: int | None) -> Verdict | None:
     """The endgame's verdict when ``state`` is one: 2 players, the pool empty, both racks
     known, or the opponent's deduced at a real table (it holds exactly the unseen tiles)."""
-    from rummikub.game import endgame
-    from rummikub.game.view import unseen, view_of
+    from rummikub.tiles.game import endgame
+    from rummikub.tiles.game.view import unseen, view_of
 
     if len(state.players) != 2 or state.pool_count != 0:
         return None
@@ -657,8 +657,8 @@ def _move_lines(position: Position, move: Move) -> list[str]:
 
 def _strategy_hint(state: GameState, name: str, as_json: bool) -> None:
     """The move the strategy ``name`` plays, seeing what the player to move sees."""
-    from rummikub.game.strategies import strategy
-    from rummikub.game.view import view_of
+    from rummikub.tiles.game.strategies import strategy
+    from rummikub.tiles.game.view import view_of
 
     try:
         chosen = strategy(name)
@@ -715,7 +715,7 @@ def annotate(path: str, samples: int | None, rounds: int | None, as_json: bool) 
     is kept. The record is written atomically, and refused if another program changed it
     while the review ran (exit 2: read it again)."""
     from rummikub.cli.review import equity
-    from rummikub.game.equity import DEFAULT, Budget
+    from rummikub.tiles.game.equity import DEFAULT, Budget
 
     budget = Budget(
         samples=DEFAULT.samples if samples is None else samples,

@@ -29,9 +29,9 @@ from rummikub.cli.card_options import CARD_GAMES, is_card_record
 from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.cli.explaining import tile_text, use_color
 from rummikub.core.errors import RummikubError
-from rummikub.game.play import Table, play, resume
-from rummikub.game.record import load
-from rummikub.game.strategies import STRATEGIES, strategy
+from rummikub.tiles.game.play import Table, play, resume
+from rummikub.tiles.game.record import load
+from rummikub.tiles.game.strategies import STRATEGIES, strategy
 from rummikub.tiles.tiles import Tile
 
 __all__ = ["play_command"]

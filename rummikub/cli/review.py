@@ -1,7 +1,7 @@
 """``rummikub analyse RECORD``: every turn of a game record graded against the best move,
 and with ``--equity`` (also ``game annotate``) in win probability, with each draw's luck.
 
-The grading itself is :mod:`rummikub.game.review` (the web page's review mode uses it too);
+The grading itself is :mod:`rummikub.tiles.game.review` (the web page's review mode uses it too);
 this module reads the file and words the answer for a terminal.
 """
 
@@ -20,9 +20,9 @@ from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
-    from rummikub.game.equity import Budget
-    from rummikub.game.record import Record
-    from rummikub.game.review import EquityReview, EquityTurn, Review
+    from rummikub.tiles.game.equity import Budget
+    from rummikub.tiles.game.record import Record
+    from rummikub.tiles.game.review import EquityReview, EquityTurn, Review
 
 __all__ = ["equity", "equity_text", "is_record", "review", "review_text", "run_equity"]
 
@@ -43,8 +43,8 @@ def is_record(path: str) -> bool:
 
 def review(path: str, time_limit: float | None = None) -> Review:
     """Replay the record at ``path`` and grade each turn whose rack is known."""
-    from rummikub.game.record import load
-    from rummikub.game.review import review_record
+    from rummikub.tiles.game.record import load
+    from rummikub.tiles.game.review import review_record
 
     return review_record(load(path), path, time_limit)
 
@@ -88,7 +88,7 @@ def run_equity(
     if chart_path is not None and len(records) != 1:
         raise click.UsageError("--chart draws one game: give one record")
     if chart_path is not None:
-        from rummikub.game.chart import need_matplotlib
+        from rummikub.tiles.game.chart import need_matplotlib
 
         need_matplotlib()  # before the review: a missing extra is told at once (exit 2)
     bad = rejected = False
@@ -96,7 +96,7 @@ def run_equity(
         try:
             found = equity(path, bar=not as_json and sys.stderr.isatty())
             if chart_path is not None:
-                from rummikub.game.chart import save_review_chart
+                from rummikub.tiles.game.chart import save_review_chart
 
                 save_review_chart(found, chart_path)
         except RummikubError as error:
@@ -116,9 +116,9 @@ def equity(
 ) -> EquityReview:
     """Replay the record at ``path`` (or ``record``, read from it) and judge each turn whose
     rack is known in win probability; ``bar`` shows a progress bar on stderr (a terminal)."""
-    from rummikub.game.equity import DEFAULT
-    from rummikub.game.record import load
-    from rummikub.game.review import equity_review
+    from rummikub.tiles.game.equity import DEFAULT
+    from rummikub.tiles.game.record import load
+    from rummikub.tiles.game.review import equity_review
 
     record = load(path) if record is None else record
     if not bar:
@@ -138,7 +138,7 @@ def equity(
 
 def equity_text(found: EquityReview) -> str:
     """The equity review for a terminal: a line a turn, then a line a player."""
-    from rummikub.game.review import THRESHOLDS
+    from rummikub.tiles.game.review import THRESHOLDS
 
     graded = sum(line.graded for line in found.players)
     budget = found.budget

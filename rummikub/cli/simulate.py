@@ -15,8 +15,8 @@ import click
 from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
 from rummikub.core import cluster
 from rummikub.core.errors import RummikubError
-from rummikub.game import simulate as sim
-from rummikub.game.strategies import STRATEGIES
+from rummikub.tiles.game import simulate as sim
+from rummikub.tiles.game.strategies import STRATEGIES
 
 __all__ = ["cluster_options", "finish", "output_options", "play_games", "progress_bar", "simulate"]
 
@@ -253,7 +253,7 @@ def simulate(
     if csv_path is not None:
         Path(csv_path).write_text(sim.to_csv(report), encoding="utf-8")
     if chart_path is not None:
-        from rummikub.game.chart import save_chart
+        from rummikub.tiles.game.chart import save_chart
 
         save_chart(report, chart_path)
     finish(timing, len(report.failures))

@@ -274,7 +274,7 @@ def analyse(data: Any, limits: Limits) -> dict[str, Any]:
     )
     answer: dict[str, Any] = {"puzzle": None, **found.to_data()}
     if options is not None:
-        from rummikub.game.position_equity import equity
+        from rummikub.tiles.game.position_equity import equity
 
         try:
             answer["equity"] = equity(position, top=top, **options).to_data()
@@ -305,7 +305,7 @@ def _whole(raw: Mapping[str, Any], key: str, low: int, high: int | None) -> int 
 def _equity_options(request: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``equity`` key of ``/api/analyse``: false (the default), true (the defaults of
     ``analyse --equity``) or an object of :data:`EQUITY_KEYS`; the keyword arguments of
-    :func:`rummikub.game.position_equity.equity`, or None."""
+    :func:`rummikub.tiles.game.position_equity.equity`, or None."""
     raw = request.get("equity", False)
     if raw is False:
         return None

@@ -3,7 +3,8 @@
 The server keeps nothing: every request carries the game's record (the data of a
 ``rummikub-game/1`` record file, README "Record files"), and every answer gives the record
 back with what the person may see. Seat 0 is the person; every other seat is a solver player
-named by its strategy (``best``, ``tiles``, ``hold``, ``casual``: :mod:`rummikub.game.strategies`),
+named by its strategy (``best``, ``tiles``, ``hold``, ``casual``:
+:mod:`rummikub.tiles.game.strategies`),
 and those seats move, each through ``strategy(*view_of(state, seat))``, until it is the
 person's turn again or the hand is over. The same record and the same request always give
 the same answer: the deal is shuffled by the record's seed and the players are
@@ -15,7 +16,7 @@ deterministic.
 * ``draw``: the person draws (or passes, once the pool is empty);
 * ``undo``: back to before the person's last turn (the players' answers to it go too);
 * ``hint``: the best move for the person, with its steps (as ``/api/solve``);
-* ``review``: every turn graded against the best move (:mod:`rummikub.game.review`);
+* ``review``: every turn graded against the best move (:mod:`rummikub.tiles.game.review`);
 * ``load``: a record given as data or as the text of a record file (TOML or JSON).
 """
 
@@ -26,8 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import GameState, TurnError, advance, deal, describe, replay
-from rummikub.game.record import (
+from rummikub.render.data import result_data
+from rummikub.tiles.game.engine import GameState, TurnError, advance, deal, describe, replay
+from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     RACK_SIZE,
     Draw,
@@ -40,9 +42,8 @@ from rummikub.game.record import (
     loads,
     to_data,
 )
-from rummikub.game.strategies import STRATEGIES, Strategy
-from rummikub.game.view import view_of
-from rummikub.render.data import result_data
+from rummikub.tiles.game.strategies import STRATEGIES, Strategy
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.notation import parse_melds, parse_rack
 from rummikub.web.api import Limits, RequestError, _bad, _keys, _rules
 
@@ -94,7 +95,7 @@ def _state(record: Record) -> GameState:
 
 def _settle(record: Record, state: GameState) -> tuple[Record, GameState]:
     """The solver players' turns until the person is to move or the hand is over."""
-    from rummikub.game.engine import turn_of_move
+    from rummikub.tiles.game.engine import turn_of_move
 
     turns = list(record.turns)
     while not state.over and state.to_move != PERSON:
@@ -207,7 +208,7 @@ def _person_state(request: Mapping[str, Any]) -> tuple[Record, GameState]:
 
 def move(data: Any) -> dict[str, Any]:
     """``/api/game/move``: the person's play: ``tiles`` to lay, or the whole new ``table``."""
-    from rummikub.game.play import lay
+    from rummikub.tiles.game.play import lay
 
     request = _keys(data, MOVE_KEYS)
     record, state = _person_state(request)
@@ -269,7 +270,7 @@ def hint(data: Any, limits: Limits) -> dict[str, Any]:
 
 def review(data: Any, limits: Limits) -> dict[str, Any]:
     """``/api/game/review``: every turn graded against the best move."""
-    from rummikub.game.review import review_record
+    from rummikub.tiles.game.review import review_record
 
     request = _keys(data, RECORD_KEYS)
     record = _record(request)

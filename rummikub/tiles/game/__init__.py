@@ -1,13 +1,13 @@
 """Whole games: records, the engine, strategies and self-play.
 
->>> from rummikub.game import deal, replay, load_record, positions  # doctest: +SKIP
+>>> from rummikub.tiles.game import deal, replay, load_record, positions  # doctest: +SKIP
 
-* :mod:`rummikub.game.record`: the record file format (TOML/JSON), written whole under a
+* :mod:`rummikub.tiles.game.record`: the record file format (TOML/JSON), written whole under a
   lock (:mod:`rummikub.core.files`).
-* :mod:`rummikub.game.engine`: the deal, turns judged by the checker, the ending, scores.
-* :mod:`rummikub.game.strategies`: strategies as plain functions.
-* :mod:`rummikub.game.simulate`: self-play at scale (Dask distributed when installed).
-* :mod:`rummikub.game.duel`: two strategies on the same deals, the seats swapped.
+* :mod:`rummikub.tiles.game.engine`: the deal, turns judged by the checker, the ending, scores.
+* :mod:`rummikub.tiles.game.strategies`: strategies as plain functions.
+* :mod:`rummikub.tiles.game.simulate`: self-play at scale (Dask distributed when installed).
+* :mod:`rummikub.tiles.game.duel`: two strategies on the same deals, the seats swapped.
 
 Both run their games through :mod:`rummikub.core.cluster`, in this process or on Dask.
 
@@ -16,7 +16,7 @@ Nothing below this package imports it; it uses the solver, the checker and the d
 
 from __future__ import annotations
 
-from rummikub.game.engine import (
+from rummikub.tiles.game.engine import (
     GameState,
     Replay,
     TurnError,
@@ -27,7 +27,7 @@ from rummikub.game.engine import (
     replay,
     start,
 )
-from rummikub.game.record import (
+from rummikub.tiles.game.record import (
     Deal,
     Draw,
     Pass,
@@ -40,7 +40,7 @@ from rummikub.game.record import (
     loads,
     save,
 )
-from rummikub.game.record import load as load_record
+from rummikub.tiles.game.record import load as load_record
 
 __all__ = [
     "Deal",

@@ -1,12 +1,12 @@
 """The equity of one position (``rummikub analyse --equity``, ``rummikub.equity``).
 
-:func:`rummikub.game.equity.evaluate` needs the whole public state of a game (a
-:class:`~rummikub.game.view.View`); a puzzle or an inline position is only a table and a rack.
+:func:`rummikub.tiles.game.equity.evaluate` needs the whole public state of a game (a
+:class:`~rummikub.tiles.game.view.View`); a puzzle or an inline position is only a table and a rack.
 :func:`view_for` gives it the rest, from choices with defaults a careful player would make
 (README, "Playing to win"): 2 players; each other rack as large as the player's own, so that
 nobody is taken to lead the race; the others opened (they can lay off and go out, the harder
 case); the pool whatever is left of the box. A game record has its own view
-(:func:`rummikub.game.view.view_of`), given to :func:`equity` as ``view``.
+(:func:`rummikub.tiles.game.view.view_of`), given to :func:`equity` as ``view``.
 
 :func:`equity` runs the analysis at :data:`ANALYSE`, a budget of playouts set so that a
 standard mid-game position is decided in about 2 s of one core (benchmarks/RESULTS.md,
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.endgame import ENDGAME_NODES
-from rummikub.game.equity import Budget, Candidate, Equity, Progress, evaluate, seed_of
-from rummikub.game.record import MAX_PLAYERS, MIN_PLAYERS
-from rummikub.game.view import View
+from rummikub.tiles.game.endgame import ENDGAME_NODES
+from rummikub.tiles.game.equity import Budget, Candidate, Equity, Progress, evaluate, seed_of
+from rummikub.tiles.game.record import MAX_PLAYERS, MIN_PLAYERS
+from rummikub.tiles.game.view import View
 from rummikub.tiles.position import Position
 from rummikub.tiles.tiles import Tile
 
@@ -94,7 +94,7 @@ def view_for(
 
 def _box_less(position: Position) -> list[Tile]:
     """The tiles out of sight: the box less the table and the rack."""
-    from rummikub.game.engine import box
+    from rummikub.tiles.game.engine import box
 
     seen = Counter(t for meld in position.table for t in meld.tiles)
     seen.update(position.rack)
@@ -245,10 +245,10 @@ def equity(
 
     The candidates are the ``top`` best moves by value, the most tiles, the best keeping
     the jokers, the ``hold`` variant and drawing; each is played out ``playouts`` times for
-    ``rounds`` rounds (``explore``: :class:`~rummikub.game.equity.Budget`), seeded by
+    ``rounds`` rounds (``explore``: :class:`~rummikub.tiles.game.equity.Budget`), seeded by
     ``seed`` (default: one drawn from the position and the view, so the same question gives
     the same answer). The game around the position is ``view`` (a record's:
-    :func:`~rummikub.game.view.view_of`), or :func:`view_for` of ``players``,
+    :func:`~rummikub.tiles.game.view.view_of`), or :func:`view_for` of ``players``,
     ``rack_sizes`` and ``others_opened``. With ``exact``, an exact endgame (2 players, the
     pool empty) is searched within ``nodes`` per search, and decides where it can.
 
@@ -279,7 +279,8 @@ def equity(
             position, players=players, rack_sizes=rack_sizes, others_opened=others_opened
         )
     elif not isinstance(view, View):
-        raise TypeError(f"view must be a View (rummikub.game.view), got {type(view).__name__}")
+        kind = type(view).__name__
+        raise TypeError(f"view must be a View (rummikub.tiles.game.view), got {kind}")
     budget = Budget(samples=playouts, rounds=rounds, explore=float(explore))
     used = seed_of(position, view) if seed is None else seed
     found = evaluate(

@@ -7,7 +7,7 @@ likely to win the hand, as a player sees it (RULES.md, "what a player knows"):
    keeps the jokers, the ``hold`` variant (keep back the melds made of rack tiles alone) and
    drawing, told apart by the tiles they lay (:func:`candidates`).
 2. **Determinizations**: ``samples`` deals of the tiles the player cannot see into the other
-   racks (their known sizes) and the pool (:func:`rummikub.game.view.determinize`), seeded by
+   racks (their known sizes) and the pool (:func:`rummikub.tiles.game.view.determinize`), seeded by
    the position itself, so that the same position and view give the same move whatever the
    load. Every candidate is played out on the *same* deals (common random numbers: the
    difference between two candidates is measured on equal luck, which is what decides).
@@ -21,7 +21,7 @@ likely to win the hand, as a player sees it (RULES.md, "what a player knows"):
 
 The budget is a count of samples and rounds, never a clock. With 2 players and the pool empty
 the game has perfect information and the exact endgame search decides when it can
-(:mod:`rummikub.game.endgame`).
+(:mod:`rummikub.tiles.game.endgame`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci, wilson
-from rummikub.game.engine import GameState, advance, turn_of_move
-from rummikub.game.view import View, determinize
+from rummikub.tiles.game.engine import GameState, advance, turn_of_move
+from rummikub.tiles.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve
 from rummikub.tiles.tiles import Tile
@@ -84,7 +84,7 @@ class Budget:
 DEFAULT = Budget()
 
 #: Nodes each exact endgame search of :func:`evaluate` may use (``exact=True``): the
-#: default of ``game hint`` (:data:`rummikub.game.endgame.ENDGAME_NODES`).
+#: default of ``game hint`` (:data:`rummikub.tiles.game.endgame.ENDGAME_NODES`).
 ENDGAME_NODES_ANALYSE = 2000
 
 
@@ -151,8 +151,8 @@ def candidates(position: Position, top: int = 1) -> list[tuple[str, Move]]:
     ``top`` > 1 the ``top`` best, labelled ``best``, ``top-2``, ...: tiles.analysis's
     :func:`~rummikub.tiles.analysis.top_moves`), the most tiles, the best keeping the jokers,
     the ``hold`` variant, and drawing (laying nothing)."""
-    from rummikub.game.strategies import held
     from rummikub.tiles.checker import check
+    from rummikub.tiles.game.strategies import held
 
     found: list[tuple[str, Move]] = []
     seen: set[tuple[Tile, ...]] = set()
@@ -308,7 +308,7 @@ def evaluate(
 
     ``top`` > 1 adds the ``top`` best moves by value to the candidates (:func:`candidates`).
     With ``exact`` and an exact endgame (2 players, the pool empty), the endgame search
-    (:func:`rummikub.game.endgame.decide`, ``nodes`` per search) decides the position and
+    (:func:`rummikub.tiles.game.endgame.decide`, ``nodes`` per search) decides the position and
     each candidate where it can within its budget: their ``win`` is then 1, 0.5 or 0 and
     ``exact`` True, and a winning or drawing move the candidates lacked is added (label
     ``endgame``). The playouts still give every candidate its ``score`` and ``lead``.
@@ -374,7 +374,7 @@ def _exact(
     value for the player to move if the search decides it, and in ``solved`` the value of
     each candidate (by its index in ``moves``) that its own search decides. A deciding move
     not among ``moves`` is appended to them."""
-    from rummikub.game.endgame import decide
+    from rummikub.tiles.game.endgame import decide
 
     if state.over:
         return None
@@ -459,7 +459,7 @@ def equity(position: Position, view: View) -> Move:
     where the search decides within :data:`ENDGAME_BUDGET`; else the candidate with the best
     equity at the default budget."""
     if view.players == 2 and view.pool_count == 0:
-        from rummikub.game.endgame import decide
+        from rummikub.tiles.game.endgame import decide
 
         # Nobody draws again: the opponent holds exactly the unseen tiles, so the one deal
         # is the truth and the hand a game of perfect information.
@@ -471,7 +471,7 @@ def equity(position: Position, view: View) -> Move:
     return evaluate(position, view).best.move
 
 
-# -- for the game review (rummikub.game.review) --------------------------------------------
+# -- for the game review (rummikub.tiles.game.review) --------------------------------------------
 
 
 def deals_of(

@@ -12,11 +12,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.simulate import Line, Report
+from rummikub.tiles.game.simulate import Line, Report
 
 if TYPE_CHECKING:
-    from rummikub.game.duel import DuelReport
-    from rummikub.game.review import EquityReview
+    from rummikub.tiles.game.duel import DuelReport
+    from rummikub.tiles.game.review import EquityReview
 
 __all__ = ["need_matplotlib", "save_chart", "save_duel_chart", "save_review_chart"]
 

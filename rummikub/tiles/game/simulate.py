@@ -32,10 +32,10 @@ from rummikub.core.cluster import default_workers as default_workers
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci as mean_ci
 from rummikub.core.stats import wilson as wilson
-from rummikub.game.engine import GameState, TurnError, advance, deal, start, turn_of_move
-from rummikub.game.record import RACK_SIZE, Record
-from rummikub.game.strategies import Strategy, strategy
-from rummikub.game.view import view_of
+from rummikub.tiles.game.engine import GameState, TurnError, advance, deal, start, turn_of_move
+from rummikub.tiles.game.record import RACK_SIZE, Record
+from rummikub.tiles.game.strategies import Strategy, strategy
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.rules import STANDARD, Rules, rules_data
 
 __all__ = [

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.record import (
+from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RACK_SIZE,

@@ -1,10 +1,10 @@
 """The exact endgame: two players, the pool empty, both racks known.
 
 With the pool empty nobody draws, so a 2-player hand is a game of perfect information: the
-opponent's rack is exactly the unseen tiles (:func:`rummikub.game.view.unseen`). The hand ends
+opponent's rack is exactly the unseen tiles (:func:`rummikub.tiles.game.view.unseen`). The hand ends
 when a player goes out (that player wins) or when both pass in a row (the lower rack total
 wins; equal totals share the win, a *draw* here: RULES.md "Scoring a finished hand",
-:func:`rummikub.game.engine.advance`). :func:`decide` searches that game tree and says whether
+:func:`rummikub.tiles.game.engine.advance`). :func:`decide` searches that game tree and says whether
 the player to move wins, loses or draws with best play on both sides, and with which move.
 
 The search is a negamax alpha-beta on three values (win 1, draw 0, loss -1) with a table of
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import GameState
+from rummikub.tiles.game.engine import GameState
 from rummikub.tiles.melds import Identity, Meld
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules

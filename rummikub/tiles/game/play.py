@@ -21,7 +21,7 @@ from functools import partial
 from typing import TypeVar
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import (
+from rummikub.tiles.game.engine import (
     GameState,
     TurnError,
     advance,
@@ -30,9 +30,9 @@ from rummikub.game.engine import (
     replay,
     turn_of_move,
 )
-from rummikub.game.record import RACK_SIZE, Draw, Pass, Play, Record, RecordError, Turn, save
-from rummikub.game.strategies import STRATEGIES, Strategy, strategy
-from rummikub.game.view import view_of
+from rummikub.tiles.game.record import RACK_SIZE, Draw, Pass, Play, Record, RecordError, Turn, save
+from rummikub.tiles.game.strategies import STRATEGIES, Strategy, strategy
+from rummikub.tiles.game.view import view_of
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.notation import parse_melds, parse_rack
 from rummikub.tiles.position import Move, Position

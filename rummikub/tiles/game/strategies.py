@@ -2,7 +2,7 @@
 
 A strategy returns a :class:`~rummikub.tiles.position.Move`; one that plays nothing means "draw"
 (or "pass" once the pool is empty). Any function with the signature of :data:`Strategy`
-plugs into :func:`rummikub.game.simulate.play_game` and ``rummikub play``.
+plugs into :func:`rummikub.tiles.game.simulate.play_game` and ``rummikub play``.
 
 * ``best``: the solver's best move (greatest value played, RULES.md "The best move").
 * ``tiles``: the move that plays the most tiles.
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from rummikub.core.errors import MeldError, RummikubError
-from rummikub.game.view import View
+from rummikub.tiles.game.view import View
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules
@@ -195,8 +195,8 @@ def _fits(meld: Meld, rules: Rules) -> list[tuple[Tile, bool]]:
 
 
 def equity(position: Position, view: View) -> Move:
-    """Plays to win: the candidate with the best equity (:mod:`rummikub.game.equity`)."""
-    from rummikub.game.equity import equity as decide
+    """Plays to win: the candidate with the best equity (:mod:`rummikub.tiles.game.equity`)."""
+    from rummikub.tiles.game.equity import equity as decide
 
     return decide(position, view)
 

@@ -2,8 +2,9 @@
 
 A strategy sees a :class:`~rummikub.tiles.position.Position` (its own rack, the table, whether
 it has opened, the rules) and a :class:`View`: every rack's size, who has opened, the pool's
-size and every turn so far as the table saw it. Nothing else: :func:`view_of` builds both from
-a :class:`~rummikub.game.engine.GameState` reading only what is public and the seat's own rack.
+size and every turn so far as the table saw it. Nothing else: :func:`view_of` builds both
+from a :class:`~rummikub.tiles.game.engine.GameState` reading only what is public and the
+seat's own rack.
 
 :func:`unseen` is what the player cannot see (the box less the table less its own rack), and
 :func:`determinize` deals it at random, seeded, into the other racks (their known sizes) and
@@ -18,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import GameState, Seen, box
+from rummikub.tiles.game.engine import GameState, Seen, box
 from rummikub.tiles.position import Position
 from rummikub.tiles.tiles import Tile
 

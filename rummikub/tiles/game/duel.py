@@ -1,12 +1,12 @@
 """Duels: two strategies on the same deals, the seats swapped, so that the luck of the deal
 cancels.
 
-A duel of strategy A against strategy B plays every deal once per *seating*: the distinct
-rotations of the seats, A and B filling them in turn as :func:`rummikub.game.simulate.lineup_of`
-does (A, B, A, B, ... from the first seat to move). At 2 players that is the mirror pair
-``A B`` / ``B A``; at 3 players ``A B A`` / ``B A A`` / ``A A B`` (A holds two seats of three
-in every game); at 4 players ``A B A B`` / ``B A B A`` (the two other rotations repeat these,
-so they are not played again). ``N`` games are ``N / k`` deals of ``k`` seatings.
+A duel of strategy A against strategy B plays every deal once per *seating*: the distinct rotations
+of the seats, A and B filling them in turn as :func:`rummikub.tiles.game.simulate.lineup_of` does
+(A, B, A, B, ... from the first seat to move). At 2 players that is the mirror pair ``A B`` / ``B
+A``; at 3 players ``A B A`` / ``B A A`` / ``A A B`` (A holds two seats of three in every game); at 4
+players ``A B A B`` / ``B A B A`` (the two other rotations repeat these, so they are not played
+again). ``N`` games are ``N / k`` deals of ``k`` seatings.
 
 The report (:func:`summarize`, pure arithmetic on the games, read in index order):
 
@@ -18,7 +18,7 @@ The report (:func:`summarize`, pure arithmetic on the games, read in index order
 * decisive deals (one strategy won the game in every seating) and split deals;
 * the game length, and the endings.
 
-A game whose strategy failed (:class:`~rummikub.game.simulate.GameFailure`) is listed, and its
+A game whose strategy failed (:class:`~rummikub.tiles.game.simulate.GameFailure`) is listed, and its
 whole deal is left out of the figures, so that every deal counted is a whole set of seatings.
 """
 
@@ -35,8 +35,8 @@ from rummikub.core import cluster
 from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci, wilson
-from rummikub.game.record import RACK_SIZE
-from rummikub.game.simulate import (
+from rummikub.tiles.game.record import RACK_SIZE
+from rummikub.tiles.game.simulate import (
     GameFailure,
     GameSummary,
     Seating,
@@ -69,7 +69,7 @@ ROLES = ("A", "B", "A", "B")
 @dataclass(frozen=True, slots=True)
 class DuelSetup:
     """What every game of a duel shares: strategy ``a`` against strategy ``b`` (by name, as
-    :func:`rummikub.game.strategies.strategy` knows them; the same name twice is allowed)."""
+    :func:`rummikub.tiles.game.strategies.strategy` knows them; the same name twice is allowed)."""
 
     a: str
     b: str

@@ -3,7 +3,7 @@
 A record holds the rule set, the players, an optional seed, the deal, every turn and, once
 the hand has ended, the result. Parsing is apart from legality: :func:`loads` reads the
 notation (a turn whose text is not tiles stops the reading there, with the error kept in
-:attr:`Record.problem`), and :mod:`rummikub.game.engine` judges the turns.
+:attr:`Record.problem`), and :mod:`rummikub.tiles.game.engine` judges the turns.
 
 Writes are atomic (:func:`save`): the text goes to a temporary file in the same folder,
 which then replaces the record in one step, so a crash mid-write leaves the old record.

@@ -1,6 +1,6 @@
 """A record graded turn by turn: each turn whose rack is known against the best move.
 
-Glue between two libraries that do not know each other: :mod:`rummikub.game.engine` replays
+Glue between two libraries that do not know each other: :mod:`rummikub.tiles.game.engine` replays
 the record and gives the position before each turn, :mod:`rummikub.tiles.analysis` grades the
 turn taken in it. A play is judged by the checker and compared with the best move; a draw (or
 a pass) is compared with the best move too, which says whether a move was there to be made.
@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
-from rummikub.game.engine import GameState, advance
-from rummikub.game.equity import DEFAULT, Budget, Candidate
-from rummikub.game.record import Draw, Play, Record, Turn
-from rummikub.game.view import View, unseen
+from rummikub.tiles.game.engine import GameState, advance
+from rummikub.tiles.game.equity import DEFAULT, Budget, Candidate
+from rummikub.tiles.game.record import Draw, Play, Record, Turn
+from rummikub.tiles.game.view import View, unseen
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.tiles import Tile
@@ -95,8 +95,8 @@ class Review:
 
 def review_record(record: Record, path: str, time_limit: float | None = None) -> Review:
     """Replay ``record`` (named ``path``) and grade each turn whose rack is known."""
-    from rummikub.game import engine
     from rummikub.tiles.analysis import grade, grade_draw
+    from rummikub.tiles.game import engine
 
     turns: list[GradedTurn] = []
     for number, seat, turn, position in engine.positions(record):
@@ -271,13 +271,14 @@ def equity_review(
 ) -> EquityReview:
     """Replay ``record`` and judge every turn whose rack is known in win probability.
 
-    Each turn's position is evaluated as the player saw it (:func:`rummikub.game.view.view_of`,
-    :func:`rummikub.game.equity.evaluate` at ``budget``, seeded by what the player sees); the
-    move played is scored on the same deals, and the equity lost is the best candidate's win
-    less the played move's. Each draw whose tile is known gets its luck (:func:`draw_luck`).
+    Each turn's position is evaluated as the player saw it
+    (:func:`rummikub.tiles.game.view.view_of`, :func:`rummikub.tiles.game.equity.evaluate` at
+    ``budget``, seeded by what the player sees); the move played is scored on the same deals, and
+    the equity lost is the best candidate's win less the played move's. Each draw whose tile is
+    known gets its luck (:func:`draw_luck`).
     The same record and budget give the same review, byte for byte.
     """
-    from rummikub.game import engine
+    from rummikub.tiles.game import engine
 
     game = engine.replay(record)
     legal = len(game.states) - 1
@@ -298,8 +299,8 @@ def equity_review(
 
 
 def _judge(state: GameState, after: GameState, turn: Turn, budget: Budget) -> EquityTurn:
-    from rummikub.game.equity import evaluate, move_wins
-    from rummikub.game.view import view_of
+    from rummikub.tiles.game.equity import evaluate, move_wins
+    from rummikub.tiles.game.view import view_of
 
     seat = state.to_move
     laid = Counter(after.table_tiles()) - Counter(state.table_tiles())
@@ -346,7 +347,7 @@ def draw_equities(position: Position, view: View, budget: Budget = DEFAULT) -> d
     and the hand played out as evaluate's candidates are. The figures depend only on what the
     drawer saw and the budget, never on the tile actually drawn.
     """
-    from rummikub.game.equity import deals_of
+    from rummikub.tiles.game.equity import deals_of
 
     equities: dict[Tile, float] = {}
     deals = deals_of(position, view, budget)
@@ -362,12 +363,12 @@ def draw_equities(position: Position, view: View, budget: Budget = DEFAULT) -> d
 
 
 def _playout(state: GameState, seat: int, rounds: int, moves: dict[Position, Move]) -> float:
-    """:func:`rummikub.game.equity.playout` (its best moves, then its scoring), each position's
-    best move solved once: a kind drawn from the depths of the pool leaves the next player's
-    rack as it was on that deal, so their move is the one already found (a quarter of the
+    """:func:`rummikub.tiles.game.equity.playout` (its best moves, then its scoring), each
+    position's best move solved once: a kind drawn from the depths of the pool leaves the next
+    player's rack as it was on that deal, so their move is the one already found (a quarter of the
     luck's solves on standard games: benchmarks/RESULTS.md, "The game review")."""
-    from rummikub.game.engine import turn_of_move
-    from rummikub.game.equity import playout
+    from rummikub.tiles.game.engine import turn_of_move
+    from rummikub.tiles.game.equity import playout
     from rummikub.tiles.solver import solve
 
     turns = rounds * len(state.players)

@@ -1,0 +1,100 @@
+"""What a game is, for the algorithms that play it.
+
+A :class:`Game` is one domain's rules of play under one rule set (the tile game under a
+preset, a card rummy): a value that travels to a Dask worker and whose methods are pure
+functions of immutable states. The algorithms of :mod:`rummikub.play` (self-play, duels,
+the determinized Monte Carlo, the review) use nothing else of a domain, so what they do for
+one game they do for every game.
+
+The type parameters, all immutable values:
+
+* ``State``: everything between two turns, hidden parts included (racks or hands, the
+  pool or the stock in draw order).
+* ``View``: what one seat knows of a state: its own rack or hand and what is public.
+* ``Turn``: one whole turn of the player to move, as a record writes it.
+* ``Player``: a strategy, as the domain calls one (a function of a view, or a bundle of
+  one function per decision).
+* ``Record``: a whole game as its record file holds it (the deal and every turn).
+
+A game that several hands make up (the card rummies) plays them all between
+:meth:`Game.start` and :meth:`Game.over`; the turn that starts a new hand is the
+domain's business (:meth:`Game.play_turn` deals it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+__all__ = ["Game", "Player", "Record", "State", "Turn", "View"]
+
+State = TypeVar("State")
+View = TypeVar("View")
+Turn = TypeVar("Turn")
+Player = TypeVar("Player", contravariant=True)
+Record = TypeVar("Record")
+
+
+class Game(Protocol[State, View, Turn, Player, Record]):
+    """One game under one rule set, as the algorithms that play it see it."""
+
+    @property
+    def name(self) -> str:
+        """The game's name as ``--game`` takes it: ``tiles`` or a card rummy's name."""
+        ...
+
+    # -- a game from its deal to its end -----------------------------------------------------
+
+    def deal(self, names: Sequence[str], seed: int) -> Record:
+        """A new game's record, dealt from ``seed``, with one seat per name."""
+        ...
+
+    def start(self, record: Record) -> State:
+        """The state before the first turn of ``record``."""
+        ...
+
+    def players(self, state: State) -> int:
+        """How many seats play."""
+        ...
+
+    def to_move(self, state: State) -> int:
+        """The seat whose turn it is (from 0)."""
+        ...
+
+    def over(self, state: State) -> bool:
+        """Whether the game has ended."""
+        ...
+
+    def winners(self, state: State) -> tuple[int, ...]:
+        """The seats that won a game that is over (several share a tie)."""
+        ...
+
+    def scores(self, state: State) -> tuple[float, ...]:
+        """Each seat's score of a game that is over (the domain's own scoring)."""
+        ...
+
+    # -- what a player knows ---------------------------------------------------------------
+
+    def view(self, state: State, seat: int) -> View:
+        """What ``seat`` knows of ``state``: its own rack or hand and what is public, never
+        another's nor the hidden order of the pool or stock."""
+        ...
+
+    def determinize(self, view: View, rng: random.Random) -> State:
+        """One full state consistent with ``view``: what the seat cannot see dealt at random
+        (by ``rng`` alone) into the other racks or hands and the pool or stock."""
+        ...
+
+    # -- turns -------------------------------------------------------------------------
+
+    def play_turn(self, state: State, players: Sequence[Player]) -> tuple[State, Turn]:
+        """One turn of the player to move, each decision asked of its player (``players``
+        by seat) in the game's order; the state after it and the turn as recorded. A turn
+        the rules refuse raises the domain's ``TurnError``; a player's own failure
+        propagates."""
+        ...
+
+    def apply(self, state: State, turn: Turn) -> State:
+        """The state after the player to move plays ``turn`` (judged by the rules)."""
+        ...
