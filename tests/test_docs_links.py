@@ -107,3 +107,16 @@ def test_the_slug_is_githubs() -> None:
         "limits-and-exit-codes-of-game-play-and-simulate"
     )
     assert slug("Card games: `game` and `play`") == "card-games-game-and-play"
+
+
+def test_the_contents_page_lists_every_section() -> None:
+    """docs/README.md links every page's ``##`` sections (cli.md's are its commands)."""
+    contents = {target for _, target in links(REPO / "docs" / "README.md")}
+    missing = []
+    for page in sorted((REPO / "docs").glob("*.md")):
+        if page.name in ("README.md", "cli.md"):
+            continue
+        for _, line in outside_code(page.read_text(encoding="utf-8")):
+            if line.startswith("## ") and f"{page.name}#{slug(line[3:])}" not in contents:
+                missing.append(f"{page.name}#{slug(line[3:])}")
+    assert missing == [], f"docs/README.md does not list: {', '.join(missing)}"
