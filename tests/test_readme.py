@@ -385,6 +385,15 @@ def test_the_pages_have_their_examples() -> None:
     assert docs - {"docs/README.md"} <= set(PAGES)
 
 
+def test_no_example_is_run_on_two_pages() -> None:
+    """An example is shown once: a page that needs another's points to it, so the suite
+    does not pay twice for an expensive one (``--equity``)."""
+    pages: dict[str, set[str]] = {}
+    for example in EXAMPLES:
+        pages.setdefault(example.source, set()).add(example.page)
+    assert {source: found for source, found in pages.items() if len(found) > 1} == {}
+
+
 def test_no_example_overwrites_a_file_of_the_checkout() -> None:
     """A reader runs the examples in their checkout: none may write over a tracked file,
     such as a picture in docs/ (an example writes its picture in the current folder)."""
