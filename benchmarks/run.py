@@ -1130,7 +1130,7 @@ def targets_section(
     return lines
 
 
-#: What stands in the way of the targets that this machine misses (see README, Performance).
+#: What stands in the way of the targets that this machine misses (see docs/performance.md).
 MISSED_NOTE = [
     "What stands in the way where a target is missed (issue 10), as measured on 2026-12-01 (the",
     "profile of each corpus is *Where the time goes, corpus by corpus* below):",

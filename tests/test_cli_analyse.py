@@ -212,7 +212,7 @@ def test_the_outs_bar_appears_only_when_the_outs_run_long(
 
 
 def _section(title: str) -> str:
-    text = (REPO / "README.md").read_text()
+    text = (REPO / "docs" / "analysts.md").read_text()
     start = text.index(title)
     end = text.find("\n## ", start + 1)
     return text[start : end if end >= 0 else len(text)]
@@ -243,7 +243,7 @@ def test_readme_example_of_check_grade_runs_as_printed(monkeypatch: pytest.Monke
     import shlex
 
     monkeypatch.chdir(REPO)
-    text = (REPO / "README.md").read_text()
+    text = (REPO / "docs" / "analysts.md").read_text()
     marker = "With `--grade`, a move is also compared"
     console = text[text.index(marker) :].split("```console\n", 1)[1].split("```", 1)[0]
     command, *expected = console.splitlines()

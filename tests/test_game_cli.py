@@ -179,7 +179,7 @@ def test_simulate_draws_a_chart(tmp_path: Path) -> None:
 def test_the_readme_game_example_runs_as_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (Path(__file__).parent.parent / "docs" / "players.md").read_text()
     block = readme.split("## Whole games", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     steps = [s for s in block.split("$ rummikub ") if s.strip()]

@@ -1,11 +1,13 @@
-"""README.md, example by example: every ``console`` example prints what the README shows.
+"""README.md and every page of docs/, example by example: every ``console`` example prints
+what its page shows.
 
 Each ``$ command`` line of a fenced ``console`` block is run and its output compared with the
 lines below it, wall times masked (:data:`TIMES`); each ``python`` block is run and what it
-prints compared with its ``# `` lines. The examples run in README order in one temporary
-folder holding a copy of ``puzzles/``, as a reader going down the README would: later
-examples read what earlier ones wrote (``game.toml``), and no file of the checkout is
-written.
+prints compared with its ``# `` lines. The pages are :data:`PAGES` (README.md, then docs/ in
+the order of its contents page; ``docs/cli.md`` is generated, see ``test_cli_reference.py``).
+Each page's examples run in page order in a temporary folder of its own holding a copy of
+``puzzles/``, as a reader going down the page would: later examples read what earlier ones
+of the same page wrote (``game.toml``), and no file of the checkout is written.
 
 A ``$ rummikub ...`` line runs in ``/bin/sh`` with ``rummikub`` standing for ``python -m
 rummikub`` of the package under test, stdout and stderr into one pipe as a terminal shows
@@ -42,6 +44,9 @@ import rummikub
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
+DOCS = REPO / "docs"
+#: Generated from the commands' ``--help``: no examples to run.
+GENERATED = ("cli.md",)
 #: The folder the package under test is imported from: the commands run this code, not
 #: whatever ``rummikub`` an installed script would run.
 PACKAGE_ROOT = Path(rummikub.__file__).resolve().parent.parent
@@ -74,7 +79,9 @@ TIMEOUT = 180.0
 class Example:
     """One command of a ``console`` block, or one whole ``python`` block."""
 
-    line: int  # where it starts in README.md
+    page: str  # the page, as a path from the checkout's root: "docs/players.md"
+    index: int  # its place among the page's examples
+    line: int  # where it starts in the page
     kind: Literal["console", "python"]
     source: str  # the command after "$ ", or the code
     expected: tuple[str, ...]  # the lines it prints
@@ -82,7 +89,7 @@ class Example:
     @property
     def name(self) -> str:
         first = self.source.splitlines()[0]
-        return f"README.md:{self.line}: {first[:60]}"
+        return f"{self.page}:{self.line}: {first[:60]}"
 
     def missing(self) -> str | None:
         """Why the example cannot run here (an optional dependency missing), or None."""
@@ -103,8 +110,8 @@ class Example:
         return any(line.startswith(PROMPTS) for line in self.expected)
 
 
-def read_examples(text: str) -> list[Example]:
-    """The README's examples in order. A ``console`` block holds ``$ `` commands, each
+def read_examples(text: str, page: str = "README.md") -> list[Example]:
+    """A page's examples in order. A ``console`` block holds ``$ `` commands, each
     followed by its output; in a ``python`` block a line starting with ``# `` is output."""
     examples: list[Example] = []
     lines = text.split("\n")
@@ -121,18 +128,32 @@ def read_examples(text: str) -> list[Example]:
         number += 1
         if fence == "```python":
             shown = tuple(line[2:] for line in body if line.startswith("# ") or line == "#")
-            examples.append(Example(start + 1, "python", "\n".join(body), shown))
+            code = "\n".join(body)
+            examples.append(Example(page, len(examples), start + 1, "python", code, shown))
             continue
         if not body or not body[0].startswith("$ "):
-            raise ValueError(f"README.md:{start + 1}: a console block starts with a $ command")
+            raise ValueError(f"{page}:{start + 1}: a console block starts with a $ command")
         commands = [i for i, line in enumerate(body) if line.startswith("$ ")]
         for i, end in zip(commands, [*commands[1:], len(body)], strict=True):
-            source = body[i].removeprefix("$ ")
-            examples.append(Example(start + i + 1, "console", source, tuple(body[i + 1 : end])))
+            source, shown = body[i].removeprefix("$ "), tuple(body[i + 1 : end])
+            examples.append(Example(page, len(examples), start + i + 1, "console", source, shown))
     return examples
 
 
-EXAMPLES = read_examples(README.read_text(encoding="utf-8"))
+def pages() -> list[str]:
+    """README.md, then the pages of docs/ in the order its contents page links them (any
+    page it does not link after them, by name), the generated ones left out."""
+    contents = (DOCS / "README.md").read_text(encoding="utf-8")
+    linked = re.findall(r"\]\(([\w-]+\.md)\)", contents)
+    every = sorted(p.name for p in DOCS.glob("*.md") if p.name not in ("README.md", *GENERATED))
+    ordered = [name for name in dict.fromkeys(linked) if name in every]
+    ordered += [name for name in every if name not in ordered]
+    return ["README.md", *(f"docs/{name}" for name in ordered)]
+
+
+PAGES = pages()
+BY_PAGE = {page: read_examples((REPO / page).read_text(encoding="utf-8"), page) for page in PAGES}
+EXAMPLES = [example for page in PAGES for example in BY_PAGE[page]]
 
 
 def masked(lines: list[str] | tuple[str, ...]) -> list[str]:
@@ -155,10 +176,11 @@ def free_port() -> int:
 
 
 class Reader:
-    """Runs the examples in README order in one folder, each once, when first asked."""
+    """Runs the examples of one page in order in one folder, each once, when first asked."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, page: str) -> None:
         self.folder = folder
+        self.examples = BY_PAGE[page]
         self.printed: list[list[str] | None] = []  # None: could not run here (missing())
         self.server: subprocess.Popen[bytes] | None = None
         self.port = 0
@@ -179,7 +201,7 @@ class Reader:
     def output(self, index: int) -> list[str] | None:
         """What example ``index`` printed, after running every example before it."""
         while len(self.printed) <= index:
-            example = EXAMPLES[len(self.printed)]
+            example = self.examples[len(self.printed)]
             self.printed.append(None if example.missing() else self._run(example))
         return self.printed[index]
 
@@ -212,7 +234,7 @@ class Reader:
 
     def _python(self, example: Example) -> list[str]:
         printed = io.StringIO()
-        code = compile(example.source, f"README.md:{example.line}", "exec")
+        code = compile(example.source, f"{example.page}:{example.line}", "exec")
         with contextlib.chdir(self.folder), contextlib.redirect_stdout(printed):
             try:
                 exec(code, {"__name__": "readme"})
@@ -303,25 +325,41 @@ class Reader:
         return self.port
 
 
+class Readers:
+    """One reader per page, each in a folder of its own, made when the page is first read."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self.factory = factory
+        self.by_page: dict[str, Reader] = {}
+
+    def __getitem__(self, page: str) -> Reader:
+        if page not in self.by_page:
+            folder = self.factory.mktemp(Path(page).stem) / "work"
+            folder.mkdir()
+            shutil.copytree(REPO / "puzzles", folder / "puzzles")
+            self.by_page[page] = Reader(folder, page)
+        return self.by_page[page]
+
+    def close(self) -> None:
+        for running in self.by_page.values():
+            running.close()
+
+
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
-    folder = tmp_path_factory.mktemp("readme") / "work"
-    folder.mkdir()
-    shutil.copytree(REPO / "puzzles", folder / "puzzles")
-    running = Reader(folder)
+def readers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Readers]:
+    every = Readers(tmp_path_factory)
     try:
-        yield running
+        yield every
     finally:
-        running.close()
+        every.close()
 
 
-@pytest.mark.parametrize("index", range(len(EXAMPLES)), ids=[e.name for e in EXAMPLES])
-def test_the_example_prints_what_the_readme_shows(reader: Reader, index: int) -> None:
-    example = EXAMPLES[index]
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_the_example_prints_what_its_page_shows(readers: Readers, example: Example) -> None:
     reason = example.missing()
     if reason is not None:
         pytest.skip(reason)
-    printed = reader.output(index)
+    printed = readers[example.page].output(example.index)
     assert printed is not None
     assert masked(printed) == masked(example.expected), example.name
 
@@ -335,12 +373,25 @@ def written_files(example: Example) -> list[str]:
     return [after for word, after in itertools.pairwise(words) if word in WRITES]
 
 
-def test_the_readme_has_its_examples() -> None:
-    """The reading finds the examples, those that need more than a shell among them."""
+def test_the_pages_have_their_examples() -> None:
+    """The reading finds the examples, those that need more than a shell among them, on
+    the README and on the pages of docs/ (each of which is read)."""
     console = [e for e in EXAMPLES if e.kind == "console"]
     assert len(console) >= 30 and len(EXAMPLES) - len(console) >= 4
     assert any(e.source.startswith("curl ") for e in console)
     assert any(e.interactive for e in console)
+    assert PAGES[0] == "README.md" and len(BY_PAGE["README.md"]) >= 5
+    docs = {f"docs/{p.name}" for p in DOCS.glob("*.md") if p.name not in GENERATED}
+    assert docs - {"docs/README.md"} <= set(PAGES)
+
+
+def test_no_example_is_run_on_two_pages() -> None:
+    """An example is shown once: a page that needs another's points to it, so the suite
+    does not pay twice for an expensive one (``--equity``)."""
+    pages: dict[str, set[str]] = {}
+    for example in EXAMPLES:
+        pages.setdefault(example.source, set()).add(example.page)
+    assert {source: found for source, found in pages.items() if len(found) > 1} == {}
 
 
 def test_no_example_overwrites_a_file_of_the_checkout() -> None:
@@ -354,21 +405,23 @@ def test_no_example_overwrites_a_file_of_the_checkout() -> None:
         assert [f for f in written_files(example) if f in tracked] == [], example.name
 
 
-def test_the_pictures_are_what_the_examples_draw(reader: Reader) -> None:
-    """Each picture an example writes is there afterwards; an SVG the README shows from
+def test_the_pictures_are_what_the_examples_draw(readers: Readers) -> None:
+    """Each picture an example writes is there afterwards; an SVG its page shows from
     docs/ under the same name is that file byte for byte (the drawing is deterministic; a
     PNG of matplotlib's depends on its version, so it is only checked to be a PNG)."""
-    text = README.read_text(encoding="utf-8")
     drawn = 0
-    for index, example in enumerate(EXAMPLES):
+    for example in EXAMPLES:
+        text = (REPO / example.page).read_text(encoding="utf-8")
         for name in written_files(example):
             if not name.endswith((".svg", ".png")) or example.missing():
                 continue
-            reader.output(index)
+            reader = readers[example.page]
+            reader.output(example.index)
             picture = reader.folder / name
             assert picture.is_file(), f"{example.name} did not write {name}"
-            shown = REPO / "docs" / name
-            if f"](docs/{name})" in text and name.endswith(".svg"):
+            shown = DOCS / name
+            link = f"](docs/{name})" if example.page == "README.md" else f"]({name})"
+            if link in text and name.endswith(".svg"):
                 assert picture.read_bytes() == shown.read_bytes(), f"docs/{name} is not {name}"
             if name.endswith(".png"):
                 assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), name

@@ -6,8 +6,8 @@ no horizontal scroll and no serious or critical axe-core violation.
 One server and one browser for the module; each test opens a page or two. The axe check
 reads ``axe.min.js`` from an installed package (``axe-playwright-python`` ships it; or an
 npm install's ``node_modules/axe-core``; ``AXE_JS`` names another file) and skips with the
-reason where none is there. ``RUMMIKUB_SCREENSHOTS=docs`` keeps each viewport's screenshot
-(the README shows them).
+reason where none is there. ``RUMMIKUB_SCREENSHOTS=DIR`` keeps each viewport's screenshot
+in DIR (the docs' own are taken by ``docs/tools/screenshots.py``).
 """
 
 from __future__ import annotations
