@@ -32,8 +32,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci, wilson
+from rummikub.play.equity import Budget
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
 from rummikub.tiles.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
@@ -52,31 +52,6 @@ __all__ = [
     "evaluate",
     "evaluation",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much work one decision may do: deals sampled, and rounds played out on each.
-
-    ``explore`` is the chance that a player of a playout, at each turn, plays a variant of
-    the best move instead of it (:func:`_playout_move`): 0 plays every playout greedily, so
-    that a deal has one line; above 0 the playouts of one deal differ, and their spread
-    shows how much the result hangs on how the hand is played (the ``analyse --equity``
-    budget explores; the ``equity`` strategy's does not).
-    """
-
-    samples: int = 6
-    rounds: int = 1
-    explore: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.samples < 1 or self.rounds < 0:
-            raise RummikubError(
-                f"an equity budget needs at least 1 sample and 0 rounds, not "
-                f"{self.samples} and {self.rounds}"
-            )
-        if not 0.0 <= self.explore <= 1.0:
-            raise RummikubError(f"explore={self.explore!r} must lie between 0 and 1")
 
 
 #: The default budget (benchmarks/RESULTS.md, "Play to win", gives its decision time and
