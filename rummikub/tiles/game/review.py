@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
 from rummikub.play import review as judged
+
+# The review's arithmetic is the game layer's; its constants are named here too (as before).
+from rummikub.play.review import ACCURACY_SCALE as ACCURACY_SCALE
+from rummikub.play.review import BLUNDER as BLUNDER
+from rummikub.play.review import INACCURACY as INACCURACY
+from rummikub.play.review import MISTAKE as MISTAKE
+from rummikub.play.review import THRESHOLDS as THRESHOLDS
 from rummikub.play.review import (
-    ACCURACY_SCALE,
-    BLUNDER,
-    INACCURACY,
-    MISTAKE,
-    THRESHOLDS,
     PlayerLine,
     accuracy_of,
     lines,
@@ -43,11 +45,6 @@ if TYPE_CHECKING:
     from rummikub.tiles.analysis import Grade
 
 __all__ = [
-    "ACCURACY_SCALE",
-    "BLUNDER",
-    "INACCURACY",
-    "MISTAKE",
-    "THRESHOLDS",
     "EquityReview",
     "EquityTurn",
     "GradedTurn",
