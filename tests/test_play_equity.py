@@ -21,6 +21,7 @@ from rummikub.play.equity import (
     mean_interval,
     play_out,
     ranked,
+    wins_of,
 )
 from rummikub.play.review import (
     ACCURACY_SCALE,
@@ -31,6 +32,7 @@ from rummikub.play.review import (
     accuracy_of,
     draw_equities,
     draw_luck,
+    judge,
     lines,
     lost_of,
     mark_of,
@@ -200,6 +202,12 @@ def test_the_progress_follows_every_playout() -> None:
     assert calls == [(i, 6) for i in range(1, 7)]
 
 
+def test_a_decision_judged_apart_has_the_wins_it_would_have_as_a_candidate() -> None:
+    budget = Budget(samples=6, rounds=2, explore=0.3)
+    _, walk = play_out(RaceSearch(), VIEW, CANDIDATES, budget, seed=4)
+    assert wins_of(RaceSearch(), VIEW, "walk", budget, seed=4) == walk.wins
+
+
 def _outcome(label: str, win: float, lead: float) -> Outcome[str]:
     return Outcome(label, label, (win,), win, (0.0, 1.0), (0.0, 1.0), lead, 0.0, 1, 0.0, False)
 
@@ -266,6 +274,17 @@ def test_the_accuracy_falls_with_the_loss() -> None:
     assert accuracy_of(0.0) == 100.0 == accuracy_of(-0.1)
     assert [round(accuracy_of(x)) for x in (INACCURACY, MISTAKE, BLUNDER)] == [82, 67, 45]
     assert lost_of(0.6, 0.4) == pytest.approx(0.2) and lost_of(0.4, 0.6) == 0.0
+
+
+def test_a_turn_is_judged_against_the_best_candidate() -> None:
+    best, other = _outcome("best", 0.7, 0.0), _outcome("other", 0.55, 0.0)
+    found = judge([best, other], lambda c: c.label == "other", lambda: pytest.fail("apart"))
+    assert (found.best, found.win, found.played_win, found.choices) == (best, 0.7, 0.55, 2)
+    assert found.lost == pytest.approx(0.15)
+    apart = judge([best, other], lambda c: False, lambda: (0.2, 0.5, 0.8))
+    assert apart.played_win == pytest.approx(0.5) and apart.lost == pytest.approx(0.2)
+    # A decision the playouts liked better than the best one lost nothing.
+    assert judge([best], lambda c: False, lambda: (0.9,)).lost == 0.0
 
 
 def test_the_luck_is_zero_on_average_over_the_draws() -> None:

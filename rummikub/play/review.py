@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rummikub.core.errors import RummikubError
 from rummikub.play.equity import Budget, Search, deals
@@ -32,10 +32,12 @@ __all__ = [
     "MISTAKE",
     "THRESHOLDS",
     "Judged",
+    "Judgement",
     "PlayerLine",
     "accuracy_of",
     "draw_equities",
     "draw_luck",
+    "judge",
     "lines",
     "lost_of",
     "mark_of",
@@ -91,6 +93,53 @@ def lost_of(best: float, played: float) -> float:
     """The equity a turn lost: the best candidate's win less the decision played's, never
     below 0 (a decision the playouts liked better than the best candidate lost nothing)."""
     return max(0.0, best - played)
+
+
+class _Candidate(Protocol):
+    @property
+    def win(self) -> float: ...
+
+
+_C = TypeVar("_C", bound=_Candidate)
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement(Generic[_C]):
+    """One turn judged in win probability (:func:`judge`)."""
+
+    #: The best candidate, and its chance to win: the mover's before the turn.
+    best: _C
+    win: float
+    #: The chance the decision played kept, and the equity lost (:func:`lost_of`).
+    played_win: float
+    lost: float
+    #: How many candidates there were: with one there was no choice (the turn is not graded).
+    choices: int
+
+
+def judge(
+    candidates: Sequence[_C],
+    played: Callable[[_C], bool],
+    apart: Callable[[], Sequence[float]],
+) -> Judgement[_C]:
+    """A turn judged: ``candidates`` are the position's, best first (each with its ``win``);
+    the decision played is the first candidate ``played`` says it is, and when none is, its
+    wins on the same deals are ``apart()`` (:func:`rummikub.play.equity.wins_of`), their mean
+    its win."""
+    best = candidates[0]
+    mine = [c for c in candidates if played(c)]
+    if mine:
+        played_win = mine[0].win
+    else:
+        wins = apart()
+        played_win = math.fsum(wins) / len(wins)
+    return Judgement(
+        best=best,
+        win=best.win,
+        played_win=played_win,
+        lost=lost_of(best.win, played_win),
+        choices=len(candidates),
+    )
 
 
 _Kind = TypeVar("_Kind", bound=Hashable)

@@ -36,7 +36,7 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 
-from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked
+from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked, wins_of
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
 from rummikub.tiles.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
@@ -464,6 +464,4 @@ def move_wins(
 ) -> tuple[float, ...]:
     """The win estimate of ``move`` on each of :func:`evaluate`'s deals (their mean is the
     ``win`` evaluate would give it as a candidate), played out greedily."""
-    greedy = replace(budget, explore=0.0)
-    [outcome] = play_out(_search(), (position, view), [("played", move)], greedy)
-    return outcome.wins
+    return wins_of(_search(), (position, view), move, replace(budget, explore=0.0))

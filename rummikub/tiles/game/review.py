@@ -9,14 +9,13 @@ a pass) is compared with the best move too, which says whether a move was there 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
-from rummikub.play import review as judged
+from rummikub.play import review as layer
 
 # The review's arithmetic is the game layer's; its constants are named here too (as before).
 from rummikub.play.review import ACCURACY_SCALE as ACCURACY_SCALE
@@ -28,7 +27,6 @@ from rummikub.play.review import (
     PlayerLine,
     accuracy_of,
     lines,
-    lost_of,
     mark_of,
     rounded,
     written_mark,
@@ -273,23 +271,20 @@ def _judge(state: GameState, after: GameState, turn: Turn, budget: Budget) -> Eq
         return plain
     position, view = view_of(state, seat)
     found = evaluate(position, view, budget)
-    key = played
-    mine = [c for c in found.candidates if tuple(sorted(c.played, key=state.rules.sort_key)) == key]
-    if mine:
-        played_win = mine[0].win
-    else:
-        move = Move(after.table, played)
-        wins = move_wins(position, view, move, budget)
-        played_win = math.fsum(wins) / len(wins)
-    best = found.best
+    sort = state.rules.sort_key
+    verdict = layer.judge(
+        found.candidates,
+        lambda c: tuple(sorted(c.played, key=sort)) == played,
+        lambda: move_wins(position, view, Move(after.table, played), budget),
+    )
     luck = draw_luck(position, view, drew, budget) if drew is not None else None
     return replace(
         plain,
-        win=best.win,
-        played_win=played_win,
-        lost=lost_of(best.win, played_win),
-        best=best,
-        choices=len(found.candidates),
+        win=verdict.win,
+        played_win=verdict.played_win,
+        lost=verdict.lost,
+        best=verdict.best,
+        choices=verdict.choices,
         luck=luck,
     )
 
@@ -312,7 +307,7 @@ def draw_equities(position: Position, view: View, budget: Budget = DEFAULT) -> d
     # The deals are played out once per kind: the best move of each position is solved once.
     search = TileSearch(moves={})
     kinds = _kinds(unseen(position, view), position.rules)
-    return judged.draw_equities(search, (position, view), kinds, drawing, budget)
+    return layer.draw_equities(search, (position, view), kinds, drawing, budget)
 
 
 def _playout(state: GameState, seat: int, rounds: int, moves: dict[Position, Move]) -> float:
@@ -333,7 +328,7 @@ def draw_luck(position: Position, view: View, tile: Tile, budget: Budget = DEFAU
     equities = draw_equities(position, view, budget)
     if tile not in equities:
         raise RummikubError(f"{tile} could not be drawn: the drawer can see every copy")
-    return judged.draw_luck(equities, Counter(unseen(position, view)), tile)
+    return layer.draw_luck(equities, Counter(unseen(position, view)), tile)
 
 
 def _kinds(tiles: list[Tile], rules: Rules) -> list[Tile]:
