@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from rummikub.core.errors import RummikubError
+from rummikub.play import review
 from rummikub.play.equity import (
     Budget,
     Outcome,
@@ -22,22 +23,6 @@ from rummikub.play.equity import (
     play_out,
     ranked,
     wins_of,
-)
-from rummikub.play.review import (
-    ACCURACY_SCALE,
-    BLUNDER,
-    INACCURACY,
-    MISTAKE,
-    THRESHOLDS,
-    accuracy_of,
-    draw_equities,
-    draw_luck,
-    judge,
-    lines,
-    lost_of,
-    mark_of,
-    rounded,
-    written_mark,
 )
 
 GOAL = 10
@@ -252,9 +237,9 @@ def test_a_bad_budget_is_refused(samples: int, rounds: int, explore: float) -> N
 
 
 def test_the_marks_start_at_their_thresholds() -> None:
-    assert (INACCURACY, MISTAKE, BLUNDER) == (0.05, 0.10, 0.20)
-    assert THRESHOLDS == (("??", 0.20), ("?", 0.10), ("?!", 0.05))
-    assert [mark_of(x) for x in (0.0, 0.0499, 0.05, 0.0999, 0.1, 0.1999, 0.2, 1.0)] == [
+    assert (review.INACCURACY, review.MISTAKE, review.BLUNDER) == (0.05, 0.10, 0.20)
+    assert review.THRESHOLDS == (("??", 0.20), ("?", 0.10), ("?!", 0.05))
+    assert [review.mark_of(x) for x in (0.0, 0.0499, 0.05, 0.0999, 0.1, 0.1999, 0.2, 1.0)] == [
         None,
         None,
         "?!",
@@ -264,37 +249,39 @@ def test_the_marks_start_at_their_thresholds() -> None:
         "??",
         "??",
     ]
-    # As written: rounded to 4 decimals first.
-    assert (written_mark(0.09996), written_mark(0.0999)) == ("?", "?!")
-    assert rounded(0.123456) == 0.1235 and rounded(None) is None
+    # As written: review.rounded to 4 decimals first.
+    assert (review.written_mark(0.09996), review.written_mark(0.0999)) == ("?", "?!")
+    assert review.rounded(0.123456) == 0.1235 and review.rounded(None) is None
 
 
 def test_the_accuracy_falls_with_the_loss() -> None:
-    assert ACCURACY_SCALE == 0.25
-    assert accuracy_of(0.0) == 100.0 == accuracy_of(-0.1)
-    assert [round(accuracy_of(x)) for x in (INACCURACY, MISTAKE, BLUNDER)] == [82, 67, 45]
-    assert lost_of(0.6, 0.4) == pytest.approx(0.2) and lost_of(0.4, 0.6) == 0.0
+    assert review.ACCURACY_SCALE == 0.25
+    assert review.accuracy_of(0.0) == 100.0 == review.accuracy_of(-0.1)
+    assert [
+        round(review.accuracy_of(x)) for x in (review.INACCURACY, review.MISTAKE, review.BLUNDER)
+    ] == [82, 67, 45]
+    assert review.lost_of(0.6, 0.4) == pytest.approx(0.2) and review.lost_of(0.4, 0.6) == 0.0
 
 
 def test_a_turn_is_judged_against_the_best_candidate() -> None:
     best, other = _outcome("best", 0.7, 0.0), _outcome("other", 0.55, 0.0)
-    found = judge([best, other], lambda c: c.label == "other", lambda: pytest.fail("apart"))
+    found = review.judge([best, other], lambda c: c.label == "other", lambda: pytest.fail("apart"))
     assert (found.best, found.win, found.played_win, found.choices) == (best, 0.7, 0.55, 2)
     assert found.lost == pytest.approx(0.15)
-    apart = judge([best, other], lambda c: False, lambda: (0.2, 0.5, 0.8))
+    apart = review.judge([best, other], lambda c: False, lambda: (0.2, 0.5, 0.8))
     assert apart.played_win == pytest.approx(0.5) and apart.lost == pytest.approx(0.2)
     # A decision the playouts liked better than the best one lost nothing.
-    assert judge([best], lambda c: False, lambda: (0.9,)).lost == 0.0
+    assert review.judge([best], lambda c: False, lambda: (0.9,)).lost == 0.0
 
 
 def test_the_luck_is_zero_on_average_over_the_draws() -> None:
     equities = {"a": 0.9, "b": 0.2, "c": 0.5}
     counts = Counter({"a": 2, "b": 5, "c": 1})
-    lucks = {k: draw_luck(equities, counts, k) for k in equities}
+    lucks = {k: review.draw_luck(equities, counts, k) for k in equities}
     assert math.fsum(counts[k] * luck for k, luck in lucks.items()) == pytest.approx(0.0)
     assert lucks["a"] == pytest.approx(0.9 - (1.8 + 1.0 + 0.5) / 8)
     with pytest.raises(RummikubError, match="could not be drawn"):
-        draw_luck(equities, counts, "z")
+        review.draw_luck(equities, counts, "z")
 
 
 def test_the_draw_equities_play_every_kind_on_the_same_deals() -> None:
@@ -305,7 +292,7 @@ def test_the_draw_equities_play_every_kind_on_the_same_deals() -> None:
     def drawing(deal: Race, face: int) -> Race:
         return search.apply(replace(deal, dice=(face, *deal.dice[1:])), "run")
 
-    equities = draw_equities(search, view, FACES, drawing, budget, seed=5)
+    equities = review.draw_equities(search, view, FACES, drawing, budget, seed=5)
     assert list(equities) == list(FACES)
     assert equities[1] < equities[3]  # a bigger step is better luck
     dealt = deals(search, view, budget, seed=5)
@@ -324,7 +311,7 @@ class Turn:
 
     @property
     def mark(self) -> str | None:
-        return written_mark(self.lost) if self.graded and self.lost is not None else None
+        return review.written_mark(self.lost) if self.graded and self.lost is not None else None
 
 
 def test_the_player_lines_sum_each_seat() -> None:
@@ -336,10 +323,10 @@ def test_the_player_lines_sum_each_seat() -> None:
         Turn(0, False, None, None),
         Turn(1, True, 0.06, 0.05),
     ]
-    ann, bob = lines(["Ann", "Bob"], turns)
+    ann, bob = review.lines(["Ann", "Bob"], turns)
     assert (ann.seat, ann.player, ann.graded, ann.draws) == (0, "Ann", 2, 1)
     assert ann.lost == 0.25 and ann.luck == 0.1
-    assert ann.accuracy == pytest.approx((100.0 + accuracy_of(0.25)) / 2)
+    assert ann.accuracy == pytest.approx((100.0 + review.accuracy_of(0.25)) / 2)
     assert ann.marks == (("?!", 0), ("?", 0), ("??", 1))
     assert bob.graded == 2 and bob.lost == pytest.approx(0.18) and bob.draws == 2
     assert bob.luck == pytest.approx(-0.25)
@@ -354,5 +341,5 @@ def test_the_player_lines_sum_each_seat() -> None:
         "draws": 2,
         "marks": {"?!": 1, "?": 1, "??": 0},
     }
-    [nobody] = lines(["Cy"], [])
+    [nobody] = review.lines(["Cy"], [])
     assert nobody.accuracy is None and nobody.graded == 0 and nobody.luck == 0.0
