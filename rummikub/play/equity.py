@@ -1,0 +1,300 @@
+"""Determinized Monte Carlo, written once for every game: the equity of a decision.
+
+A player who cannot see the other hands or the pool asks which of a few candidate decisions
+is most likely to win. The answer here, for any game that says what it needs
+(:class:`Search`):
+
+1. **Deals** (:func:`deals`): ``samples`` full states consistent with what the player sees
+   (:meth:`Search.determinize`), each from its own seed ``base + i``, ``base`` drawn from
+   everything the player sees (:meth:`Search.seed_of`): the same view and budget give the
+   same deals whatever the load or the order decisions are taken in.
+2. **Playouts** (:func:`play_out`): every candidate is applied to *every* deal (common random
+   numbers: two candidates are compared on equal luck, which is what decides between them)
+   and the hand played on for ``rounds`` rounds (:meth:`Search.playout`); with ``explore``
+   the playouts' players sometimes play a variant of their best decision, and the variants
+   of one deal come from one random stream (seeded ``f"{base}:{index}"``) shared by every
+   candidate, again so that they meet the same luck.
+3. **Scoring** (:meth:`Search.scored`): 1 for a won hand, 0 for a lost one, a share of a
+   shared win, and the game's own estimate for a hand still running; with the lead and the
+   score as tie-break and margin.
+4. **The answer** (:class:`Outcome`, :func:`ranked`): each candidate's mean win with an
+   honest 95% interval (:func:`interval`: the central 95% of its playouts, not the interval
+   of the mean, which counts only the luck of the deals), best first.
+
+The budget (:class:`Budget`) is a count of samples and rounds, never a clock, so a decision
+is the same on any machine. Nothing here knows a tile or a card: each domain implements
+:class:`Search` (the tiles: :class:`rummikub.tiles.game.equity.TileSearch`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from rummikub.core.errors import RummikubError
+from rummikub.core.stats import mean_ci, wilson
+
+__all__ = [
+    "Budget",
+    "Outcome",
+    "Progress",
+    "Search",
+    "deals",
+    "interval",
+    "mean_interval",
+    "play_out",
+    "ranked",
+    "wins_of",
+]
+
+State = TypeVar("State")
+View = TypeVar("View")
+Decision = TypeVar("Decision")
+_View_contra = TypeVar("_View_contra", contravariant=True)
+_Decision_contra = TypeVar("_Decision_contra", contravariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much work one decision may do: deals sampled, and rounds played out on each.
+
+    ``explore`` is the chance that a player of a playout, at each turn, plays a variant of
+    the best decision instead of it (the game's :meth:`Search.playout` says which): 0 plays
+    every playout greedily, so that a deal has one line; above 0 the playouts of one deal
+    differ, and their spread shows how much the result hangs on how the hand is played (the
+    ``analyse --equity`` budget explores; the ``equity`` strategy's does not).
+    """
+
+    samples: int = 6
+    rounds: int = 1
+    explore: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.samples < 1 or self.rounds < 0:
+            raise RummikubError(
+                f"an equity budget needs at least 1 sample and 0 rounds, not "
+                f"{self.samples} and {self.rounds}"
+            )
+        if not 0.0 <= self.explore <= 1.0:
+            raise RummikubError(f"explore={self.explore!r} must lie between 0 and 1")
+
+
+class Search(Protocol[State, _View_contra, _Decision_contra]):
+    """What determinized Monte Carlo needs of a game.
+
+    ``State`` is a full state (hidden parts included), ``View`` what the deciding seat sees,
+    ``Decision`` one candidate (a move, a draw, a discard: whatever the game decides).
+    Every method is a pure function of its arguments and ``rng``.
+    """
+
+    def seat_of(self, view: _View_contra) -> int:
+        """The seat deciding (from 0)."""
+        ...
+
+    def seed_of(self, view: _View_contra) -> int:
+        """A seed from everything the seat sees, so that a decision is the same whatever the
+        load or the order decisions are taken in."""
+        ...
+
+    def determinize(self, view: _View_contra, rng: random.Random) -> State:
+        """One full state consistent with ``view``, what it hides dealt by ``rng`` alone."""
+        ...
+
+    def apply(self, state: State, decision: _Decision_contra) -> State:
+        """The state after the seat to move takes ``decision`` on one deal (not judged: a
+        candidate is legal by construction)."""
+        ...
+
+    def over(self, state: State) -> bool:
+        """Whether the hand (the game, for the playouts) has ended."""
+        ...
+
+    def playout(
+        self, state: State, rounds: int, explore: float, rng: random.Random | None
+    ) -> State:
+        """The state after every player in turn plays on for ``rounds`` rounds (or to the
+        end): the best decision, or with chance ``explore`` (drawn from ``rng``, None when
+        ``explore`` is 0) a variant of it."""
+        ...
+
+    def scored(self, state: State, seat: int) -> tuple[float, float, float]:
+        """A playout's end for ``seat``: its win (1, 0 or a share of a finished hand; an
+        estimate of a running one), its lead over the others (a tie-break), its score."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[Decision]):
+    """One candidate's playouts on the common deals."""
+
+    label: str
+    decision: Decision
+    #: The win on each deal, in the deals' order.
+    wins: tuple[float, ...]
+    #: The mean of :attr:`wins`, and its honest 95% interval (:func:`interval`).
+    win: float
+    ci: tuple[float, float]
+    #: The 95% normal interval of the mean (the deals' luck alone: :func:`mean_interval`).
+    mean_ci: tuple[float, float]
+    #: The mean lead and score at the playouts' ends.
+    lead: float
+    score: float
+    samples: int
+    #: The share of the playouts whose hand ended (the others were scored by an estimate).
+    finished: float
+    #: True when the candidate itself ends the hand on every deal: :attr:`ci` is a point.
+    certain: bool
+
+
+#: ``progress(done, total)``: called after every playout of :func:`play_out`.
+Progress = Callable[[int, int], None]
+
+
+class _Ranked(Protocol):
+    @property
+    def win(self) -> float: ...
+
+    @property
+    def lead(self) -> float: ...
+
+
+_R = TypeVar("_R", bound=_Ranked)
+
+
+def deals(
+    search: Search[State, View, Decision],
+    view: View,
+    budget: Budget,
+    *,
+    seed: int | None = None,
+) -> list[State]:
+    """The ``budget.samples`` deals every candidate is played out on: deal ``i`` from
+    ``random.Random(base + i)``, ``base`` being ``seed`` or :meth:`Search.seed_of` the view."""
+    base = search.seed_of(view) if seed is None else seed
+    return [search.determinize(view, random.Random(base + i)) for i in range(budget.samples)]
+
+
+def play_out(
+    search: Search[State, View, Decision],
+    view: View,
+    candidates: Sequence[tuple[str, Decision]],
+    budget: Budget,
+    *,
+    seed: int | None = None,
+    deals: Sequence[State] | None = None,
+    progress: Progress | None = None,
+) -> list[Outcome[Decision]]:
+    """Each ``(label, decision)`` candidate played out on the same deals, in candidate order.
+
+    ``deals`` are :func:`deals` of the view at ``seed`` unless given (they must come from the
+    same ``seed`` for the explore streams to match them). Playout ``index`` of every candidate
+    draws its variants from ``random.Random(f"{base}:{index}")`` when ``budget.explore`` > 0.
+    ``progress(done, total)`` follows every playout.
+    """
+    base = search.seed_of(view) if seed is None else seed
+    states = list(deals) if deals is not None else _deals(search, view, budget, base)
+    seat = search.seat_of(view)
+    total, done = len(candidates) * len(states), 0
+    outcomes: list[Outcome[Decision]] = []
+    for label, decision in candidates:
+        wins: list[float] = []
+        leads: list[float] = []
+        scores: list[float] = []
+        ended = now = 0
+        for index, state in enumerate(states):
+            after = search.apply(state, decision)
+            now += search.over(after)
+            # Every candidate meets the same variants on the same deal (common random
+            # numbers, as for the deals).
+            rng = random.Random(f"{base}:{index}") if budget.explore > 0 else None
+            end = search.playout(after, budget.rounds, budget.explore, rng)
+            win, lead, score = search.scored(end, seat)
+            ended += search.over(end)
+            wins.append(win)
+            leads.append(lead)
+            scores.append(score)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        outcomes.append(
+            Outcome(
+                label=label,
+                decision=decision,
+                wins=tuple(wins),
+                win=sum(wins) / len(wins),
+                ci=interval(wins, certain=now == len(states)),
+                mean_ci=mean_interval(wins),
+                lead=sum(leads) / len(leads),
+                score=sum(scores) / len(scores),
+                samples=len(wins),
+                finished=ended / len(wins),
+                certain=now == len(states),
+            )
+        )
+    return outcomes
+
+
+def _deals(
+    search: Search[State, View, Decision], view: View, budget: Budget, base: int
+) -> list[State]:
+    return deals(search, view, budget, seed=base)
+
+
+def wins_of(
+    search: Search[State, View, Decision],
+    view: View,
+    decision: Decision,
+    budget: Budget,
+    *,
+    seed: int | None = None,
+) -> tuple[float, ...]:
+    """The win of one ``decision`` judged apart (one a review found played but the candidates
+    lacked) on each of the deals :func:`play_out` gives the candidates at the same ``seed``
+    and budget: its mean is the win it would have had as a candidate."""
+    [outcome] = play_out(search, view, [("played", decision)], budget, seed=seed)
+    return outcome.wins
+
+
+def ranked(outcomes: Sequence[_R]) -> list[_R]:
+    """``outcomes`` best first: the highest win, then the highest lead, then the earlier (the
+    candidates' order puts the game's own first choice first)."""
+    return sorted(outcomes, key=lambda o: (-o.win, -o.lead))
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95% normal interval of the mean (``core.stats.mean_ci``), clipped to [0, 1]; with
+    one value nothing is known."""
+    if len(values) < 2:
+        return (0.0, 1.0)
+    _, (low, high) = mean_ci(values)
+    return (max(0.0, low), min(1.0, high))
+
+
+def interval(values: Sequence[float], *, certain: bool = False) -> tuple[float, float]:
+    """The 95% interval of a candidate's win: the central 95% of its playouts' outcomes
+    (from the 2.5% quantile, rounded down, to the 97.5%, rounded up: every outcome below 40
+    playouts), widened to hold at least the Wilson interval of as many hands played to their
+    end at the mean's rate; a point when the candidate itself ends the hand (``certain``);
+    with one playout nothing is known.
+
+    Not the interval of the mean (:func:`mean_interval`): that one counts only the luck of
+    the deals, and the playouts' own bias (a playout plays a greedy line, not the best one,
+    and a hand still running is scored by a model that gives many deals the same value) is
+    larger than it. ``tests/test_equity_honesty.py`` holds this interval to the tile exact
+    endgame's value: the interval of the mean held it in about half the endgames, this one
+    in 95% or more (benchmarks/RESULTS.md, "analyse --equity").
+    """
+    mean = math.fsum(values) / len(values) if values else 0.0
+    if certain and values:
+        return (mean, mean)
+    if len(values) < 2:
+        return (0.0, 1.0)
+    ordered = sorted(values)
+    last = len(ordered) - 1
+    low = ordered[math.floor(0.025 * last)]
+    high = ordered[math.ceil(0.975 * last)]
+    floor, ceiling = wilson(mean * len(values), len(values))
+    return (max(0.0, min(low, floor, mean)), min(1.0, max(high, ceiling, mean)))
