@@ -59,3 +59,40 @@ def test_save_refuses_a_file_changed_since_it_was_read_for_both_formats(tmp_path
     tile_record.save(tile_engine.deal(["Ann", "Bob"], STANDARD, 2), tile_path)
     with pytest.raises(tile_record.RecordError, match="changed by another program"):
         tile_record.save(tiles, tile_path, expect=tiles)
+
+
+def test_one_replay_plays_both_games_through_the_protocol(tmp_path: Path) -> None:
+    from rummikub.cards.game.plugin import CardGame
+    from rummikub.tiles.game.plugin import TileGame
+    from rummikub.tiles.game.record import Draw
+
+    tiles = TileGame(STANDARD)
+    record = tiles.deal(["Ann", "Bob"], 3)
+    record = record.with_turns([Draw(record.deal.pool[0] if record.deal.pool else None)])
+    played = tiles.replay(record)
+    assert len(played.states) == 2 and played.problem is None
+    path = tmp_path / "g.toml"
+    tile_record.save(record.with_turns([Draw(None), Draw(None), Draw(None)]), path)
+    # Read back from its file, the record replays to its last turn.
+    assert tile_engine.replay_file(path).state.turns == 3
+    cards = CardGame(card_preset("rummy"))
+    game = cards.deal(["Ann", "Bob"], 3)
+    assert cards.replay(game).state == cards.start(game)
+
+
+def test_a_step_that_does_not_hold_stops_the_replay_with_its_words() -> None:
+    from rummikub.core.errors import RummikubError
+    from rummikub.play.replay import Step, Trouble, replay
+
+    class Read:
+        problem = None
+
+    def bad(state: int) -> int:
+        raise Trouble("hand 2: dealt before hand 1 ended")
+
+    steps = [Step(lambda s: s + 1), Step(lambda s: s * 10, "replace"), Step(lambda s: s, "check")]
+    done = replay(Read(), 1, steps, RummikubError)
+    assert done.states == (1, 20) and done.problem is None
+    stopped = replay(Read(), 1, [Step(lambda s: s + 1), Step(bad)], RummikubError)
+    assert stopped.states == (1, 2)
+    assert stopped.problem == "hand 2: dealt before hand 1 ended"
