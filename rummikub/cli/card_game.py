@@ -13,16 +13,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import click
 
-from rummikub.cards.cards import Card, card_words, format_cards, sort_key
+from rummikub.cards.cards import Card, card_words, sort_key
 from rummikub.cards.game import engine
-from rummikub.cards.game.engine import CardGameState, HandResult, Replay, TurnError
+from rummikub.cards.game.engine import CardGameState, Replay, TurnError
 from rummikub.cards.game.record import (
     CardRecord,
     Deal,
@@ -34,35 +33,26 @@ from rummikub.cards.game.record import (
     locked,
     save,
 )
-from rummikub.cards.melds import CardMeld, RawCardMeld
-from rummikub.cards.position import CardPosition, Draw
+from rummikub.cards.game.turns import dealt_next, lay_cards, turn_of_lay, whole_table
+from rummikub.cards.game.words import (
+    GAME_NAMES,
+    ending_words,
+    game_title,
+    replay_lines,
+    state_data,
+    state_text,
+    turn_error_text,
+    turn_text,
+)
+from rummikub.cards.melds import RawCardMeld, meld_cards, meld_texts
+from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, option_from_text, read_rules
 from rummikub.cli.card_options import CARD_GAMES
-from rummikub.cli.cards import meld_texts
 from rummikub.cli.common import EXIT_REJECTED, BadInput, rules_options
 from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
-from rummikub.render.card_data import meld_cards
 
-__all__ = [
-    "card_rules",
-    "game",
-    "lay_cards",
-    "read_draw",
-    "result_line",
-    "scores_lines",
-    "state_text",
-    "turn_text",
-    "whole_table",
-]
-
-GAME_NAMES = {
-    "rummy": "Rummy",
-    "500-rum": "500 Rum",
-    "romme": "Rommé",
-    "continental": "Continental",
-    "california": "California",
-}
+__all__ = ["card_rules", "game", "read_draw"]
 
 
 @click.group()
@@ -200,214 +190,7 @@ def _save(record: CardRecord, state: CardGameState, path: str) -> None:
     save(record, path, totals=engine.totals_of(state))
 
 
-def _dealt(record: CardRecord, state: CardGameState) -> tuple[CardRecord, CardGameState]:
-    """After a hand ends, the next one dealt from the game's seed (a real table deals with
-    'rummikub game deal'; the scores of a hand the engine cannot count come first)."""
-    if not state.hand_over or state.over or record.seed is None:
-        return record, state
-    if state.results[-1].scores is None:
-        return record, state
-    deal = engine.next_deal(state)
-    return record.with_hands((*record.hands, Hand(deal))), engine.start_hand(state, deal)
-
-
 # -- words ----------------------------------------------------------------------------------
-
-
-def game_title(state: CardGameState) -> str:
-    """``Hand 2 of 500 Rum (to 500)`` or ``Hand 3 of 7 of Continental (deal 3: 2 runs)``."""
-    from rummikub.render.card_svg import contract_words
-
-    rules = state.rules
-    name = GAME_NAMES.get(rules.game, rules.game)
-    number = state.hand + 1
-    if rules.opening == "contract":
-        sets, runs = rules.contract(number)
-        return (
-            f"Hand {number} of {engine.CONTRACT_DEALS} of {name} "
-            f"(deal {number}: {contract_words(sets, runs)})"
-        )
-    return f"Hand {number} of {name} (to {rules.target})"
-
-
-def _status(state: CardGameState, seat: int) -> str:
-    rules = state.rules
-    if rules.opening == "contract":
-        return "gone down" if state.opened[seat] else "not gone down"
-    if rules.opening == "points":
-        return "opened" if state.opened[seat] else "not opened"
-    return ""
-
-
-def state_text(state: CardGameState) -> str:
-    """The game between two turns: the hand, who is to move, the table, the discard pile,
-    every player's hand (where known), the scores."""
-    lines: list[str] = []
-    if state.over:
-        assert state.result is not None
-        lines.append(result_line(state))
-    elif state.hand_over:
-        lines.append(f"{game_title(state)} is over: {_ending(state, state.results[-1])}.")
-        if state.results[-1].scores is None:
-            lines.append(
-                "Its scores are not known (not every hand was seen): enter them with "
-                "'rummikub game score RECORD --scores N,N,...'."
-            )
-        else:
-            lines.append("Deal the next hand with 'rummikub game deal RECORD --hand ... --up C'.")
-    else:
-        seat = state.to_move
-        lines.append(
-            f"{game_title(state)}: {state.players[seat]} to move (turn {state.turns + 1}); "
-            f"stock {state.stock_count} cards."
-        )
-    if not state.over and not state.hand_over:
-        lines += _table_lines(state)
-    lines += scores_lines(state)
-    return "\n".join(lines)
-
-
-def _table_lines(state: CardGameState) -> list[str]:
-    lines = ["Table:" if state.table else "Table: (empty)"]
-    lines += [f"  {i}. {' '.join(meld_cards(m))}" for i, m in enumerate(state.table)]
-    live = state.live_pile()
-    dead = f" ({state.dead} dead below)" if state.dead else ""
-    lines.append(
-        f"Discard pile: {format_cards(live)}{dead}" if live else f"Discard pile: (empty){dead}"
-    )
-    for seat, name in enumerate(state.players):
-        cards = state.hands[seat]
-        status = _status(state, seat)
-        facts = [f"{state.counts[seat]} card" + ("" if state.counts[seat] == 1 else "s")]
-        if status:
-            facts.append(status)
-        if state.rules.game == "500-rum":
-            facts.append(f"{state.laid[seat]} points laid")
-        shown = "?" if cards is None else format_cards(cards) or "(none)"
-        penalty = state.penalty(seat)
-        worth = "" if penalty is None else f" (penalty {penalty})"
-        lines.append(f"  {name}: {', '.join(facts)}: {shown}{worth}")
-    return lines
-
-
-def _ending(state: CardGameState, result: HandResult) -> str:
-    if result.out is None:
-        return "the stock ran out, nobody went out"
-    rummy = " (a rummy: the score is doubled)" if result.rummy else ""
-    return f"{state.players[result.out]} went out{rummy}"
-
-
-def _number(value: int | None) -> str:
-    return "?" if value is None else str(value)
-
-
-def scores_lines(state: CardGameState) -> list[str]:
-    """Each finished hand's scores and the totals after it."""
-    if not state.results:
-        return []
-    lines = ["Scores:"]
-    for number, result in enumerate(state.results, start=1):
-        scores = result.scores
-        shown = ", ".join(
-            f"{name} {_number(None if scores is None else scores[seat])}"
-            for seat, name in enumerate(state.players)
-        )
-        lines.append(f"  hand {number}: {shown} ({_ending(state, result)})")
-    totals = state.totals
-    if totals is not None:
-        lines.append(
-            "  totals: " + ", ".join(f"{n} {t}" for n, t in zip(state.players, totals, strict=True))
-        )
-    return lines
-
-
-def result_line(state: CardGameState) -> str:
-    """The end of the game: who won, with what, and 500 Rum's settlement."""
-    result = state.result
-    assert result is not None
-    names = state.players
-    winners = " and ".join(names[w] for w in result.winners)
-    verb = "wins" if len(result.winners) == 1 else "share the win"
-    lowest = state.rules.game not in ("rummy", "500-rum")
-    best = result.totals[result.winners[0]]
-    line = (
-        f"The game is over: {winners} {verb} with {'the lowest total, ' if lowest else ''}{best}."
-    )
-    if result.settlement is not None:
-        pays = [
-            f"{names[s]} pays {-amount:g}"
-            for s, amount in enumerate(result.settlement)
-            if amount < 0
-        ]
-        if pays:
-            line += f" Settlement: {', '.join(pays)}."
-    return line
-
-
-def turn_text(turn: Turn, before: CardGameState) -> str:
-    """A turn in words, as everyone at the table saw it: ``Ann drew from the stock, laid
-    7S 8S 9S, discarded KH``."""
-    seat = before.to_move
-    name = before.players[seat]
-    parts = []
-    if turn.draw == "stock":
-        drew = "drew from the stock"
-        if turn.card is not None and before.hands[seat] is not None:
-            drew += f" ({turn.card})"
-        parts.append(drew)
-    else:
-        taken = before.live_pile()[len(before.live_pile()) - 1 - turn.draw :]
-        if len(taken) == 1:
-            parts.append(f"took {taken[0]} from the discard pile")
-        else:
-            parts.append(f"took {len(taken)} cards from the discard pile ({format_cards(taken)})")
-    if turn.claim is not None:
-        top = before.live_pile()[-1] if before.live_pile() else None
-        claimed = f" for {top}" if top is not None else ""
-        parts.append(f'{before.players[turn.claim]} said "May I?"{claimed} (and a penalty card)')
-    parts += [f"laid {_as_laid(meld)}" for meld in turn.melds]
-    parts += [f"laid off on meld {lay.meld}: {_as_laid(lay.to)}" for lay in turn.layoffs]
-    if turn.discard is not None:
-        parts.append(f"discarded {turn.discard}")
-    return f"{name} " + ", ".join(parts)
-
-
-def _as_laid(meld: RawCardMeld) -> str:
-    """A meld's cards as laid (its kind, where written, is the record's business)."""
-    return " ".join(str(slot) for slot in meld.slots)
-
-
-def _turn_error_text(error: TurnError) -> str:
-    count = len(error.problems)
-    lines = [
-        f"Hand {error.hand}, turn {error.number} ({error.player}) is illegal: "
-        f"{count} rule{'' if count == 1 else 's'} broken."
-    ]
-    lines += [f"  - {problem}" for problem in error.problems]
-    return "\n".join(lines)
-
-
-def state_data(state: CardGameState) -> dict[str, Any]:
-    """The state as JSON: what ``game show --json`` prints."""
-    return {
-        "game": state.rules.game,
-        "hand": state.hand + 1,
-        "deal": state.deal_number,
-        "turn": state.turns + 1,
-        "to_move": state.to_move,
-        "players": list(state.players),
-        "table": [{"kind": m.kind, "cards": meld_cards(m)} for m in state.table],
-        "pile": [str(c) for c in state.live_pile()],
-        "dead": state.dead,
-        "stock": state.stock_count,
-        "hands": [None if h is None else [str(c) for c in h] for h in state.hands],
-        "counts": list(state.counts),
-        "opened": list(state.opened),
-        "laid": list(state.laid),
-        "hand_over": state.hand_over,
-        "hands_played": [result.to_data() for result in state.results],
-        "result": None if state.result is None else state.result.to_data(),
-    }
 
 
 # -- new --------------------------------------------------------------------------------------
@@ -629,7 +412,11 @@ def apply(
             except RummikubError as error:
                 raise BadInput(f"--table: {error}") from None
         elif lay_text is not None:
-            turn = lay_cards(state, _cards("--lay", lay_text), draw, card, discard, claim, penalty)
+            cards = _cards("--lay", lay_text)
+            try:
+                turn = lay_cards(state, cards, draw, card, discard, claim, penalty)
+            except RummikubError as error:
+                raise BadInput(str(error)) from None
         else:
             turn = Turn(
                 draw,
@@ -643,15 +430,16 @@ def apply(
         try:
             after = engine.advance(state, turn)
         except TurnError as error:
-            click.echo(_turn_error_text(error), err=True)
+            click.echo(turn_error_text(error), err=True)
             sys.exit(EXIT_REJECTED)
-        record, after = _dealt(played.record.with_turn(turn), after)
+        record, after = dealt_next(played.record.with_turn(turn), after)
         _save(record, after, path)
     click.echo(f"Hand {state.hand + 1}, turn {state.turns + 1}: {turn_text(turn, state)}.")
     if after.hand > state.hand:
         ended = after.results[state.hand]
         click.echo(
-            f"{game_title(state)} is over: {_ending(state, ended)}; hand {after.hand + 1} is dealt."
+            f"{game_title(state)} is over: {ending_words(state, ended)}; "
+            f"hand {after.hand + 1} is dealt."
         )
     click.echo(state_text(after))
 
@@ -671,102 +459,6 @@ def _playing(path: str, state: CardGameState) -> CardGameState:
             f"{path}: hand {state.hand + 1} is over: deal the next one with 'rummikub game deal'"
         )
     return state
-
-
-def lay_cards(
-    state: CardGameState,
-    cards: Sequence[Card],
-    draw: Draw = "stock",
-    card: Card | None = None,
-    discard: Card | None = None,
-    claim: int | None = None,
-    penalty: Card | None = None,
-) -> Turn:
-    """The turn that lays exactly ``cards`` after the draw (and claim), arranged by the card
-    solver into new melds and lay-offs, then discards ``discard``. The engine judges it
-    afterwards (the opening, the contract, the deepest card of a pick). Raises
-    :class:`BadInput` when the cards are not the player's or cannot all be laid."""
-    from rummikub.cards.game.strategies import lay_of
-    from rummikub.cards.solver import solve
-
-    if not cards:
-        raise BadInput("--lay: give the cards to lay, e.g. --lay '7S 8S 9S'")
-    try:
-        after = engine.draw(state, draw, card)
-        if claim is not None:
-            after = engine.claim(after, claim, penalty)
-    except TurnError as error:
-        raise BadInput(f"--lay: {'; '.join(error.problems)}") from None
-    if after.hand_over:
-        raise BadInput("--lay: the stock ran out and the hand ended: nothing more is laid")
-    seat = after.to_move
-    position = after.position(seat) if after.hands[seat] is not None else None
-    held = (
-        position.hand_after(draw)
-        if position is not None
-        else Counter(cards) + Counter([discard] if discard else [])
-    )
-    given = Counter(cards) + Counter([discard] if discard is not None else [])
-    missing = given - held
-    if missing:
-        raise BadInput(
-            f"--lay: not in {after.players[seat]}'s hand: "
-            f"{format_cards(sorted(missing.elements(), key=sort_key))}"
-        )
-    # The solver lays the cards given (and discards the one given) from a hand of just
-    # those: the most it can lay is all of them.
-    hand = tuple(sorted(given.elements(), key=sort_key))
-    trial = CardPosition(
-        after.rules, hand, after.table, after.opened[seat], after.deal_number, (), True
-    )
-    turn = solve(trial).best
-    laid = Counter(turn.played)
-    if laid != Counter(cards) or turn.discard != discard:
-        most = format_cards(sorted(turn.played, key=sort_key)) or "nothing"
-        raise BadInput(
-            f"--lay {format_cards(cards)}: these cards cannot all be laid (at most {most}); "
-            "give the melds with --meld and --layoff"
-        )
-    lay = lay_of(turn, after.table)
-    return Turn(
-        draw,
-        card,
-        tuple(_written(m) for m in lay.melds),
-        tuple(Layoff(index, _written(meld)) for index, meld in lay.layoffs),
-        discard,
-        claim,
-        penalty,
-    )
-
-
-def whole_table(
-    state: CardGameState,
-    melds: Sequence[RawCardMeld],
-    draw: Draw = "stock",
-    card: Card | None = None,
-    discard: Card | None = None,
-    claim: int | None = None,
-    penalty: Card | None = None,
-) -> Turn:
-    """The turn that makes ``melds`` the whole new table, as ``check --after`` takes one:
-    every old meld at its place (a changed one is a lay-off on it), then the new melds.
-    Raises :class:`RummikubError` for a table shorter than the old one."""
-    old = state.table
-    if len(melds) < len(old):
-        raise RummikubError(
-            f"the new table has {len(melds)} melds, the table {len(old)}: give every old meld "
-            "at its place, then the new ones"
-        )
-    layoffs = tuple(
-        Layoff(index, meld)
-        for index, meld in enumerate(melds[: len(old)])
-        if meld.cards != old[index].raw().cards
-    )
-    return Turn(draw, card, tuple(melds[len(old) :]), layoffs, discard, claim, penalty)
-
-
-def _written(meld: CardMeld) -> RawCardMeld:
-    return meld.raw()
 
 
 # -- undo, replay ----------------------------------------------------------------------------
@@ -843,49 +535,9 @@ def replay_command(path: str, as_json: bool) -> None:
         }
         click.echo(json.dumps(data))
     else:
-        click.echo("\n".join(_replay_lines(played)))
+        click.echo("\n".join(replay_lines(played)))
     if played.problem is not None:
         sys.exit(EXIT_REJECTED)
-
-
-def _replay_lines(played: Replay) -> list[str]:
-    lines: list[str] = []
-    states = iter(played.states)
-    state = next(states)
-    legal = 0
-    for number, hand in enumerate(played.record.hands, start=1):
-        if number > 1:
-            found = next(states, None)
-            if found is None:
-                break
-            state = found
-        lines.append(f"Hand {number}:")
-        for index, turn in enumerate(hand.turns, start=1):
-            after = next(states, None)
-            if after is None:
-                break
-            lines.append(f"  {index:3d}. {turn_text(turn, state)}")
-            legal += 1
-            state = after
-        if number <= len(state.results):
-            result = state.results[number - 1]
-            scores = result.scores
-            shown = (
-                "scores not known"
-                if scores is None
-                else "scores "
-                + ", ".join(f"{n} {s}" for n, s in zip(state.players, scores, strict=True))
-            )
-            lines.append(f"  {_ending(state, result)}; {shown}.")
-    if played.error is not None:
-        lines.append(_turn_error_text(played.error))
-    elif played.problem is not None:
-        lines.append(played.problem)
-    else:
-        lines.append(f"All {legal} turns are legal.")
-        if played.state.over:
-            lines.append(result_line(played.state))
-    return lines
 
 
 # -- hint --------------------------------------------------------------------------------------
@@ -952,13 +604,7 @@ def _strategy_hint(state: CardGameState, name: str, as_json: bool) -> None:
     draw = chosen.draw(view_of(state))
     after = engine.draw(state, draw)
     lay = chosen.lay(view_of(after, state.to_move))
-    turn = Turn(
-        draw,
-        None,
-        tuple(m.raw() for m in lay.melds),
-        tuple(Layoff(i, m.raw()) for i, m in lay.layoffs),
-        lay.discard,
-    )
+    turn = turn_of_lay(draw, lay)
     if as_json:
         data = {
             "strategy": chosen.name,
