@@ -11,7 +11,6 @@ read-modify-write. A refused turn leaves the record as it was (exit 1).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -48,7 +47,14 @@ from rummikub.cards.melds import RawCardMeld, meld_cards, meld_texts
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, option_from_text, read_rules
 from rummikub.cli.card_options import CARD_GAMES
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rules_options
+from rummikub.cli.common import (
+    EXIT_REJECTED,
+    BadInput,
+    intact,
+    quoted,
+    refuse_existing,
+    rules_options,
+)
 from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
 
@@ -85,21 +91,17 @@ def _players(text: str, rules: CardRules) -> list[str]:
         # Told by its digits, never converted whole: a count of 10**20 costs nothing.
         count = int(digits) if len(digits) <= 2 else most + 1
         if not 2 <= count <= most:
-            raise BadInput(f"--players {_quoted(text)}: a {rules.game} game has 2-{most} players")
+            raise BadInput(f"--players {quoted(text)}: a {rules.game} game has 2-{most} players")
         return [f"P{i + 1}" for i in range(count)]
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not 2 <= len(names) <= most:
         raise BadInput(
-            f"--players {_quoted(text)}: {len(names)} names, a {rules.game} game has "
+            f"--players {quoted(text)}: {len(names)} names, a {rules.game} game has "
             f"2-{most} players"
         )
     if len(set(names)) != len(names):
-        raise BadInput(f"--players {_quoted(text)}: every player needs a name of their own")
+        raise BadInput(f"--players {quoted(text)}: every player needs a name of their own")
     return names
-
-
-def _quoted(text: str) -> str:
-    return quote(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _cards(option: str, text: str) -> tuple[Card, ...]:
@@ -181,11 +183,6 @@ def _open(path: str) -> Replay:
         raise BadInput(str(error) if str(error).startswith(path) else f"{path}: {error}") from None
 
 
-def _intact(path: str, played: Replay) -> None:
-    if played.problem is not None:
-        raise BadInput(f"{path}: {played.problem} (fix it, or remove it with 'rummikub game undo')")
-
-
 def _save(record: CardRecord, state: CardGameState, path: str) -> None:
     save(record, path, totals=engine.totals_of(state))
 
@@ -235,8 +232,7 @@ def new(
 ) -> None:
     """Start a card game's record: dealt from a seed (every hand and the stock known), or,
     with --hand and --up, a game at a real table where only your hand is known."""
-    if os.path.lexists(path) and not force:
-        raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+    refuse_existing(path, force)
     real = hand_text is not None or up_text is not None
     if (seed is None) == (not real):
         raise BadInput(
@@ -260,8 +256,7 @@ def new(
     except (RummikubError, TypeError) as error:
         raise BadInput(f"{path}: {error}") from None
     with locked(path):
-        if os.path.lexists(path) and not force:
-            raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+        refuse_existing(path, force)
         _save(record, state, path)
     name = GAME_NAMES.get(rules.game, rules.game)
     click.echo(f"New game of {name}, {len(names)} players: {', '.join(names)}. Saved to {path}.")
@@ -397,7 +392,7 @@ def apply(
     # Read, judge and write under the record's lock: two `apply` at once never lose a turn.
     with locked(path):
         played = _open(path)
-        _intact(path, played)
+        intact(path, played.problem)
         state = _playing(path, played.state)
         draw = read_draw(draw_text)
         card = _card("--card", card_text)
@@ -561,7 +556,7 @@ def hint(path: str, as_json: bool, strategy_name: str | None, svg: str | None) -
     """The best turn for the player to move (their hand must be known): the draw, the melds,
     the lay-offs and the discard, proven optimal, as 'rummikub solve' gives it."""
     played = _open(path)
-    _intact(path, played)
+    intact(path, played.problem)
     state = _playing(path, played.state)
     seat = state.to_move
     if state.hands[seat] is None:
@@ -634,7 +629,7 @@ def deal(path: str, hand_text: str, up_text: str) -> None:
     up; the others' are not known)."""
     with locked(path):
         played = _open(path)
-        _intact(path, played)
+        intact(path, played.problem)
         state = played.state
         record = played.record
         if record.me is None:
@@ -683,7 +678,7 @@ def score(path: str, scores_text: str) -> None:
         raise BadInput(f"--scores {quote(scores_text)}: expected whole numbers separated by commas")
     with locked(path):
         played = _open(path)
-        _intact(path, played)
+        intact(path, played.problem)
         state = played.state
         if not state.hand_over or state.results[-1].scores is not None:
             raise BadInput(

@@ -21,6 +21,7 @@ from rummikub.cards.game.words import GAME_NAMES
 from rummikub.cli.card_game import card_rules
 from rummikub.cli.common import BadInput
 from rummikub.core.errors import RummikubError
+from rummikub.play import session
 from rummikub.play.session import Think, refuse_to_overwrite, resumable
 
 __all__ = ["HELP", "PERSON", "CardTable", "play_cards", "run", "table_of"]
@@ -63,9 +64,8 @@ def run(
         return
     assert game is not None
     rules = card_rules(game, rules_preset, rule_options)
-    names = [n.strip() for n in strategies.split(",") if n.strip()] or ["best"]
     try:
-        chosen = [strategy(names[i % len(names)]) for i in range(opponents)]
+        chosen = session.opponents(strategies, opponents, strategy)
     except RummikubError as error:
         raise BadInput(f"--strategy: {error}") from None
     if seed is None:

@@ -29,6 +29,7 @@ from rummikub.cli.card_options import CARD_GAMES, is_card_record
 from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.cli.explaining import tile_text, use_color
 from rummikub.core.errors import RummikubError
+from rummikub.play import session
 from rummikub.tiles.game.play import Table, play, resume
 from rummikub.tiles.game.record import load
 from rummikub.tiles.game.strategies import STRATEGIES, strategy
@@ -181,20 +182,15 @@ def play_command(
         with _stopped_by_ctrl_c():
             resume(record, ask=_ask, say=click.echo, paint=paint, path=resume_path, think=_think)
         return
-    names = [n.strip() for n in strategies.split(",") if n.strip()] or ["best"]
     try:
-        chosen = [strategy(names[i % len(names)]) for i in range(opponents)]
+        chosen = session.opponents(strategies, opponents, strategy)
     except RummikubError as error:
         raise BadInput(str(error)) from None
     rules = rules_of(rules_preset, rule_options)
     if seed is None:
         seed = secrets.randbelow(10**6)
     path = path or f"game-{seed}.toml"
-    if os.path.lexists(path) and not force:
-        raise BadInput(
-            f"{path} exists: go on with it (--resume {path}), choose another --save FILE, "
-            "or use --force to overwrite it"
-        )
+    session.refuse_to_overwrite(path, force, BadInput)
     table = Table(name, tuple(zip(NAMES[:opponents], chosen, strict=True)))
     click.echo(f"Seed {seed}; the game is saved to {path} after every turn.")
     with _stopped_by_ctrl_c():

@@ -31,6 +31,7 @@ __all__ = [
     "Think",
     "illegal",
     "now",
+    "opponents",
     "refuse_to_overwrite",
     "resumable",
     "run",
@@ -110,6 +111,14 @@ def seating(
         except RummikubError as problem:
             raise error(f"{path}: seats[{seat}]: {problem}") from None
     return players[people[0]], tuple(opponents), people[0]
+
+
+def opponents(text: str, count: int, strategy: Callable[[str], P]) -> list[P]:
+    """The strategies of ``count`` seats from ``--strategy``'s names (separated by commas,
+    repeated to fill; ``best`` when none); raises :class:`RummikubError` for an unknown
+    one."""
+    names = [name.strip() for name in text.split(",") if name.strip()] or ["best"]
+    return [strategy(names[i % len(names)]) for i in range(count)]
 
 
 def resumable(problem: str | None, over: bool, where: str, error: type[RummikubError]) -> None:

@@ -240,21 +240,12 @@ def _ask_draw(
     think: Think[object],
 ) -> Draw:
     while True:
-        try:
-            line = ask("Draw (stock, pile; help for help): ")
-        except EOFError:
-            raise Quit from None
+        line = _line("Draw (stock, pile; help for help): ", ask, say, partial(_hint, state), think)
+        if line is None:
+            continue
         word = line.strip().lower()
         if word in ("", "s", "stock"):
             return "stock"
-        if word in ("help", "h", "?"):
-            say(HELP)
-            continue
-        if word in ("quit", "q", "exit"):
-            raise Quit
-        if word == "hint":
-            say(str(think(partial(_hint, state))))
-            continue
         parts = word.split()
         if parts and parts[0] in ("pile", "p"):
             count = parts[1] if len(parts) == 2 else "1"
@@ -279,18 +270,9 @@ def _ask_lay(
 ) -> Turn | None:
     """The rest of the person's turn; None to take the draw back (``back``)."""
     while True:
-        try:
-            line = ask("Lay and discard (help for help): ")
-        except EOFError:
-            raise Quit from None
-        word = line.strip().lower()
-        if word in ("help", "h", "?"):
-            say(HELP)
-            continue
-        if word in ("quit", "q", "exit"):
-            raise Quit
-        if word == "hint":
-            say(str(think(partial(_after_draw_hint, after))))
+        hint = partial(_after_draw_hint, after)
+        line = _line("Lay and discard (help for help): ", ask, say, hint, think)
+        if line is None:
             continue
         try:
             turn = think(partial(_read_lay, state, after, draw, line))
@@ -304,6 +286,31 @@ def _ask_lay(
             say(illegal("Illegal turn", error.problems))
             continue
         return turn
+
+
+def _line(
+    prompt: str,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    hint: Callable[[], str],
+    think: Think[object],
+) -> str | None:
+    """A line typed at ``prompt``, or None for a word answered here (help, a hint worked
+    out through ``think``); quit and the end of input stop the game (:class:`Quit`)."""
+    try:
+        line = ask(prompt)
+    except EOFError:
+        raise Quit from None
+    word = line.strip().lower()
+    if word in ("help", "h", "?"):
+        say(HELP)
+        return None
+    if word in ("quit", "q", "exit"):
+        raise Quit
+    if word == "hint":
+        say(str(think(hint)))
+        return None
+    return line
 
 
 def _read_lay(state: CardGameState, after: CardGameState, draw: Draw, line: str) -> Turn:
