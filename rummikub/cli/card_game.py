@@ -13,18 +13,16 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import click
 
-from rummikub.cards.cards import Card, card_words, sort_key
-from rummikub.cards.game import engine
+from rummikub.cards.cards import Card, card_words
+from rummikub.cards.game import engine, entries
 from rummikub.cards.game.engine import CardGameState, Replay, TurnError
+from rummikub.cards.game.entries import EntryError
 from rummikub.cards.game.record import (
     CardRecord,
-    Deal,
-    Hand,
     Layoff,
     RecordError,
     Turn,
@@ -32,7 +30,7 @@ from rummikub.cards.game.record import (
     locked,
     save,
 )
-from rummikub.cards.game.turns import dealt_next, lay_cards, turn_of_lay, whole_table
+from rummikub.cards.game.turns import lay_cards, whole_table
 from rummikub.cards.game.words import (
     GAME_NAMES,
     ending_words,
@@ -252,7 +250,8 @@ def new(
         else:
             assert seed is not None
             record = engine.new_game(names, rules, seed)
-        state = engine.start(record)  # a deal the pack cannot give is refused before writing
+        # A deal the pack cannot give is refused before writing.
+        state = engine.replay(record).state
     except (RummikubError, TypeError) as error:
         raise BadInput(f"{path}: {error}") from None
     with locked(path):
@@ -423,11 +422,10 @@ def apply(
                 penalty,
             )
         try:
-            after = engine.advance(state, turn)
+            record, after = entries.played_on(played.record, state, turn)
         except TurnError as error:
             click.echo(turn_error_text(error), err=True)
             sys.exit(EXIT_REJECTED)
-        record, after = dealt_next(played.record.with_turn(turn), after)
         _save(record, after, path)
     click.echo(f"Hand {state.hand + 1}, turn {state.turns + 1}: {turn_text(turn, state)}.")
     if after.hand > state.hand:
@@ -440,20 +438,11 @@ def apply(
 
 
 def _playing(path: str, state: CardGameState) -> CardGameState:
-    """The state, refused where no turn can be played: the game over, a hand waiting for its
-    scores or the next deal."""
-    if state.over:
-        raise BadInput(f"{path}: the game is over")
-    if state.hand_over:
-        if state.results[-1].scores is None:
-            raise BadInput(
-                f"{path}: hand {state.hand + 1} is over and its scores are not known: enter them "
-                "with 'rummikub game score'"
-            )
-        raise BadInput(
-            f"{path}: hand {state.hand + 1} is over: deal the next one with 'rummikub game deal'"
-        )
-    return state
+    """The state, refused where no turn can be played (:func:`entries.playable`)."""
+    try:
+        return entries.playable(state)
+    except EntryError as error:
+        raise BadInput(f"{path}: {error}") from None
 
 
 # -- undo, replay ----------------------------------------------------------------------------
@@ -465,30 +454,10 @@ def undo(path: str) -> None:
     """Remove the last turn (with the next hand, where that turn ended a hand and it was
     dealt from the seed), or the last deal or scores entered at a real table."""
     with locked(path):
-        record = _load(path)
-        hands = list(record.hands)
-        what: str
-        last = hands[-1] if hands else None
-        if last is not None and last.scores is not None and record.seed is None:
-            hands[-1] = replace(last, scores=None)
-            what = f"the scores of hand {len(hands)}"
-        elif last is not None and last.turns:
-            hands[-1] = replace(last, turns=last.turns[:-1], scores=None)
-            what = f"hand {len(hands)}, turn {len(last.turns)}"
-        elif len(hands) > 1 and record.seed is not None:
-            hands.pop()
-            ended = hands[-1]
-            hands[-1] = replace(ended, turns=ended.turns[:-1], scores=None)
-            what = (
-                f"hand {len(hands)}, turn {len(ended.turns)} "
-                f"(and the deal of hand {len(hands) + 1})"
-            )
-        elif len(hands) > 1:
-            hands.pop()
-            what = f"the deal of hand {len(hands) + 1}"
-        else:
-            raise BadInput(f"{path}: no turn to undo")
-        record = record.with_hands(hands)
+        try:
+            record, what = entries.undone(_load(path))
+        except EntryError as error:
+            raise BadInput(f"{path}: {error}") from None
         played = engine.replay(record)
         _save(record, played.state, path)
     click.echo(f"Removed {what}.")
@@ -590,16 +559,12 @@ def hint(path: str, as_json: bool, strategy_name: str | None, svg: str | None) -
 
 def _strategy_hint(state: CardGameState, name: str, as_json: bool) -> None:
     from rummikub.cards.game.strategies import strategy
-    from rummikub.cards.game.view import view_of
 
     try:
         chosen = strategy(name)
     except RummikubError as error:
         raise BadInput(f"--strategy {quote(name)}: {error}") from None
-    draw = chosen.draw(view_of(state))
-    after = engine.draw(state, draw)
-    lay = chosen.lay(view_of(after, state.to_move))
-    turn = turn_of_lay(draw, lay)
+    draw, lay, turn = entries.strategy_turn(state, chosen)
     if as_json:
         data = {
             "strategy": chosen.name,
@@ -632,26 +597,17 @@ def deal(path: str, hand_text: str, up_text: str) -> None:
         intact(path, played.problem)
         state = played.state
         record = played.record
-        if record.me is None:
-            raise BadInput(f"{path}: a game dealt from a seed deals its hands itself")
-        if state.over:
-            raise BadInput(f"{path}: the game is over")
-        if not state.hand_over:
-            raise BadInput(f"{path}: hand {state.hand + 1} is still being played")
-        if state.results[-1].scores is None:
-            raise BadInput(
-                f"{path}: enter the scores of hand {state.hand + 1} first ('rummikub game score')"
-            )
-        hands: list[tuple[Card, ...] | None] = [None] * len(state.players)
-        hands[record.me] = tuple(sorted(_cards("--hand", hand_text), key=sort_key))
+        try:
+            entries.dealable(record, state)
+        except EntryError as error:
+            raise BadInput(f"{path}: {error}") from None
+        hand = _cards("--hand", hand_text)
         up = _card("--up", up_text)
         assert up is not None
-        new = Deal(tuple(hands), up)
         try:
-            after = engine.start_hand(state, new)
-        except RummikubError as error:
+            record, after = entries.deal_at_table(record, state, hand, up)
+        except EntryError as error:
             raise BadInput(f"{path}: {error}") from None
-        record = record.with_hands((*record.hands, Hand(new)))
         _save(record, after, path)
     click.echo(f"Hand {after.hand + 1} dealt.")
     click.echo(state_text(after))
@@ -680,20 +636,14 @@ def score(path: str, scores_text: str) -> None:
         played = _open(path)
         intact(path, played.problem)
         state = played.state
-        if not state.hand_over or state.results[-1].scores is not None:
-            raise BadInput(
-                f"{path}: scores are entered only for a hand that has ended and whose scores "
-                "the engine could not count"
-            )
-        if len(scores) != len(state.players):
-            raise BadInput(
-                f"--scores {quote(scores_text)}: {len(scores)} scores for "
-                f"{len(state.players)} players"
-            )
-        hands = list(played.record.hands)
-        hands[-1] = replace(hands[-1], scores=scores)
-        record = played.record.with_hands(hands)
-        after = engine.replay(record).state
+        try:
+            entries.scores_wanted(state)
+        except EntryError as error:
+            raise BadInput(f"{path}: {error}") from None
+        try:
+            record, after = entries.enter_hand_scores(played.record, state, scores)
+        except EntryError as error:
+            raise BadInput(f"--scores {quote(scores_text)}: {error}") from None
         _save(record, after, path)
     click.echo(f"Scores of hand {state.hand + 1} entered.")
     click.echo(state_text(after))

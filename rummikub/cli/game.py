@@ -25,12 +25,12 @@ from rummikub.cli.common import (
     rules_options,
 )
 from rummikub.core.errors import NotationError, RummikubError
-from rummikub.tiles.game import engine
+from rummikub.tiles.game import engine, entries
 from rummikub.tiles.game.engine import GameState, Replay, TurnError
+from rummikub.tiles.game.entries import EntryError
 from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Draw,
     Pass,
     Play,
     Turn,
@@ -182,13 +182,13 @@ def new(
     else:
         assert seed is not None
         record = engine.deal(names, rules, seed, rack_size)
-    engine.start(record)  # a rack with tiles the box lacks is refused before writing
+    state = engine.replay(record).state  # a rack with tiles the box lacks is refused here
     with locked(path):
         # Checked again under the lock: of two `new` at once, the second one refuses.
         refuse_existing(path, force)
         save(record, path)
     click.echo(f"New game of {len(names)} players: {', '.join(names)}. Saved to {path}.")
-    click.echo(state_text(engine.replay(record).state, record))
+    click.echo(state_text(state, record))
 
 
 def _tiles(option: str, text: str, rules: Rules) -> tuple[Tile, ...]:
@@ -287,16 +287,14 @@ def _apply(
         if len(tiles) > 1:
             raise BadInput(f"--draw {draw_text!r}: one tile, e.g. --draw R5")
         tile = tiles[0] if tiles else None
-        # With the pool's order known, the record names the tile drawn.
-        turn = Draw(state.pool[0] if tile is None and state.pool else tile)
+        turn = entries.drawn(state, tile)
     else:
         turn = Pass()
     try:
-        after = engine.advance(state, turn)
+        record, after = entries.played_on(game.record, state, turn)
     except TurnError as error:
         click.echo(turn_error_text(error), err=True)
         sys.exit(EXIT_REJECTED)
-    record = game.record.with_turns((*game.record.turns, turn), after.result)
     save(record, path)
     click.echo(
         f"Turn {after.turns}: {state.players[state.to_move]} {engine.describe(turn, state)}."
@@ -329,14 +327,12 @@ def undo(path: str) -> None:
 
 
 def _undo(path: str) -> None:
-    record = load(path)
-    if not record.turns and record.problem is None:
-        raise BadInput(f"{path}: no turn to undo")
-    # A turn whose text could not be read is the one to remove first.
-    turns = record.turns if record.problem is not None else record.turns[:-1]
-    game = engine.replay(record.with_turns(turns, None))
-    save(record.with_turns(turns, game.state.result), path)
-    click.echo(f"Removed turn {len(turns) + 1}.")
+    try:
+        record, game = entries.undone(load(path))
+    except EntryError as error:
+        raise BadInput(f"{path}: {error}") from None
+    save(record, path)
+    click.echo(f"Removed turn {len(record.turns) + 1}.")
     click.echo(state_text(game.state, game.record))
 
 
