@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -398,29 +399,20 @@ def apply(
         discard = _card("--discard", discard_text)
         claim = None if claimer is None else _seat(claimer, state, "--may-i")
         penalty = _card("--penalty", penalty_text)
+        rest = Turn(draw, card, discard=discard, claim=claim, penalty=penalty)
         if table:
             try:
-                turn = whole_table(
-                    state, _melds("--table", table), draw, card, discard, claim, penalty
-                )
+                turn = whole_table(state, _melds("--table", table), rest)
             except RummikubError as error:
                 raise BadInput(f"--table: {error}") from None
         elif lay_text is not None:
             cards = _cards("--lay", lay_text)
             try:
-                turn = lay_cards(state, cards, draw, card, discard, claim, penalty)
+                turn = lay_cards(state, cards, rest)
             except RummikubError as error:
                 raise BadInput(str(error)) from None
         else:
-            turn = Turn(
-                draw,
-                card,
-                _melds("--meld", melds),
-                _layoffs(layoffs),
-                discard,
-                claim,
-                penalty,
-            )
+            turn = replace(rest, melds=_melds("--meld", melds), layoffs=_layoffs(layoffs))
         try:
             record, after = entries.played_on(played.record, state, turn)
         except TurnError as error:

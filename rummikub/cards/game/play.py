@@ -335,11 +335,11 @@ def _read_lay(state: CardGameState, after: CardGameState, draw: Draw, line: str)
             melds = [RawCardMeld.parse(piece) for piece in meld_texts([laid])]
         except NotationError as error:
             raise RummikubError(str(error)) from None
-        return whole_table(state, melds, draw, None, discard)
+        return whole_table(state, melds, Turn(draw, discard=discard))
     cards = _card_list(laid)
     if not cards:
         return Turn(draw, None, (), (), discard)
-    return lay_cards(state, cards, draw, None, discard)
+    return lay_cards(state, cards, Turn(draw, discard=discard))
 
 
 def _one_card(text: str) -> Card:

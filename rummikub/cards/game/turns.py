@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rummikub.cards.cards import Card, format_cards, sort_key
@@ -50,22 +51,22 @@ def dealt_next(record: CardRecord, state: CardGameState) -> tuple[CardRecord, Ca
     return record.with_hands((*record.hands, Hand(deal))), engine.start_hand(state, deal)
 
 
-def lay_cards(
-    state: CardGameState,
-    cards: Sequence[Card],
-    draw: Draw = "stock",
-    card: Card | None = None,
-    discard: Card | None = None,
-    claim: int | None = None,
-    penalty: Card | None = None,
-) -> Turn:
+def lay_cards(state: CardGameState, cards: Sequence[Card], rest: Turn) -> Turn:
     """The turn that lays exactly ``cards`` after the draw (and claim), arranged by the card
-    solver into new melds and lay-offs, then discards ``discard``. The engine judges it
+    solver into new melds and lay-offs, then discards the discard (``rest``: the turn's
+    draw, card drawn, discard, claim and penalty; its melds are not read). The engine judges it
     afterwards (the opening, the contract, the deepest card of a pick). Raises
     :class:`RummikubError` when the cards are not the player's or cannot all be laid."""
     from rummikub.cards.game.strategies import lay_of
     from rummikub.cards.solver import solve
 
+    draw, card, discard, claim, penalty = (
+        rest.draw,
+        rest.card,
+        rest.discard,
+        rest.claim,
+        rest.penalty,
+    )
     if not cards:
         raise RummikubError("--lay: give the cards to lay, e.g. --lay '7S 8S 9S'")
     try:
@@ -105,29 +106,18 @@ def lay_cards(
             "give the melds with --meld and --layoff"
         )
     lay = lay_of(turn, after.table)
-    return Turn(
-        draw,
-        card,
-        tuple(_written(m) for m in lay.melds),
-        tuple(Layoff(index, _written(meld)) for index, meld in lay.layoffs),
-        discard,
-        claim,
-        penalty,
+    return replace(
+        rest,
+        melds=tuple(_written(m) for m in lay.melds),
+        layoffs=tuple(Layoff(index, _written(meld)) for index, meld in lay.layoffs),
     )
 
 
-def whole_table(
-    state: CardGameState,
-    melds: Sequence[RawCardMeld],
-    draw: Draw = "stock",
-    card: Card | None = None,
-    discard: Card | None = None,
-    claim: int | None = None,
-    penalty: Card | None = None,
-) -> Turn:
+def whole_table(state: CardGameState, melds: Sequence[RawCardMeld], rest: Turn) -> Turn:
     """The turn that makes ``melds`` the whole new table, as ``check --after`` takes one:
-    every old meld at its place (a changed one is a lay-off on it), then the new melds.
-    Raises :class:`RummikubError` for a table shorter than the old one."""
+    every old meld at its place (a changed one is a lay-off on it), then the new melds
+    (``rest``: the turn's draw, discard and claim, as for :func:`lay_cards`). Raises
+    :class:`RummikubError` for a table shorter than the old one."""
     old = state.table
     if len(melds) < len(old):
         raise RummikubError(
@@ -139,7 +129,7 @@ def whole_table(
         for index, meld in enumerate(melds[: len(old)])
         if meld.cards != old[index].raw().cards
     )
-    return Turn(draw, card, tuple(melds[len(old) :]), layoffs, discard, claim, penalty)
+    return replace(rest, melds=tuple(melds[len(old) :]), layoffs=layoffs)
 
 
 def _written(meld: CardMeld) -> RawCardMeld:
