@@ -50,6 +50,7 @@ from rummikub.cards.position import CardPosition, Draw, too_often
 from rummikub.cards.rules import CardRules, hand_size_of, most_players, pack_for
 from rummikub.core.errors import RummikubError
 from rummikub.play import replay as replaying
+from rummikub.play.piles import take_next
 
 __all__ = [
     "CONTRACT_DEALS",
@@ -461,12 +462,11 @@ def _take_stock(
 ) -> tuple[CardGameState, Card | None]:
     """The stock's top card drawn by seat ``who``: the state after, and the card (None
     where neither the stock nor that hand is known)."""
-    stock = state.stock
-    card = given
-    if stock is not None:
-        if given is not None and given != stock[0]:
-            raise _error(state, [f"{what} {given}, but the stock's next card is {stock[0]}"])
-        card, stock = stock[0], stock[1:]
+    card, stock = take_next(
+        state.stock,
+        given,
+        lambda named, top: _error(state, [f"{what} {named}, but the stock's next card is {top}"]),
+    )
     hands = list(state.hands)
     held = hands[who]
     if held is not None:

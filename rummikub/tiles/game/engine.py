@@ -31,6 +31,7 @@ from typing import TypeAlias
 
 from rummikub.core.errors import RummikubError
 from rummikub.play import replay as replaying
+from rummikub.play.piles import take_next
 from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -336,12 +337,11 @@ def _draw(state: GameState, turn: Draw) -> GameState:
     seat, rules = state.to_move, state.rules
     if state.pool_count == 0:
         raise _error(state, ["the pool is empty: pass instead of drawing"])
-    tile = turn.tile
-    pool = state.pool
-    if pool is not None:
-        if tile is not None and tile != pool[0]:
-            raise _error(state, [f"drew {tile}, but the next tile of the pool is {pool[0]}"])
-        tile, pool = pool[0], pool[1:]
+    tile, pool = take_next(
+        state.pool,
+        turn.tile,
+        lambda given, top: _error(state, [f"drew {given}, but the next tile of the pool is {top}"]),
+    )
     racks = list(state.racks)
     rack = racks[seat]
     if rack is not None:
