@@ -14,7 +14,6 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import click
 
@@ -36,6 +35,7 @@ from rummikub.cards.game.words import (
     GAME_NAMES,
     ending_words,
     game_title,
+    replay_data,
     replay_lines,
     state_data,
     state_text,
@@ -470,26 +470,8 @@ def replay_command(path: str, as_json: bool) -> None:
     """Check every turn of every hand; the first illegal turn is reported with its hand, its
     number and the broken rules (exit 1)."""
     played = _open(path)
-    record = played.record
     if as_json:
-        error = played.error
-        data: dict[str, Any] = {
-            "hands": len(record.hands),
-            "turns": sum(len(hand.turns) for hand in record.hands),
-            "legal": played.problem is None,
-            "error": None
-            if error is None
-            else {
-                "hand": error.hand,
-                "turn": error.number,
-                "player": error.player,
-                "problems": list(error.problems),
-            },
-            "problem": played.problem,
-            "hands_played": [result.to_data() for result in played.state.results],
-            "result": None if played.state.result is None else played.state.result.to_data(),
-        }
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(replay_data(played)))
     else:
         click.echo("\n".join(replay_lines(played)))
     if played.problem is not None:

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -41,7 +41,8 @@ from rummikub.tiles.game.record import (
 from rummikub.tiles.game.words import (
     notes_data,
     notes_lines,
-    result_text,
+    replay_data,
+    replay_lines,
     state_data,
     state_text,
     turn_error_text,
@@ -343,36 +344,10 @@ def replay_command(path: str, as_json: bool) -> None:
     """Check every turn with the checker; the first illegal turn is reported with its number
     and the broken rules (exit 1)."""
     game = _open(path)
-    record = game.record
-    legal = len(game.states) - 1
     if as_json:
-        error = game.error
-        data: dict[str, Any] = {
-            "turns": len(record.turns) + (record.problem is not None),
-            "legal_turns": legal,
-            "legal": game.problem is None,
-            "error": None
-            if error is None
-            else {"turn": error.number, "player": error.player, "problems": list(error.problems)},
-            "problem": game.problem,
-            "result": state_data(game.state)["result"],
-        }
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(replay_data(game)))
     else:
-        for index, turn in enumerate(record.turns[:legal]):
-            state = game.states[index]
-            name = state.players[state.to_move]
-            click.echo(f"{index + 1:4d}. {name}: {engine.describe(turn, state)}")
-        if game.error is not None:
-            click.echo(turn_error_text(game.error))
-        elif record.problem is not None:
-            click.echo(f"{path}: {record.problem}")
-        else:
-            click.echo(f"All {legal} turns are legal.")
-            if game.state.result is not None:
-                click.echo(result_text(game.state.result, game.state))
-            if game.problem is not None:
-                click.echo(f"{path}: {game.problem}")
+        click.echo("\n".join(replay_lines(game, path)))
     if game.problem is not None:
         sys.exit(EXIT_REJECTED)
 

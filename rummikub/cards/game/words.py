@@ -20,6 +20,7 @@ __all__ = [
     "GAME_NAMES",
     "ending_words",
     "game_title",
+    "replay_data",
     "replay_lines",
     "result_line",
     "scores_lines",
@@ -269,3 +270,26 @@ def replay_lines(played: Replay) -> list[str]:
         if played.state.over:
             lines.append(result_line(played.state))
     return lines
+
+
+def replay_data(played: Replay) -> dict[str, Any]:
+    """A record replayed as JSON (``game replay --json``): its hands and turns, the first
+    problem, each hand's scores and the result."""
+    record = played.record
+    error = played.error
+    return {
+        "hands": len(record.hands),
+        "turns": sum(len(hand.turns) for hand in record.hands),
+        "legal": played.problem is None,
+        "error": None
+        if error is None
+        else {
+            "hand": error.hand,
+            "turn": error.number,
+            "player": error.player,
+            "problems": list(error.problems),
+        },
+        "problem": played.problem,
+        "hands_played": [result.to_data() for result in played.state.results],
+        "result": None if played.state.result is None else played.state.result.to_data(),
+    }

@@ -19,6 +19,8 @@ __all__ = [
     "line_words",
     "notes_data",
     "notes_lines",
+    "replay_data",
+    "replay_lines",
     "result_text",
     "state_data",
     "state_text",
@@ -161,3 +163,43 @@ def line_words(variation: Variation, number: int, state: GameState) -> str:
 def turn_error_text(error: TurnError) -> str:
     """A refused turn with every rule it breaks, as ``game apply`` and ``replay`` tell it."""
     return illegal(f"Turn {error.number} ({error.player}) is illegal", error.problems)
+
+
+def replay_lines(game: Replay, path: str) -> list[str]:
+    """A record replayed, as ``game replay`` prints it: a line a legal turn, then the first
+    problem (the record named ``path``), or that every turn is legal and the result."""
+    record = game.record
+    legal = len(game.states) - 1
+    lines = []
+    for index, turn in enumerate(record.turns[:legal]):
+        state = game.states[index]
+        name = state.players[state.to_move]
+        lines.append(f"{index + 1:4d}. {name}: {describe(turn, state)}")
+    if game.error is not None:
+        lines.append(turn_error_text(game.error))
+    elif record.problem is not None:
+        lines.append(f"{path}: {record.problem}")
+    else:
+        lines.append(f"All {legal} turns are legal.")
+        if game.state.result is not None:
+            lines.append(result_text(game.state.result, game.state))
+        if game.problem is not None:
+            lines.append(f"{path}: {game.problem}")
+    return lines
+
+
+def replay_data(game: Replay) -> dict[str, Any]:
+    """A record replayed as JSON (``game replay --json``): its turns, the legal ones, the
+    first problem and the result."""
+    record = game.record
+    error = game.error
+    return {
+        "turns": len(record.turns) + (record.problem is not None),
+        "legal_turns": len(game.states) - 1,
+        "legal": game.problem is None,
+        "error": None
+        if error is None
+        else {"turn": error.number, "player": error.player, "problems": list(error.problems)},
+        "problem": game.problem,
+        "result": state_data(game.state)["result"],
+    }
