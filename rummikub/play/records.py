@@ -25,7 +25,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rummikub.core import files
@@ -35,6 +35,7 @@ from rummikub.core.errors import PuzzleError, RummikubError
 __all__ = [
     "MIN_PLAYERS",
     "RecordError",
+    "header",
     "json_text",
     "load_data",
     "loads_data",
@@ -80,6 +81,34 @@ def loads_data(text: str | bytes, path: str, fmt: Format, error: type[RecordErro
         return parse_document(text, path, fmt=fmt)
     except PuzzleError as problem:
         raise error(str(problem)) from None
+
+
+def header(
+    data: Any,
+    path: str,
+    keys: Sequence[str],
+    error: type[RecordError],
+    *,
+    expected: str,
+    default: str | None = None,
+    show: Callable[[Any], str] = repr,
+    hints: Mapping[str, str] | None = None,
+) -> tuple[Mapping[str, Any], list[str]]:
+    """A record's top table and the problems of its keys: each key one of ``keys``, and its
+    ``format`` the ``expected`` one (``default`` is taken when it is left out). ``show``
+    writes a wrong format in the problem and ``hints`` adds a word where it is another known
+    format. Not a table at all raises ``error``."""
+    if not isinstance(data, Mapping):
+        raise error(f"{path}: expected a table of keys at the top")
+    written = data.get("format", default)
+    problems: list[str] = []
+    for key in data:
+        if key not in keys:
+            problems.append(f"unknown key {key!r} (expected one of {', '.join(keys)})")
+    if written != expected:
+        hint = (hints or {}).get(written, "") if isinstance(written, str) else ""
+        problems.append(f"format {show(written)}: expected {expected!r}{hint}")
+    return data, problems
 
 
 def players(raw: Any, problems: list[str], *, most: int, holds: str) -> tuple[str, ...]:

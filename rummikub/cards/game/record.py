@@ -167,17 +167,15 @@ def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") ->
 def from_data(data: Any, path: str = "<record>") -> CardRecord:
     """A card record from parsed TOML/JSON data; :class:`RecordError` with every problem of
     its header and deals at once."""
-    if not isinstance(data, Mapping):
-        raise RecordError(f"{path}: expected a table of keys at the top")
-    problems: list[str] = []
-    for key in data:
-        if key not in _KEYS:
-            problems.append(f"unknown key {key!r} (expected one of {', '.join(_KEYS)})")
-    written = data.get("format")
-    if written != FORMAT:
-        shown = repr(written) if isinstance(written, str) else describe(written)
-        hint = " (a tile game's record: rummikub-game/1)" if written == "rummikub-game/1" else ""
-        problems.append(f"format {shown}: expected {FORMAT!r}{hint}")
+    data, problems = records.header(
+        data,
+        path,
+        _KEYS,
+        RecordError,
+        expected=FORMAT,
+        show=lambda written: repr(written) if isinstance(written, str) else describe(written),
+        hints={"rummikub-game/1": " (a tile game's record: rummikub-game/1)"},
+    )
     reading = read_rules(data.get("game"), data.get("rules"))
     problems += reading.problems
     rules = reading.rules or reading.nearest or preset("rummy")

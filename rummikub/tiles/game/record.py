@@ -225,14 +225,7 @@ def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") ->
 
 def from_data(data: Any, path: str = "<record>") -> Record:
     """A record from parsed TOML/JSON data."""
-    problems: list[str] = []
-    if not isinstance(data, Mapping):
-        raise RecordError(f"{path}: expected a table of keys at the top")
-    for key in data:
-        if key not in _KEYS:
-            problems.append(f"unknown key {key!r} (expected one of {', '.join(_KEYS)})")
-    if data.get("format", FORMAT) != FORMAT:
-        problems.append(f"format {data.get('format')!r}: expected {FORMAT!r}")
+    data, problems = records.header(data, path, _KEYS, RecordError, expected=FORMAT, default=FORMAT)
     players = records.players(data.get("players"), problems, most=MAX_PLAYERS, holds="a game has")
     rules = _rules(data.get("rules", {}), problems)
     seed = records.whole_or_none(data, "seed", problems)
