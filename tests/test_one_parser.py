@@ -166,8 +166,8 @@ MAY_READ_CANONICAL = {
     "tiles/melds.py",
     "tiles/notation.py",
     "render/text.py",
-    "game/engine.py",
-    "game/play.py",
+    "tiles/game/engine.py",
+    "tiles/game/play.py",
     "tiles/explain/results.py",
 }
 
