@@ -20,6 +20,7 @@ not a run (a run never goes round the corner K-A-2) and not a set (not all of on
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -298,4 +299,30 @@ def natural_meld(cards: tuple[Card, ...], kind: CardKind, rules: CardRules) -> C
     return RawCardMeld(tuple(Slot(c) for c in cards), kind).read(rules)
 
 
-__all__ = ["JOKER", "CardKind", "CardMeld", "RawCardMeld", "Slot", "card_at", "natural_meld"]
+__all__ = [
+    "JOKER",
+    "CardKind",
+    "CardMeld",
+    "RawCardMeld",
+    "Slot",
+    "card_at",
+    "meld_cards",
+    "meld_texts",
+    "natural_meld",
+]
+
+
+def meld_cards(meld: CardMeld) -> list[str]:
+    """A meld's cards as written (a named wild card with what it stands for: ``AH=5S``)."""
+    return [str(slot) for slot in meld.raw().slots]
+
+
+def meld_texts(texts: Sequence[str]) -> list[str]:
+    """The melds of ``--table`` or ``--after`` options, or of a typed table: one or more a
+    text, separated by ``|`` or ``;`` (as for tiles); empty pieces are dropped."""
+    return [
+        piece.strip()
+        for text in texts
+        for piece in text.replace(";", "|").split("|")
+        if piece.strip()
+    ]

@@ -542,3 +542,11 @@ def rules_data(rules: CardRules) -> dict[str, Any]:
         else:
             data[name] = value
     return data
+
+
+def contract_words(sets: int, runs: int) -> str:
+    """A contract in words: ``2 sets``, ``1 set and 1 run``."""
+    parts = [
+        f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((sets, "set"), (runs, "run")) if n
+    ]
+    return " and ".join(parts)

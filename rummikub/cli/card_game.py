@@ -11,22 +11,18 @@ read-modify-write. A refused turn leaves the record as it was (exit 1).
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import click
 
-from rummikub.cards.cards import Card, card_words, format_cards, sort_key
-from rummikub.cards.game import engine
-from rummikub.cards.game.engine import CardGameState, HandResult, Replay, TurnError
+from rummikub.cards.cards import Card, card_words
+from rummikub.cards.game import engine, entries
+from rummikub.cards.game.engine import CardGameState, Replay, TurnError
+from rummikub.cards.game.entries import EntryError
 from rummikub.cards.game.record import (
     CardRecord,
-    Deal,
-    Hand,
     Layoff,
     RecordError,
     Turn,
@@ -34,35 +30,34 @@ from rummikub.cards.game.record import (
     locked,
     save,
 )
-from rummikub.cards.melds import CardMeld, RawCardMeld
-from rummikub.cards.position import CardPosition, Draw
+from rummikub.cards.game.turns import lay_cards, whole_table
+from rummikub.cards.game.words import (
+    GAME_NAMES,
+    ending_words,
+    game_title,
+    replay_data,
+    replay_lines,
+    state_data,
+    state_text,
+    turn_error_text,
+    turn_text,
+)
+from rummikub.cards.melds import RawCardMeld, meld_cards, meld_texts
+from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, option_from_text, read_rules
 from rummikub.cli.card_options import CARD_GAMES
-from rummikub.cli.cards import meld_texts
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rules_options
+from rummikub.cli.common import (
+    EXIT_REJECTED,
+    BadInput,
+    intact,
+    quoted,
+    refuse_existing,
+    rules_options,
+)
 from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
-from rummikub.render.card_data import meld_cards
 
-__all__ = [
-    "card_rules",
-    "game",
-    "lay_cards",
-    "read_draw",
-    "result_line",
-    "scores_lines",
-    "state_text",
-    "turn_text",
-    "whole_table",
-]
-
-GAME_NAMES = {
-    "rummy": "Rummy",
-    "500-rum": "500 Rum",
-    "romme": "Rommé",
-    "continental": "Continental",
-    "california": "California",
-}
+__all__ = ["card_rules", "game", "read_draw"]
 
 
 @click.group()
@@ -95,21 +90,17 @@ def _players(text: str, rules: CardRules) -> list[str]:
         # Told by its digits, never converted whole: a count of 10**20 costs nothing.
         count = int(digits) if len(digits) <= 2 else most + 1
         if not 2 <= count <= most:
-            raise BadInput(f"--players {_quoted(text)}: a {rules.game} game has 2-{most} players")
+            raise BadInput(f"--players {quoted(text)}: a {rules.game} game has 2-{most} players")
         return [f"P{i + 1}" for i in range(count)]
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not 2 <= len(names) <= most:
         raise BadInput(
-            f"--players {_quoted(text)}: {len(names)} names, a {rules.game} game has "
+            f"--players {quoted(text)}: {len(names)} names, a {rules.game} game has "
             f"2-{most} players"
         )
     if len(set(names)) != len(names):
-        raise BadInput(f"--players {_quoted(text)}: every player needs a name of their own")
+        raise BadInput(f"--players {quoted(text)}: every player needs a name of their own")
     return names
-
-
-def _quoted(text: str) -> str:
-    return quote(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _cards(option: str, text: str) -> tuple[Card, ...]:
@@ -191,223 +182,11 @@ def _open(path: str) -> Replay:
         raise BadInput(str(error) if str(error).startswith(path) else f"{path}: {error}") from None
 
 
-def _intact(path: str, played: Replay) -> None:
-    if played.problem is not None:
-        raise BadInput(f"{path}: {played.problem} (fix it, or remove it with 'rummikub game undo')")
-
-
 def _save(record: CardRecord, state: CardGameState, path: str) -> None:
     save(record, path, totals=engine.totals_of(state))
 
 
-def _dealt(record: CardRecord, state: CardGameState) -> tuple[CardRecord, CardGameState]:
-    """After a hand ends, the next one dealt from the game's seed (a real table deals with
-    'rummikub game deal'; the scores of a hand the engine cannot count come first)."""
-    if not state.hand_over or state.over or record.seed is None:
-        return record, state
-    if state.results[-1].scores is None:
-        return record, state
-    deal = engine.next_deal(state)
-    return record.with_hands((*record.hands, Hand(deal))), engine.start_hand(state, deal)
-
-
 # -- words ----------------------------------------------------------------------------------
-
-
-def game_title(state: CardGameState) -> str:
-    """``Hand 2 of 500 Rum (to 500)`` or ``Hand 3 of 7 of Continental (deal 3: 2 runs)``."""
-    from rummikub.render.card_svg import contract_words
-
-    rules = state.rules
-    name = GAME_NAMES.get(rules.game, rules.game)
-    number = state.hand + 1
-    if rules.opening == "contract":
-        sets, runs = rules.contract(number)
-        return (
-            f"Hand {number} of {engine.CONTRACT_DEALS} of {name} "
-            f"(deal {number}: {contract_words(sets, runs)})"
-        )
-    return f"Hand {number} of {name} (to {rules.target})"
-
-
-def _status(state: CardGameState, seat: int) -> str:
-    rules = state.rules
-    if rules.opening == "contract":
-        return "gone down" if state.opened[seat] else "not gone down"
-    if rules.opening == "points":
-        return "opened" if state.opened[seat] else "not opened"
-    return ""
-
-
-def state_text(state: CardGameState) -> str:
-    """The game between two turns: the hand, who is to move, the table, the discard pile,
-    every player's hand (where known), the scores."""
-    lines: list[str] = []
-    if state.over:
-        assert state.result is not None
-        lines.append(result_line(state))
-    elif state.hand_over:
-        lines.append(f"{game_title(state)} is over: {_ending(state, state.results[-1])}.")
-        if state.results[-1].scores is None:
-            lines.append(
-                "Its scores are not known (not every hand was seen): enter them with "
-                "'rummikub game score RECORD --scores N,N,...'."
-            )
-        else:
-            lines.append("Deal the next hand with 'rummikub game deal RECORD --hand ... --up C'.")
-    else:
-        seat = state.to_move
-        lines.append(
-            f"{game_title(state)}: {state.players[seat]} to move (turn {state.turns + 1}); "
-            f"stock {state.stock_count} cards."
-        )
-    if not state.over and not state.hand_over:
-        lines += _table_lines(state)
-    lines += scores_lines(state)
-    return "\n".join(lines)
-
-
-def _table_lines(state: CardGameState) -> list[str]:
-    lines = ["Table:" if state.table else "Table: (empty)"]
-    lines += [f"  {i}. {' '.join(meld_cards(m))}" for i, m in enumerate(state.table)]
-    live = state.live_pile()
-    dead = f" ({state.dead} dead below)" if state.dead else ""
-    lines.append(
-        f"Discard pile: {format_cards(live)}{dead}" if live else f"Discard pile: (empty){dead}"
-    )
-    for seat, name in enumerate(state.players):
-        cards = state.hands[seat]
-        status = _status(state, seat)
-        facts = [f"{state.counts[seat]} card" + ("" if state.counts[seat] == 1 else "s")]
-        if status:
-            facts.append(status)
-        if state.rules.game == "500-rum":
-            facts.append(f"{state.laid[seat]} points laid")
-        shown = "?" if cards is None else format_cards(cards) or "(none)"
-        penalty = state.penalty(seat)
-        worth = "" if penalty is None else f" (penalty {penalty})"
-        lines.append(f"  {name}: {', '.join(facts)}: {shown}{worth}")
-    return lines
-
-
-def _ending(state: CardGameState, result: HandResult) -> str:
-    if result.out is None:
-        return "the stock ran out, nobody went out"
-    rummy = " (a rummy: the score is doubled)" if result.rummy else ""
-    return f"{state.players[result.out]} went out{rummy}"
-
-
-def _number(value: int | None) -> str:
-    return "?" if value is None else str(value)
-
-
-def scores_lines(state: CardGameState) -> list[str]:
-    """Each finished hand's scores and the totals after it."""
-    if not state.results:
-        return []
-    lines = ["Scores:"]
-    for number, result in enumerate(state.results, start=1):
-        scores = result.scores
-        shown = ", ".join(
-            f"{name} {_number(None if scores is None else scores[seat])}"
-            for seat, name in enumerate(state.players)
-        )
-        lines.append(f"  hand {number}: {shown} ({_ending(state, result)})")
-    totals = state.totals
-    if totals is not None:
-        lines.append(
-            "  totals: " + ", ".join(f"{n} {t}" for n, t in zip(state.players, totals, strict=True))
-        )
-    return lines
-
-
-def result_line(state: CardGameState) -> str:
-    """The end of the game: who won, with what, and 500 Rum's settlement."""
-    result = state.result
-    assert result is not None
-    names = state.players
-    winners = " and ".join(names[w] for w in result.winners)
-    verb = "wins" if len(result.winners) == 1 else "share the win"
-    lowest = state.rules.game not in ("rummy", "500-rum")
-    best = result.totals[result.winners[0]]
-    line = (
-        f"The game is over: {winners} {verb} with {'the lowest total, ' if lowest else ''}{best}."
-    )
-    if result.settlement is not None:
-        pays = [
-            f"{names[s]} pays {-amount:g}"
-            for s, amount in enumerate(result.settlement)
-            if amount < 0
-        ]
-        if pays:
-            line += f" Settlement: {', '.join(pays)}."
-    return line
-
-
-def turn_text(turn: Turn, before: CardGameState) -> str:
-    """A turn in words, as everyone at the table saw it: ``Ann drew from the stock, laid
-    7S 8S 9S, discarded KH``."""
-    seat = before.to_move
-    name = before.players[seat]
-    parts = []
-    if turn.draw == "stock":
-        drew = "drew from the stock"
-        if turn.card is not None and before.hands[seat] is not None:
-            drew += f" ({turn.card})"
-        parts.append(drew)
-    else:
-        taken = before.live_pile()[len(before.live_pile()) - 1 - turn.draw :]
-        if len(taken) == 1:
-            parts.append(f"took {taken[0]} from the discard pile")
-        else:
-            parts.append(f"took {len(taken)} cards from the discard pile ({format_cards(taken)})")
-    if turn.claim is not None:
-        top = before.live_pile()[-1] if before.live_pile() else None
-        claimed = f" for {top}" if top is not None else ""
-        parts.append(f'{before.players[turn.claim]} said "May I?"{claimed} (and a penalty card)')
-    parts += [f"laid {_as_laid(meld)}" for meld in turn.melds]
-    parts += [f"laid off on meld {lay.meld}: {_as_laid(lay.to)}" for lay in turn.layoffs]
-    if turn.discard is not None:
-        parts.append(f"discarded {turn.discard}")
-    return f"{name} " + ", ".join(parts)
-
-
-def _as_laid(meld: RawCardMeld) -> str:
-    """A meld's cards as laid (its kind, where written, is the record's business)."""
-    return " ".join(str(slot) for slot in meld.slots)
-
-
-def _turn_error_text(error: TurnError) -> str:
-    count = len(error.problems)
-    lines = [
-        f"Hand {error.hand}, turn {error.number} ({error.player}) is illegal: "
-        f"{count} rule{'' if count == 1 else 's'} broken."
-    ]
-    lines += [f"  - {problem}" for problem in error.problems]
-    return "\n".join(lines)
-
-
-def state_data(state: CardGameState) -> dict[str, Any]:
-    """The state as JSON: what ``game show --json`` prints."""
-    return {
-        "game": state.rules.game,
-        "hand": state.hand + 1,
-        "deal": state.deal_number,
-        "turn": state.turns + 1,
-        "to_move": state.to_move,
-        "players": list(state.players),
-        "table": [{"kind": m.kind, "cards": meld_cards(m)} for m in state.table],
-        "pile": [str(c) for c in state.live_pile()],
-        "dead": state.dead,
-        "stock": state.stock_count,
-        "hands": [None if h is None else [str(c) for c in h] for h in state.hands],
-        "counts": list(state.counts),
-        "opened": list(state.opened),
-        "laid": list(state.laid),
-        "hand_over": state.hand_over,
-        "hands_played": [result.to_data() for result in state.results],
-        "result": None if state.result is None else state.result.to_data(),
-    }
 
 
 # -- new --------------------------------------------------------------------------------------
@@ -452,8 +231,7 @@ def new(
 ) -> None:
     """Start a card game's record: dealt from a seed (every hand and the stock known), or,
     with --hand and --up, a game at a real table where only your hand is known."""
-    if os.path.lexists(path) and not force:
-        raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+    refuse_existing(path, force)
     real = hand_text is not None or up_text is not None
     if (seed is None) == (not real):
         raise BadInput(
@@ -473,12 +251,12 @@ def new(
         else:
             assert seed is not None
             record = engine.new_game(names, rules, seed)
-        state = engine.start(record)  # a deal the pack cannot give is refused before writing
+        # A deal the pack cannot give is refused before writing.
+        state = engine.replay(record).state
     except (RummikubError, TypeError) as error:
         raise BadInput(f"{path}: {error}") from None
     with locked(path):
-        if os.path.lexists(path) and not force:
-            raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+        refuse_existing(path, force)
         _save(record, state, path)
     name = GAME_NAMES.get(rules.game, rules.game)
     click.echo(f"New game of {name}, {len(names)} players: {', '.join(names)}. Saved to {path}.")
@@ -614,159 +392,49 @@ def apply(
     # Read, judge and write under the record's lock: two `apply` at once never lose a turn.
     with locked(path):
         played = _open(path)
-        _intact(path, played)
+        intact(path, played.problem)
         state = _playing(path, played.state)
         draw = read_draw(draw_text)
         card = _card("--card", card_text)
         discard = _card("--discard", discard_text)
         claim = None if claimer is None else _seat(claimer, state, "--may-i")
         penalty = _card("--penalty", penalty_text)
+        rest = Turn(draw, card, discard=discard, claim=claim, penalty=penalty)
         if table:
             try:
-                turn = whole_table(
-                    state, _melds("--table", table), draw, card, discard, claim, penalty
-                )
+                turn = whole_table(state, _melds("--table", table), rest)
             except RummikubError as error:
                 raise BadInput(f"--table: {error}") from None
         elif lay_text is not None:
-            turn = lay_cards(state, _cards("--lay", lay_text), draw, card, discard, claim, penalty)
+            cards = _cards("--lay", lay_text)
+            try:
+                turn = lay_cards(state, cards, rest)
+            except RummikubError as error:
+                raise BadInput(str(error)) from None
         else:
-            turn = Turn(
-                draw,
-                card,
-                _melds("--meld", melds),
-                _layoffs(layoffs),
-                discard,
-                claim,
-                penalty,
-            )
+            turn = replace(rest, melds=_melds("--meld", melds), layoffs=_layoffs(layoffs))
         try:
-            after = engine.advance(state, turn)
+            record, after = entries.played_on(played.record, state, turn)
         except TurnError as error:
-            click.echo(_turn_error_text(error), err=True)
+            click.echo(turn_error_text(error), err=True)
             sys.exit(EXIT_REJECTED)
-        record, after = _dealt(played.record.with_turn(turn), after)
         _save(record, after, path)
     click.echo(f"Hand {state.hand + 1}, turn {state.turns + 1}: {turn_text(turn, state)}.")
     if after.hand > state.hand:
         ended = after.results[state.hand]
         click.echo(
-            f"{game_title(state)} is over: {_ending(state, ended)}; hand {after.hand + 1} is dealt."
+            f"{game_title(state)} is over: {ending_words(state, ended)}; "
+            f"hand {after.hand + 1} is dealt."
         )
     click.echo(state_text(after))
 
 
 def _playing(path: str, state: CardGameState) -> CardGameState:
-    """The state, refused where no turn can be played: the game over, a hand waiting for its
-    scores or the next deal."""
-    if state.over:
-        raise BadInput(f"{path}: the game is over")
-    if state.hand_over:
-        if state.results[-1].scores is None:
-            raise BadInput(
-                f"{path}: hand {state.hand + 1} is over and its scores are not known: enter them "
-                "with 'rummikub game score'"
-            )
-        raise BadInput(
-            f"{path}: hand {state.hand + 1} is over: deal the next one with 'rummikub game deal'"
-        )
-    return state
-
-
-def lay_cards(
-    state: CardGameState,
-    cards: Sequence[Card],
-    draw: Draw = "stock",
-    card: Card | None = None,
-    discard: Card | None = None,
-    claim: int | None = None,
-    penalty: Card | None = None,
-) -> Turn:
-    """The turn that lays exactly ``cards`` after the draw (and claim), arranged by the card
-    solver into new melds and lay-offs, then discards ``discard``. The engine judges it
-    afterwards (the opening, the contract, the deepest card of a pick). Raises
-    :class:`BadInput` when the cards are not the player's or cannot all be laid."""
-    from rummikub.cards.game.strategies import lay_of
-    from rummikub.cards.solver import solve
-
-    if not cards:
-        raise BadInput("--lay: give the cards to lay, e.g. --lay '7S 8S 9S'")
+    """The state, refused where no turn can be played (:func:`entries.playable`)."""
     try:
-        after = engine.draw(state, draw, card)
-        if claim is not None:
-            after = engine.claim(after, claim, penalty)
-    except TurnError as error:
-        raise BadInput(f"--lay: {'; '.join(error.problems)}") from None
-    if after.hand_over:
-        raise BadInput("--lay: the stock ran out and the hand ended: nothing more is laid")
-    seat = after.to_move
-    position = after.position(seat) if after.hands[seat] is not None else None
-    held = (
-        position.hand_after(draw)
-        if position is not None
-        else Counter(cards) + Counter([discard] if discard else [])
-    )
-    given = Counter(cards) + Counter([discard] if discard is not None else [])
-    missing = given - held
-    if missing:
-        raise BadInput(
-            f"--lay: not in {after.players[seat]}'s hand: "
-            f"{format_cards(sorted(missing.elements(), key=sort_key))}"
-        )
-    # The solver lays the cards given (and discards the one given) from a hand of just
-    # those: the most it can lay is all of them.
-    hand = tuple(sorted(given.elements(), key=sort_key))
-    trial = CardPosition(
-        after.rules, hand, after.table, after.opened[seat], after.deal_number, (), True
-    )
-    turn = solve(trial).best
-    laid = Counter(turn.played)
-    if laid != Counter(cards) or turn.discard != discard:
-        most = format_cards(sorted(turn.played, key=sort_key)) or "nothing"
-        raise BadInput(
-            f"--lay {format_cards(cards)}: these cards cannot all be laid (at most {most}); "
-            "give the melds with --meld and --layoff"
-        )
-    lay = lay_of(turn, after.table)
-    return Turn(
-        draw,
-        card,
-        tuple(_written(m) for m in lay.melds),
-        tuple(Layoff(index, _written(meld)) for index, meld in lay.layoffs),
-        discard,
-        claim,
-        penalty,
-    )
-
-
-def whole_table(
-    state: CardGameState,
-    melds: Sequence[RawCardMeld],
-    draw: Draw = "stock",
-    card: Card | None = None,
-    discard: Card | None = None,
-    claim: int | None = None,
-    penalty: Card | None = None,
-) -> Turn:
-    """The turn that makes ``melds`` the whole new table, as ``check --after`` takes one:
-    every old meld at its place (a changed one is a lay-off on it), then the new melds.
-    Raises :class:`RummikubError` for a table shorter than the old one."""
-    old = state.table
-    if len(melds) < len(old):
-        raise RummikubError(
-            f"the new table has {len(melds)} melds, the table {len(old)}: give every old meld "
-            "at its place, then the new ones"
-        )
-    layoffs = tuple(
-        Layoff(index, meld)
-        for index, meld in enumerate(melds[: len(old)])
-        if meld.cards != old[index].raw().cards
-    )
-    return Turn(draw, card, tuple(melds[len(old) :]), layoffs, discard, claim, penalty)
-
-
-def _written(meld: CardMeld) -> RawCardMeld:
-    return meld.raw()
+        return entries.playable(state)
+    except EntryError as error:
+        raise BadInput(f"{path}: {error}") from None
 
 
 # -- undo, replay ----------------------------------------------------------------------------
@@ -778,30 +446,10 @@ def undo(path: str) -> None:
     """Remove the last turn (with the next hand, where that turn ended a hand and it was
     dealt from the seed), or the last deal or scores entered at a real table."""
     with locked(path):
-        record = _load(path)
-        hands = list(record.hands)
-        what: str
-        last = hands[-1] if hands else None
-        if last is not None and last.scores is not None and record.seed is None:
-            hands[-1] = replace(last, scores=None)
-            what = f"the scores of hand {len(hands)}"
-        elif last is not None and last.turns:
-            hands[-1] = replace(last, turns=last.turns[:-1], scores=None)
-            what = f"hand {len(hands)}, turn {len(last.turns)}"
-        elif len(hands) > 1 and record.seed is not None:
-            hands.pop()
-            ended = hands[-1]
-            hands[-1] = replace(ended, turns=ended.turns[:-1], scores=None)
-            what = (
-                f"hand {len(hands)}, turn {len(ended.turns)} "
-                f"(and the deal of hand {len(hands) + 1})"
-            )
-        elif len(hands) > 1:
-            hands.pop()
-            what = f"the deal of hand {len(hands) + 1}"
-        else:
-            raise BadInput(f"{path}: no turn to undo")
-        record = record.with_hands(hands)
+        try:
+            record, what = entries.undone(_load(path))
+        except EntryError as error:
+            raise BadInput(f"{path}: {error}") from None
         played = engine.replay(record)
         _save(record, played.state, path)
     click.echo(f"Removed {what}.")
@@ -822,70 +470,12 @@ def replay_command(path: str, as_json: bool) -> None:
     """Check every turn of every hand; the first illegal turn is reported with its hand, its
     number and the broken rules (exit 1)."""
     played = _open(path)
-    record = played.record
     if as_json:
-        error = played.error
-        data: dict[str, Any] = {
-            "hands": len(record.hands),
-            "turns": sum(len(hand.turns) for hand in record.hands),
-            "legal": played.problem is None,
-            "error": None
-            if error is None
-            else {
-                "hand": error.hand,
-                "turn": error.number,
-                "player": error.player,
-                "problems": list(error.problems),
-            },
-            "problem": played.problem,
-            "hands_played": [result.to_data() for result in played.state.results],
-            "result": None if played.state.result is None else played.state.result.to_data(),
-        }
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(replay_data(played)))
     else:
-        click.echo("\n".join(_replay_lines(played)))
+        click.echo("\n".join(replay_lines(played)))
     if played.problem is not None:
         sys.exit(EXIT_REJECTED)
-
-
-def _replay_lines(played: Replay) -> list[str]:
-    lines: list[str] = []
-    states = iter(played.states)
-    state = next(states)
-    legal = 0
-    for number, hand in enumerate(played.record.hands, start=1):
-        if number > 1:
-            found = next(states, None)
-            if found is None:
-                break
-            state = found
-        lines.append(f"Hand {number}:")
-        for index, turn in enumerate(hand.turns, start=1):
-            after = next(states, None)
-            if after is None:
-                break
-            lines.append(f"  {index:3d}. {turn_text(turn, state)}")
-            legal += 1
-            state = after
-        if number <= len(state.results):
-            result = state.results[number - 1]
-            scores = result.scores
-            shown = (
-                "scores not known"
-                if scores is None
-                else "scores "
-                + ", ".join(f"{n} {s}" for n, s in zip(state.players, scores, strict=True))
-            )
-            lines.append(f"  {_ending(state, result)}; {shown}.")
-    if played.error is not None:
-        lines.append(_turn_error_text(played.error))
-    elif played.problem is not None:
-        lines.append(played.problem)
-    else:
-        lines.append(f"All {legal} turns are legal.")
-        if played.state.over:
-            lines.append(result_line(played.state))
-    return lines
 
 
 # -- hint --------------------------------------------------------------------------------------
@@ -909,7 +499,7 @@ def hint(path: str, as_json: bool, strategy_name: str | None, svg: str | None) -
     """The best turn for the player to move (their hand must be known): the draw, the melds,
     the lay-offs and the discard, proven optimal, as 'rummikub solve' gives it."""
     played = _open(path)
-    _intact(path, played)
+    intact(path, played.problem)
     state = _playing(path, played.state)
     seat = state.to_move
     if state.hands[seat] is None:
@@ -943,22 +533,12 @@ def hint(path: str, as_json: bool, strategy_name: str | None, svg: str | None) -
 
 def _strategy_hint(state: CardGameState, name: str, as_json: bool) -> None:
     from rummikub.cards.game.strategies import strategy
-    from rummikub.cards.game.view import view_of
 
     try:
         chosen = strategy(name)
     except RummikubError as error:
         raise BadInput(f"--strategy {quote(name)}: {error}") from None
-    draw = chosen.draw(view_of(state))
-    after = engine.draw(state, draw)
-    lay = chosen.lay(view_of(after, state.to_move))
-    turn = Turn(
-        draw,
-        None,
-        tuple(m.raw() for m in lay.melds),
-        tuple(Layoff(i, m.raw()) for i, m in lay.layoffs),
-        lay.discard,
-    )
+    draw, lay, turn = entries.strategy_turn(state, chosen)
     if as_json:
         data = {
             "strategy": chosen.name,
@@ -988,29 +568,20 @@ def deal(path: str, hand_text: str, up_text: str) -> None:
     up; the others' are not known)."""
     with locked(path):
         played = _open(path)
-        _intact(path, played)
+        intact(path, played.problem)
         state = played.state
         record = played.record
-        if record.me is None:
-            raise BadInput(f"{path}: a game dealt from a seed deals its hands itself")
-        if state.over:
-            raise BadInput(f"{path}: the game is over")
-        if not state.hand_over:
-            raise BadInput(f"{path}: hand {state.hand + 1} is still being played")
-        if state.results[-1].scores is None:
-            raise BadInput(
-                f"{path}: enter the scores of hand {state.hand + 1} first ('rummikub game score')"
-            )
-        hands: list[tuple[Card, ...] | None] = [None] * len(state.players)
-        hands[record.me] = tuple(sorted(_cards("--hand", hand_text), key=sort_key))
+        try:
+            entries.dealable(record, state)
+        except EntryError as error:
+            raise BadInput(f"{path}: {error}") from None
+        hand = _cards("--hand", hand_text)
         up = _card("--up", up_text)
         assert up is not None
-        new = Deal(tuple(hands), up)
         try:
-            after = engine.start_hand(state, new)
-        except RummikubError as error:
+            record, after = entries.deal_at_table(record, state, hand, up)
+        except EntryError as error:
             raise BadInput(f"{path}: {error}") from None
-        record = record.with_hands((*record.hands, Hand(new)))
         _save(record, after, path)
     click.echo(f"Hand {after.hand + 1} dealt.")
     click.echo(state_text(after))
@@ -1037,22 +608,16 @@ def score(path: str, scores_text: str) -> None:
         raise BadInput(f"--scores {quote(scores_text)}: expected whole numbers separated by commas")
     with locked(path):
         played = _open(path)
-        _intact(path, played)
+        intact(path, played.problem)
         state = played.state
-        if not state.hand_over or state.results[-1].scores is not None:
-            raise BadInput(
-                f"{path}: scores are entered only for a hand that has ended and whose scores "
-                "the engine could not count"
-            )
-        if len(scores) != len(state.players):
-            raise BadInput(
-                f"--scores {quote(scores_text)}: {len(scores)} scores for "
-                f"{len(state.players)} players"
-            )
-        hands = list(played.record.hands)
-        hands[-1] = replace(hands[-1], scores=scores)
-        record = played.record.with_hands(hands)
-        after = engine.replay(record).state
+        try:
+            entries.scores_wanted(state)
+        except EntryError as error:
+            raise BadInput(f"{path}: {error}") from None
+        try:
+            record, after = entries.enter_hand_scores(played.record, state, scores)
+        except EntryError as error:
+            raise BadInput(f"--scores {quote(scores_text)}: {error}") from None
         _save(record, after, path)
     click.echo(f"Scores of hand {state.hand + 1} entered.")
     click.echo(state_text(after))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rummikub.cards.cards import Card, card_words, format_cards
 from rummikub.cards.checker import CardVerdict
 from rummikub.cards.melds import RawCardMeld
+from rummikub.cards.melds import meld_texts as meld_texts
 from rummikub.cards.puzzles import CardOverrides, CardPuzzle, from_data, is_card_file, load
 from rummikub.cards.rules import option_from_text
 from rummikub.cli.card_options import CardOptions
@@ -28,17 +29,6 @@ __all__ = ["CardTask", "is_card_file", "meld_texts"]
 
 #: How an inline card position is named in messages; its JSON "puzzle" is null.
 COMMAND_LINE = "command line"
-
-
-def meld_texts(texts: Sequence[str]) -> list[str]:
-    """The melds of ``--table`` or ``--after`` options: one or more an option, separated by
-    ``|`` or ``;`` (as for tiles); empty pieces are dropped."""
-    return [
-        piece.strip()
-        for text in texts
-        for piece in text.replace(";", "|").split("|")
-        if piece.strip()
-    ]
 
 
 @dataclass(frozen=True)

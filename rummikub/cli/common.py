@@ -154,3 +154,27 @@ def write_svg(path: str, svg: str) -> None:
             file.write(svg)
     except OSError as error:
         raise BadInput(f"--svg {path}: cannot write: {error.strerror or error}") from None
+
+
+# -- the record commands of both games (rummikub game) ------------------------------------
+
+
+def quoted(text: str) -> str:
+    """An option's text as a message quotes it, a long one cut."""
+    from rummikub.core.documents import quote
+
+    return quote(text if len(text) <= 40 else text[:37] + "...")
+
+
+def intact(path: str, problem: str | None) -> None:
+    """Refuse to add to a record whose turns are not all legal (undo first)."""
+    if problem is not None:
+        raise BadInput(f"{path}: {problem} (fix it, or remove it with 'rummikub game undo')")
+
+
+def refuse_existing(path: str, force: bool) -> None:
+    """A new record never overwrites a file without ``--force``."""
+    import os
+
+    if os.path.lexists(path) and not force:
+        raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")

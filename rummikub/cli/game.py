@@ -8,8 +8,7 @@ import json
 import os
 import sys
 from collections import Counter
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,28 +17,35 @@ from rummikub.cli.common import (
     EXIT_REJECTED,
     BadInput,
     check_time_limit,
+    intact,
+    quoted,
     rack_size_option,
+    refuse_existing,
     rules_of,
     rules_options,
 )
-from rummikub.core.documents import quote
 from rummikub.core.errors import NotationError, RummikubError
-from rummikub.tiles.game import engine
+from rummikub.tiles.game import engine, entries
 from rummikub.tiles.game.engine import GameState, Replay, TurnError
+from rummikub.tiles.game.entries import EntryError
 from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Draw,
-    Note,
     Pass,
     Play,
-    Record,
-    Result,
     Turn,
-    Variation,
     load,
     locked,
     save,
+)
+from rummikub.tiles.game.words import (
+    notes_data,
+    notes_lines,
+    replay_data,
+    replay_lines,
+    state_data,
+    state_text,
+    turn_error_text,
 )
 from rummikub.tiles.melds import RawMeld
 from rummikub.tiles.notation import parse_melds, parse_rack
@@ -49,9 +55,8 @@ from rummikub.tiles.tiles import Tile, format_tiles
 
 __all__ = ["game"]
 
-if TYPE_CHECKING:  # the endgame search and the review load only when a command needs them
+if TYPE_CHECKING:  # the endgame search loads only when a hint needs it
     from rummikub.tiles.game.endgame import Verdict
-    from rummikub.tiles.game.review import EquityTurn
 
 
 class _Game(click.Group):
@@ -110,20 +115,16 @@ def _players(text: str) -> list[str]:
         # Told by its digits, never converted whole: a count of 10**20 costs nothing.
         if len(digits.lstrip("0")) > 1 or not MIN_PLAYERS <= int(digits[-1]) <= MAX_PLAYERS:
             raise BadInput(
-                f"--players {_quoted(digits)}: a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
+                f"--players {quoted(digits)}: a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
             )
         return [f"P{i + 1}" for i in range(int(digits[-1]))]
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise BadInput(
-            f"--players {_quoted(text)}: {len(names)} names, "
+            f"--players {quoted(text)}: {len(names)} names, "
             f"a game has {MIN_PLAYERS}-{MAX_PLAYERS} players"
         )
     return names
-
-
-def _quoted(text: str) -> str:
-    return quote(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _open(path: str) -> Replay:
@@ -135,12 +136,6 @@ def _open(path: str) -> Replay:
         raise BadInput(f"{path}: {error}") from None
     except RummikubError as error:
         raise BadInput(f"{path}: {error}") from None
-
-
-def _intact(path: str, game: Replay) -> None:
-    """Refuse to add to a record whose turns are not all legal (undo first)."""
-    if game.problem is not None:
-        raise BadInput(f"{path}: {game.problem} (fix it, or remove it with 'rummikub game undo')")
 
 
 @game.command("new")
@@ -175,8 +170,7 @@ def new(
 ) -> None:
     """Start a record: dealt from a seed (every rack and the pool known), or, with --rack, a
     game at a real table where only your rack is known."""
-    if os.path.lexists(path) and not force:
-        raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+    refuse_existing(path, force)
     if (seed is None) == (rack_text is None):
         raise BadInput("give --seed N to deal a game, or --rack TILES for a game at a real table")
     names = _players(players)
@@ -189,14 +183,13 @@ def new(
     else:
         assert seed is not None
         record = engine.deal(names, rules, seed, rack_size)
-    engine.start(record)  # a rack with tiles the box lacks is refused before writing
+    state = engine.replay(record).state  # a rack with tiles the box lacks is refused here
     with locked(path):
         # Checked again under the lock: of two `new` at once, the second one refuses.
-        if os.path.lexists(path) and not force:
-            raise BadInput(f"{path} exists: choose another name or use --force to overwrite it")
+        refuse_existing(path, force)
         save(record, path)
     click.echo(f"New game of {len(names)} players: {', '.join(names)}. Saved to {path}.")
-    click.echo(_state_text(engine.replay(record).state, record))
+    click.echo(state_text(state, record))
 
 
 def _tiles(option: str, text: str, rules: Rules) -> tuple[Tile, ...]:
@@ -221,63 +214,6 @@ def _melds(texts: tuple[str, ...], rules: Rules) -> tuple[RawMeld, ...]:
     return tuple(melds)
 
 
-def _state_text(state: GameState, record: Record) -> str:
-    lines: list[str] = []
-    if state.result is not None:
-        lines.append(_result_text(state.result, state))
-    else:
-        seat = state.to_move
-        opened = "" if state.opened[seat] else " (not opened yet)"
-        lines.append(
-            f"Turn {state.turns + 1}: {state.players[seat]} to move{opened}; "
-            f"pool {state.pool_count} tiles."
-        )
-    lines.append("Table:" if state.table else "Table: (empty)")
-    lines += [f"  {i}. {meld}" for i, meld in enumerate(state.table, start=1)]
-    for seat, name in enumerate(state.players):
-        rack = state.racks[seat]
-        shown = "?" if rack is None else format_tiles(rack) or "(empty)"
-        opened = "opened" if state.opened[seat] else "not opened"
-        # The rack total is what the player would lose if the hand ended now.
-        total = state.rack_total(seat)
-        worth = "" if total is None else f" (total {total})"
-        lines.append(f"  {name}: {state.rack_counts[seat]} tiles{worth}, {opened}: {shown}")
-    return "\n".join(lines)
-
-
-def _result_text(result: Result, state: GameState) -> str:
-    names = state.players
-    how = "went out" if result.ending == "went_out" else "won with the pool empty"
-    if not result.winners:
-        line = "The hand is over (the pool is empty); the winner is not known."
-    else:
-        line = f"The hand is over: {' and '.join(names[w] for w in result.winners)} {how}."
-    if result.scores is not None:
-        scores = ", ".join(f"{n} {_score(s)}" for n, s in zip(names, result.scores, strict=True))
-        line += f" Scores: {scores}."
-    return line
-
-
-def _score(value: float) -> str:
-    return f"{value:+g}"
-
-
-def _state_data(state: GameState) -> dict[str, Any]:
-    result = state.result
-    return {
-        "turn": state.turns + 1,
-        "to_move": state.to_move,
-        "players": list(state.players),
-        "table": [{"kind": m.kind, "tiles": [str(t) for t in m.tiles]} for m in state.table],
-        "racks": [None if r is None else [str(t) for t in r] for r in state.racks],
-        "rack_counts": list(state.rack_counts),
-        "rack_totals": [state.rack_total(seat) for seat in range(len(state.players))],
-        "opened": list(state.opened),
-        "pool": state.pool_count,
-        "result": None if result is None else result.to_data(),
-    }
-
-
 @game.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="The state as one JSON object.")
@@ -288,94 +224,19 @@ def show(path: str, as_json: bool) -> None:
     """
     game = _open(path)
     if as_json:
-        data = _state_data(game.state)
+        data = state_data(game.state)
         data["problem"] = game.problem
         data["annotator"] = game.record.annotator
-        data["annotations"] = _notes_data(game)
+        data["annotations"] = notes_data(game)
         click.echo(json.dumps(data))
     else:
-        click.echo(_state_text(game.state, game.record))
-        notes = _notes_lines(game)
+        click.echo(state_text(game.state, game.record))
+        notes = notes_lines(game)
         if notes:
             click.echo("\n".join(notes))
     if game.problem is not None:
         click.echo(f"{path}: {game.problem}", err=True)
         sys.exit(EXIT_REJECTED)
-
-
-def _annotated(game: Replay) -> list[tuple[int, Turn, Note, GameState | None]]:
-    """Each annotated turn: its number, the turn, its note and the state before it (None for
-    a turn past the first bad one)."""
-    record = game.record
-    found = []
-    for index, turn in enumerate(record.turns):
-        note = record.note(index + 1)
-        if note is not None:
-            state = game.states[index] if index < len(game.states) else None
-            found.append((index + 1, turn, note, state))
-    return found
-
-
-def _notes_data(game: Replay) -> list[dict[str, Any]]:
-    players = game.record.players
-    return [
-        {"turn": number, "player": players[(number - 1) % len(players)], **note.to_data()}
-        for number, _, note, _ in _annotated(game)
-    ]
-
-
-def _notes_lines(game: Replay) -> list[str]:
-    """The annotations as ``game show`` prints them: a line a turn, then its variations."""
-    found = _annotated(game)
-    if not found:
-        return []
-    record = game.record
-    by = f", by {record.annotator}" if record.annotator else ""
-    lines = [f"Annotations{by}:"]
-    for number, turn, note, state in found:
-        name = record.players[(number - 1) % len(record.players)]
-        move = engine.describe(turn, state) if state is not None else "(not replayed)"
-        figures = []
-        if note.win is not None:
-            figures.append(f"win {note.win:.2f}")
-        if note.lost is not None:
-            figures.append(f"lost {note.lost:.4f}")
-        if note.luck is not None:
-            figures.append(f"luck {note.luck:+.2f}")
-        text = f"  {number:>3}. {name}: {move}{note.mark or ''}"
-        if figures:
-            text += f" ({', '.join(figures)})"
-        if note.comment:
-            text += f"  {{{note.comment}}}"
-        lines.append(text)
-        for variation in note.variations:
-            if state is None:
-                break
-            line = f"       ( {_line_words(variation, number, state)} )"
-            if variation.comment:
-                line += f"  {{{variation.comment}}}"
-            lines.append(line)
-    return lines
-
-
-def _line_words(variation: Variation, number: int, state: GameState) -> str:
-    """A variation's moves in words: ``5. Ann: played K6 R6 B6; 6. Bob: drew``."""
-    words = []
-    tiles = Counter(state.table_tiles())
-    players = state.players
-    for step, move in enumerate(variation.moves):
-        name = players[(number - 1 + step) % len(players)]
-        if isinstance(move, Play):
-            new = Counter(t for meld in move.table for t in meld.tiles)
-            laid = sorted((new - tiles).elements(), key=state.rules.sort_key)
-            what = f"played {format_tiles(laid)}"
-            tiles = new
-        elif isinstance(move, Draw):
-            what = "drew" + ("" if move.tile is None else f" {move.tile}")
-        else:
-            what = "passed"
-        words.append(f"{number + step}. {name}: {what}")
-    return "; ".join(words)
 
 
 @game.command()
@@ -415,7 +276,7 @@ def _apply(
     path: str, melds: tuple[str, ...], play_text: str | None, draw_text: str | None, passed: bool
 ) -> None:
     game = _open(path)
-    _intact(path, game)
+    intact(path, game.problem)
     state = game.state
     turn: Turn
     if melds:
@@ -427,21 +288,19 @@ def _apply(
         if len(tiles) > 1:
             raise BadInput(f"--draw {draw_text!r}: one tile, e.g. --draw R5")
         tile = tiles[0] if tiles else None
-        # With the pool's order known, the record names the tile drawn.
-        turn = Draw(state.pool[0] if tile is None and state.pool else tile)
+        turn = entries.drawn(state, tile)
     else:
         turn = Pass()
     try:
-        after = engine.advance(state, turn)
+        record, after = entries.played_on(game.record, state, turn)
     except TurnError as error:
-        click.echo(_turn_error_text(error), err=True)
+        click.echo(turn_error_text(error), err=True)
         sys.exit(EXIT_REJECTED)
-    record = game.record.with_turns((*game.record.turns, turn), after.result)
     save(record, path)
     click.echo(
         f"Turn {after.turns}: {state.players[state.to_move]} {engine.describe(turn, state)}."
     )
-    click.echo(_state_text(after, record))
+    click.echo(state_text(after, record))
 
 
 def lay(state: GameState, text: str) -> Play:
@@ -460,16 +319,6 @@ def lay(state: GameState, text: str) -> Play:
         raise BadInput(f"--play {text!r}: {error}; give the new table with --table") from None
 
 
-def _turn_error_text(error: TurnError) -> str:
-    count = len(error.problems)
-    lines = [
-        f"Turn {error.number} ({error.player}) is illegal: "
-        f"{count} rule{'' if count == 1 else 's'} broken."
-    ]
-    lines += [f"  - {problem}" for problem in error.problems]
-    return "\n".join(lines)
-
-
 @game.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 def undo(path: str) -> None:
@@ -479,15 +328,13 @@ def undo(path: str) -> None:
 
 
 def _undo(path: str) -> None:
-    record = load(path)
-    if not record.turns and record.problem is None:
-        raise BadInput(f"{path}: no turn to undo")
-    # A turn whose text could not be read is the one to remove first.
-    turns = record.turns if record.problem is not None else record.turns[:-1]
-    game = engine.replay(record.with_turns(turns, None))
-    save(record.with_turns(turns, game.state.result), path)
-    click.echo(f"Removed turn {len(turns) + 1}.")
-    click.echo(_state_text(game.state, game.record))
+    try:
+        record, game = entries.undone(load(path))
+    except EntryError as error:
+        raise BadInput(f"{path}: {error}") from None
+    save(record, path)
+    click.echo(f"Removed turn {len(record.turns) + 1}.")
+    click.echo(state_text(game.state, game.record))
 
 
 @game.command("replay")
@@ -497,36 +344,10 @@ def replay_command(path: str, as_json: bool) -> None:
     """Check every turn with the checker; the first illegal turn is reported with its number
     and the broken rules (exit 1)."""
     game = _open(path)
-    record = game.record
-    legal = len(game.states) - 1
     if as_json:
-        error = game.error
-        data: dict[str, Any] = {
-            "turns": len(record.turns) + (record.problem is not None),
-            "legal_turns": legal,
-            "legal": game.problem is None,
-            "error": None
-            if error is None
-            else {"turn": error.number, "player": error.player, "problems": list(error.problems)},
-            "problem": game.problem,
-            "result": _state_data(game.state)["result"],
-        }
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(replay_data(game)))
     else:
-        for index, turn in enumerate(record.turns[:legal]):
-            state = game.states[index]
-            name = state.players[state.to_move]
-            click.echo(f"{index + 1:4d}. {name}: {engine.describe(turn, state)}")
-        if game.error is not None:
-            click.echo(_turn_error_text(game.error))
-        elif record.problem is not None:
-            click.echo(f"{path}: {record.problem}")
-        else:
-            click.echo(f"All {legal} turns are legal.")
-            if game.state.result is not None:
-                click.echo(_result_text(game.state.result, game.state))
-            if game.problem is not None:
-                click.echo(f"{path}: {game.problem}")
+        click.echo("\n".join(replay_lines(game, path)))
     if game.problem is not None:
         sys.exit(EXIT_REJECTED)
 
@@ -567,10 +388,11 @@ def hint(
     unseen tiles), and the hint searches the endgame to its end: a win by force, a loss, a
     draw, or that the search gave up. See the README, "The endgame".
     """
+    from rummikub.tiles.game.hints import endgame_verdict
     from rummikub.tiles.solver import solve
 
     game = _open(path)
-    _intact(path, game)
+    intact(path, game.problem)
     state = game.state
     if state.result is not None:
         raise BadInput(f"{path}: the hand is over")
@@ -583,7 +405,7 @@ def hint(
     if strategy_name is not None:
         _strategy_hint(state, strategy_name, as_json)
         return
-    verdict = _endgame(state, nodes)
+    verdict = endgame_verdict(state, nodes)
     if verdict is not None and not as_json:
         click.echo(f"Turn {state.turns + 1}: {state.players[seat]} to move.")
         click.echo(_verdict_text(verdict, state))
@@ -598,25 +420,6 @@ def hint(
     click.echo(render.result_text(result))
     if not result.played:
         click.echo("Draw a tile." if state.pool_count else "Pass (the pool is empty).")
-
-
-def _endgame(state: GameState, nodes: int | None) -> Verdict | None:
-    """The endgame's verdict when ``state`` is one: 2 players, the pool empty, both racks
-    known, or the opponent's deduced at a real table (it holds exactly the unseen tiles)."""
-    from rummikub.tiles.game import endgame
-    from rummikub.tiles.game.view import unseen, view_of
-
-    if len(state.players) != 2 or state.pool_count != 0:
-        return None
-    if any(rack is None for rack in state.racks):
-        position, view = view_of(state)
-        other = 1 - state.to_move
-        racks = list(state.racks)
-        racks[other] = tuple(sorted(unseen(position, view), key=state.rules.sort_key))
-        state = replace(state, racks=tuple(racks))
-    if not endgame.is_endgame(state):
-        return None
-    return endgame.decide(state, nodes=endgame.ENDGAME_NODES if nodes is None else nodes)
 
 
 def _verdict_text(verdict: Verdict, state: GameState) -> str:
@@ -715,6 +518,7 @@ def annotate(path: str, samples: int | None, rounds: int | None, as_json: bool) 
     is kept. The record is written atomically, and refused if another program changed it
     while the review ran (exit 2: read it again)."""
     from rummikub.cli.review import equity
+    from rummikub.tiles.game.annotate import annotator, review_note
     from rummikub.tiles.game.equity import DEFAULT, Budget
 
     budget = Budget(
@@ -722,15 +526,12 @@ def annotate(path: str, samples: int | None, rounds: int | None, as_json: bool) 
         rounds=DEFAULT.rounds if rounds is None else rounds,
     )
     game = _open(path)
-    _intact(path, game)
+    intact(path, game.problem)
     record = game.record
     found = equity(path, bar=not as_json and sys.stderr.isatty(), budget=budget, record=record)
-    notes = [_review_note(t, record.note(t.number), game.states[t.number - 1]) for t in found.turns]
-    annotator = (
-        f"rummikub game annotate ({budget.samples} deals x {budget.rounds} "
-        f"round{'' if budget.rounds == 1 else 's'} a turn)"
-    )
-    save(record.with_notes(notes, annotator), path, expect=record)
+    notes = [review_note(t, record.note(t.number), game.states[t.number - 1]) for t in found.turns]
+    by = annotator(budget.samples, budget.rounds)
+    save(record.with_notes(notes, by), path, expect=record)
     if as_json:
         click.echo(json.dumps(found.to_data()))
         return
@@ -742,32 +543,8 @@ def annotate(path: str, samples: int | None, rounds: int | None, as_json: bool) 
     click.echo(f"Annotated {judged} turns of {path} ({marked} marked).")
 
 
-def _review_note(turn: EquityTurn, old: Note | None, state: GameState) -> Note | None:
-    """A turn's note from the review, keeping what the review does not write (a comment, the
-    variations of before); a turn the review could not judge keeps its note as it was."""
-    if turn.win is None:
-        return old
-    old = old or Note()
-    variations = old.variations
-    best = turn.best
-    if turn.mark is not None and best is not None:
-        line = Variation(
-            (_best_turn(best.move, state),),
-            f"best: win {best.win:.2f}, the move played {turn.played_win or 0.0:.2f}",
-        )
-        variations = (line, *(v for v in variations if v.moves != line.moves))
-    return Note(
-        mark=turn.mark,
-        comment=old.comment,
-        win=round(turn.win, 4),
-        lost=round(turn.lost, 4) if turn.graded and turn.lost is not None else None,
-        luck=None if turn.luck is None else round(turn.luck, 4),
-        variations=variations,
-    )
+def _endgame(state: GameState, nodes: int | None) -> Verdict | None:
+    """The endgame's verdict of a hint (:func:`rummikub.tiles.game.hints.endgame_verdict`)."""
+    from rummikub.tiles.game.hints import endgame_verdict
 
-
-def _best_turn(move: Move, state: GameState) -> Turn:
-    """The best candidate as a variation's move (a draw's tile left unknown)."""
-    if move.played:
-        return Play(tuple(RawMeld(meld.tiles, meld.kind) for meld in move.table))
-    return Draw(None) if state.pool_count else Pass()
+    return endgame_verdict(state, nodes)

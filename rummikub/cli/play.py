@@ -29,6 +29,7 @@ from rummikub.cli.card_options import CARD_GAMES, is_card_record
 from rummikub.cli.common import BadInput, rack_size_option, rules_of, rules_options
 from rummikub.cli.explaining import tile_text, use_color
 from rummikub.core.errors import RummikubError
+from rummikub.play import session
 from rummikub.tiles.game.play import Table, play, resume
 from rummikub.tiles.game.record import load
 from rummikub.tiles.game.strategies import STRATEGIES, strategy
@@ -168,7 +169,7 @@ def play_command(
     to lay and the discard (7S 8S 9S / KH)."""
     color = use_color(no_color)
     if game is not None or (resume_path is not None and is_card_record(resume_path)):
-        _play_cards(game, opponents, strategies, seed, name, path, force, resume_path)
+        _play_cards(click.get_current_context())
         return
 
     def paint(tile: Tile) -> str:
@@ -181,20 +182,15 @@ def play_command(
         with _stopped_by_ctrl_c():
             resume(record, ask=_ask, say=click.echo, paint=paint, path=resume_path, think=_think)
         return
-    names = [n.strip() for n in strategies.split(",") if n.strip()] or ["best"]
     try:
-        chosen = [strategy(names[i % len(names)]) for i in range(opponents)]
+        chosen = session.opponents(strategies, opponents, strategy)
     except RummikubError as error:
         raise BadInput(str(error)) from None
     rules = rules_of(rules_preset, rule_options)
     if seed is None:
         seed = secrets.randbelow(10**6)
     path = path or f"game-{seed}.toml"
-    if os.path.lexists(path) and not force:
-        raise BadInput(
-            f"{path} exists: go on with it (--resume {path}), choose another --save FILE, "
-            "or use --force to overwrite it"
-        )
+    session.refuse_to_overwrite(path, force, BadInput)
     table = Table(name, tuple(zip(NAMES[:opponents], chosen, strict=True)))
     click.echo(f"Seed {seed}; the game is saved to {path} after every turn.")
     with _stopped_by_ctrl_c():
@@ -211,35 +207,18 @@ def play_command(
         )
 
 
-def _play_cards(
-    game: str | None,
-    opponents: int,
-    strategies: str,
-    seed: int | None,
-    name: str,
-    path: str | None,
-    force: bool,
-    resume_path: str | None,
-) -> None:
+def _play_cards(context: click.Context) -> None:
     """A card game (:mod:`rummikub.cli.card_play`), with this command's prompt and Ctrl-C."""
     from rummikub.cli.card_play import run
 
-    context = click.get_current_context()
     if context.get_parameter_source("rack_size") == click.core.ParameterSource.COMMANDLINE:
         raise BadInput("--rack-size deals tiles; a card game deals as its rules say")
-    if resume_path is not None:
-        _refuse_with_resume()
     params = context.params
+    if params["resume_path"] is not None:
+        _refuse_with_resume()
     with _stopped_by_ctrl_c():
         run(
-            game=game,
-            opponents=opponents,
-            strategies=strategies,
-            seed=seed,
-            name=name,
-            path=path,
-            force=force,
-            resume_path=resume_path,
+            **{key: params[key] for key in _CARD_PARAMS},
             rules_preset=params.get("rules_preset"),
             rule_options=params.get("rule_options") or {},
             color=use_color(params.get("no_color", False)),
@@ -247,6 +226,10 @@ def _play_cards(
             ask=_ask,
             think=_think,
         )
+
+
+#: The options a card game takes as they are.
+_CARD_PARAMS = ("game", "opponents", "strategies", "seed", "name", "path", "force", "resume_path")
 
 
 @contextlib.contextmanager

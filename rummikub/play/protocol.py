@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from rummikub.play.replay import Replay
 
 __all__ = ["Game", "Player", "Record", "State", "Turn", "View"]
 
@@ -97,4 +99,11 @@ class Game(Protocol[State, View, Turn, Player, Record]):
 
     def apply(self, state: State, turn: Turn) -> State:
         """The state after the player to move plays ``turn`` (judged by the rules)."""
+        ...
+
+    # -- records: replaying one (added with play/records.py and play/replay.py) -------------
+
+    def replay(self, record: Record) -> Replay[Any, State, Any]:
+        """``record`` played through up to its first bad turn (:class:`Replay`: the states
+        before each turn and after the last, the first problem in the domain's words)."""
         ...

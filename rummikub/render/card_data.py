@@ -10,18 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from rummikub.cards.cards import Card
 from rummikub.cards.checker import CardVerdict
-from rummikub.cards.melds import CardMeld
+from rummikub.cards.melds import meld_cards as meld_cards
 from rummikub.cards.position import Draw
 
 if TYPE_CHECKING:
     from rummikub.cards.solver import CardTurn
 
 __all__ = ["meld_cards", "steps_data", "swaps_data", "turn_data", "verdict_data"]
-
-
-def meld_cards(meld: CardMeld) -> list[str]:
-    """A meld's cards as written (a named wild card with what it stands for: ``AH=5S``)."""
-    return [str(slot) for slot in meld.raw().slots]
 
 
 def _draw_data(draw: Draw, drawn: bool) -> Draw | None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal
 from rummikub.cards.cards import RANK_NAMES, Card, format_cards, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
+from rummikub.cards.rules import contract_words as contract_words
 from rummikub.render.canvas import (
     FONT,
     HIGHLIGHT,
@@ -280,14 +281,6 @@ def _game(position: CardPosition) -> str:
         sets, runs = position.rules.contract(position.deal)
         name += f", deal {position.deal} ({contract_words(sets, runs)})"
     return name
-
-
-def contract_words(sets: int, runs: int) -> str:
-    """A contract in words: ``2 sets``, ``1 set and 1 run``."""
-    parts = [
-        f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((sets, "set"), (runs, "run")) if n
-    ]
-    return " and ".join(parts)
 
 
 def _hand_label(position: CardPosition) -> str:

@@ -37,9 +37,10 @@ import hashlib
 import os
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import partial
+from typing import Any, TypeAlias
 
 from rummikub.cards.cards import DECK, JOKER, Card, card_problem, sort_key, type_of
 from rummikub.cards.checker import check
@@ -48,6 +49,8 @@ from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw, too_often
 from rummikub.cards.rules import CardRules, hand_size_of, most_players, pack_for
 from rummikub.core.errors import RummikubError
+from rummikub.play import replay as replaying
+from rummikub.play.piles import take_next
 
 __all__ = [
     "CONTRACT_DEALS",
@@ -459,12 +462,11 @@ def _take_stock(
 ) -> tuple[CardGameState, Card | None]:
     """The stock's top card drawn by seat ``who``: the state after, and the card (None
     where neither the stock nor that hand is known)."""
-    stock = state.stock
-    card = given
-    if stock is not None:
-        if given is not None and given != stock[0]:
-            raise _error(state, [f"{what} {given}, but the stock's next card is {stock[0]}"])
-        card, stock = stock[0], stock[1:]
+    card, stock = take_next(
+        state.stock,
+        given,
+        lambda named, top: _error(state, [f"{what} {named}, but the stock's next card is {top}"]),
+    )
     hands = list(state.hands)
     held = hands[who]
     if held is not None:
@@ -867,82 +869,63 @@ def advance(state: CardGameState, turn: Turn) -> CardGameState:
     return lay(after, turn.melds, turn.layoffs, turn.discard)
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """A record played through: ``states`` are the states before each turn and after the
-    last, hand after hand; ``error`` is the first turn that could not be applied."""
-
-    record: CardRecord
-    states: tuple[CardGameState, ...]
-    error: TurnError | None
-    #: A problem other than a bad turn (a hand's deal, scores written wrong).
-    trouble: str | None = None
-    #: The file the record was read from (:func:`replay_file`), named in :attr:`problem`.
-    path: str | None = None
-
-    @property
-    def state(self) -> CardGameState:
-        return self.states[-1]
-
-    @property
-    def problem(self) -> str | None:
-        """The first problem in one line (the file first, when read from one): a bad turn
-        (``g.toml: hand 2, turn 5 (Bob): 7S is not in your hand``), a turn that is not
-        cards, a deal or scores that do not hold."""
-        found = self._problem()
-        if found is None or self.path is None:
-            return found
-        return f"{self.path}: {found}"
-
-    def _problem(self) -> str | None:
-        if self.error is not None:
-            return str(self.error)
-        if self.record.problem is not None:
-            return self.record.problem
-        return self.trouble
+#: A card record played through (:class:`rummikub.play.replay.Replay`): the states before
+#: each turn and after the last, hand after hand, and the first problem.
+Replay: TypeAlias = replaying.Replay[CardRecord, CardGameState, TurnError]
 
 
 def replay(record: CardRecord) -> Replay:
     """Apply every hand and turn of ``record`` until the first bad one."""
-    state = start(record)
-    states = [state]
+    return replaying.replay(record, start(record), _steps(record), TurnError)
+
+
+def _steps(record: CardRecord) -> Iterator[replaying.Step[CardGameState]]:
+    """A card record's steps: each hand's deal (after the first), its turns, its scores."""
+    Step = replaying.Step
     for number, hand in enumerate(record.hands):
         if number > 0:
-            try:
-                state = start_hand(state, hand.deal)
-            except RummikubError as error:
-                return Replay(record, tuple(states), None, str(error))
-            states.append(state)
+            yield Step(partial(_next_hand, hand.deal))
         for turn in hand.turns:
-            if state.hand_over:
-                return Replay(
-                    record,
-                    tuple(states),
-                    _error(state, ["the hand is over: the next turn belongs to the next hand"]),
-                )
-            try:
-                state = advance(state, turn)
-            except TurnError as error:
-                return Replay(record, tuple(states), error)
-            states.append(state)
+            yield Step(partial(_turn, turn))
         if hand.scores is not None:
-            if not state.hand_over:
-                trouble = f"hand {number + 1}: scores written for a hand that has not ended"
-                return Replay(record, tuple(states), None, trouble)
-            found = state.results[-1].scores
-            if found is None:
-                state = enter_scores(state, hand.scores)
-                states[-1] = state
-            elif found != hand.scores:
-                trouble = (
-                    f"hand {number + 1}: the record says scores {list(hand.scores)}, its turns "
-                    f"give {list(found)}"
-                )
-                return Replay(record, tuple(states), None, trouble)
-        if number + 1 < len(record.hands) and not state.hand_over:
-            trouble = f"hand {number + 2}: dealt before hand {number + 1} ended"
-            return Replay(record, tuple(states), None, trouble)
-    return Replay(record, tuple(states), None)
+            yield Step(partial(_hand_scores, number, hand.scores), "replace")
+        if number + 1 < len(record.hands):
+            yield Step(partial(_ended_before, number), "check")
+
+
+def _next_hand(deal: Deal, state: CardGameState) -> CardGameState:
+    try:
+        return start_hand(state, deal)
+    except RummikubError as error:
+        raise replaying.Trouble(str(error)) from None
+
+
+def _turn(turn: Turn, state: CardGameState) -> CardGameState:
+    if state.hand_over:
+        raise _error(state, ["the hand is over: the next turn belongs to the next hand"])
+    return advance(state, turn)
+
+
+def _hand_scores(number: int, scores: tuple[int, ...], state: CardGameState) -> CardGameState:
+    """The scores written for hand ``number`` (from 0): entered where the engine could not
+    count them, checked where it did."""
+    if not state.hand_over:
+        raise replaying.Trouble(f"hand {number + 1}: scores written for a hand that has not ended")
+    found = state.results[-1].scores
+    if found is None:
+        return enter_scores(state, scores)
+    if found != scores:
+        raise replaying.Trouble(
+            f"hand {number + 1}: the record says scores {list(scores)}, its turns "
+            f"give {list(found)}"
+        )
+    return state
+
+
+def _ended_before(number: int, state: CardGameState) -> CardGameState:
+    if not state.hand_over:
+        raise replaying.Trouble(f"hand {number + 2}: dealt before hand {number + 1} ended")
+    return state
 
 
 def replay_file(path: str | os.PathLike[str]) -> Replay:
@@ -950,7 +933,7 @@ def replay_file(path: str | os.PathLike[str]) -> Replay:
     :class:`~rummikub.cards.game.record.RecordError` for a file that is no record) and
     replay it up to its first bad turn; the problem names the file. A first deal that
     cannot be dealt raises, as :func:`start` does."""
-    return replace(replay(load(path)), path=os.fspath(path))
+    return replaying.replay_file(path, load, replay)
 
 
 def scores_of(state: CardGameState) -> tuple[tuple[int, ...] | None, ...]:

@@ -55,6 +55,11 @@ class CardGame:
     def view(self, state: CardGameState, seat: int) -> CardView:
         return view_of(state, seat)
 
+    # -- records: replaying one
+
+    def replay(self, record: CardRecord) -> engine.Replay:
+        return engine.replay(record)
+
 
 def _result(state: CardGameState) -> GameResult:
     if state.result is None:

@@ -19,19 +19,20 @@ Parsing is apart from legality, as for the tile records: :func:`loads` reads the
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from rummikub.cards.cards import Card, format_cards, parse_cards
 from rummikub.cards.melds import RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, preset, read_rules, rules_data
-from rummikub.core import files
-from rummikub.core.documents import Format, describe, format_of, parse_document, read_bytes
-from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.core.documents import Format, describe
+from rummikub.core.errors import RummikubError
+from rummikub.play import records
+from rummikub.play.records import MIN_PLAYERS as MIN_PLAYERS
 
 __all__ = [
     "FORMAT",
@@ -52,7 +53,6 @@ __all__ = [
 
 #: The value of a card record's ``format`` key.
 FORMAT = "rummikub-cards-game/1"
-MIN_PLAYERS = 2
 _KEYS = ("format", "game", "players", "rules", "seed", "me", "seats", "hands")
 _HAND_KEYS = ("dealt", "up", "stock", "scores", "totals", "turns")
 _TURN_KEYS = (
@@ -67,7 +67,7 @@ _TURN_KEYS = (
 )
 
 
-class RecordError(RummikubError, ValueError):
+class RecordError(records.RecordError):
     """A card record that cannot be read at all (its header or a hand's deal, not a turn)."""
 
 
@@ -155,46 +155,38 @@ class CardRecord:
 
 def load(path: str | os.PathLike[str]) -> CardRecord:
     """Read a card record file; the format follows the suffix (``.json``, else TOML)."""
-    name = os.fspath(path)
-    try:
-        data = read_bytes(name)
-    except PuzzleError as error:
-        raise RecordError(str(error)) from None
-    return loads(data, name, fmt=format_of(name))
+    data, name = records.load_data(path, RecordError)
+    return from_data(data, name)
 
 
 def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") -> CardRecord:
     """Read a card record from text (or UTF-8 bytes); ``path`` names it in messages."""
-    try:
-        data = parse_document(text, path, fmt=fmt)
-    except PuzzleError as error:
-        raise RecordError(str(error)) from None
-    return from_data(data, path)
+    return from_data(records.loads_data(text, path, fmt, RecordError), path)
 
 
 def from_data(data: Any, path: str = "<record>") -> CardRecord:
     """A card record from parsed TOML/JSON data; :class:`RecordError` with every problem of
     its header and deals at once."""
-    if not isinstance(data, Mapping):
-        raise RecordError(f"{path}: expected a table of keys at the top")
-    problems: list[str] = []
-    for key in data:
-        if key not in _KEYS:
-            problems.append(f"unknown key {key!r} (expected one of {', '.join(_KEYS)})")
-    written = data.get("format")
-    if written != FORMAT:
-        shown = repr(written) if isinstance(written, str) else describe(written)
-        hint = " (a tile game's record: rummikub-game/1)" if written == "rummikub-game/1" else ""
-        problems.append(f"format {shown}: expected {FORMAT!r}{hint}")
+    data, problems = records.header(
+        data,
+        path,
+        _KEYS,
+        RecordError,
+        expected=FORMAT,
+        show=lambda written: repr(written) if isinstance(written, str) else describe(written),
+        hints={"rummikub-game/1": " (a tile game's record: rummikub-game/1)"},
+    )
     reading = read_rules(data.get("game"), data.get("rules"))
     problems += reading.problems
     rules = reading.rules or reading.nearest or preset("rummy")
-    players = _players(data.get("players"), rules, problems)
-    seed = _whole_or_none(data, "seed", problems)
-    me = _whole_or_none(data, "me", problems)
+    players = records.players(
+        data.get("players"), problems, most=most_players(rules), holds=f"{rules.game} seats"
+    )
+    seed = records.whole_or_none(data, "seed", problems, describe)
+    me = records.whole_or_none(data, "me", problems, describe)
     if me is not None and not 0 <= me < len(players):
         problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
-    seats = _seats(data.get("seats"), len(players), problems)
+    seats = records.seats(data.get("seats"), len(players), problems)
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
         problems.append("hands: expected a list of hands ([[hands]] tables)")
@@ -241,61 +233,6 @@ def from_data(data: Any, path: str = "<record>") -> CardRecord:
         seats=seats,
         problem=problem,
     )
-
-
-def _players(raw: Any, rules: CardRules, problems: list[str]) -> tuple[str, ...]:
-    most = most_players(rules)
-    if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
-        problems.append(f"players: expected a list of {MIN_PLAYERS}-{most} names")
-        return ("?", "?")
-    if not MIN_PLAYERS <= len(raw) <= most:
-        problems.append(f"players: {len(raw)} given, {rules.game} seats {MIN_PLAYERS}-{most}")
-    for seat, name in enumerate(raw):
-        problem = _text_problem(name)
-        if problem:
-            problems.append(f"players[{seat}] {_shown(name)}: {problem}")
-            return ("?",) * max(len(raw), MIN_PLAYERS)
-    return tuple(p.strip() for p in raw) or ("?", "?")
-
-
-def _text_problem(text: str) -> str | None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "not valid text (a lone surrogate such as \\ud800 cannot be written)"
-    if any(ch in text for ch in "\n\r"):
-        return "a name fits on one line"
-    return None
-
-
-def _shown(text: str) -> str:
-    return json.dumps(text if len(text) <= 40 else text[:37] + "...")
-
-
-def _seats(raw: Any, players: int, problems: list[str]) -> tuple[str, ...] | None:
-    if raw is None:
-        return None
-    if (
-        not isinstance(raw, list)
-        or len(raw) != players
-        or not all(isinstance(s, str) and s.strip() and _text_problem(s) is None for s in raw)
-    ):
-        problems.append(
-            f'seats: expected one name per player ({players}), "person" or a strategy, '
-            'e.g. ["person", "best"]'
-        )
-        return None
-    return tuple(s.strip() for s in raw)
-
-
-def _whole_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{key}: expected a whole number, got {describe(value)}")
-        return None
-    return value
 
 
 def _cards(raw: Any, where: str) -> tuple[Card, ...]:
@@ -474,7 +411,7 @@ def dumps(
     """A record as the text of a record file (``totals`` as for :func:`to_data`)."""
     data = to_data(record, totals)
     if fmt == "json":
-        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        return records.json_text(data)
     lines = [f"{key} = {_toml(value)}" for key, value in data.items() if key not in _TABLES]
     if "rules" in data:
         lines += ["", "[rules]"]
@@ -493,28 +430,14 @@ _TABLES = ("rules", "hands")
 
 
 def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in value.items()) + "}"
-    # A JSON string with ASCII escapes is a valid TOML basic string.
-    return json.dumps(str(value))
-
-
-def _key(key: object) -> str:
-    text = str(key)
-    return text if text.replace("_", "").isalnum() and text.isascii() else json.dumps(text)
+    return records.toml_value(value)
 
 
 @contextlib.contextmanager
 def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the record's lock (:func:`rummikub.core.files.locked`) across a read, a change
     and :func:`save`, so that two writers lose no turn of each other's."""
-    with files.locked(path, error=RecordError):
+    with records.locked(path, RecordError):
         yield
 
 
@@ -530,23 +453,15 @@ def save(
     a file that no longer holds it is refused (another program changed it since)."""
     if not isinstance(record, CardRecord):
         raise TypeError(f"save() takes a CardRecord, got {type(record).__name__}")
-    name = os.fspath(path)
-    try:
-        text = dumps(record, format_of(name), totals).encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise RecordError(
-            f"{name}: cannot write {_shown(error.object)}: not valid text "
-            "(a lone surrogate such as \\ud800)"
-        ) from None
-    with locked(name):
-        if expect is not None:
-            try:
-                found: CardRecord | None = load(name)
-            except RecordError:
-                found = None
-            if found != expect:
-                raise RecordError(
-                    f"{name}: the record was changed by another program since it was read; "
-                    "nothing written (read it again to go on)"
-                )
-        files.write_atomically(text, name, error=RecordError)
+    records.write(
+        record,
+        os.fspath(path),
+        partial(_text, record, totals),
+        load=load,
+        expect=expect,
+        error=RecordError,
+    )
+
+
+def _text(record: CardRecord, totals: Sequence[Sequence[int] | None], fmt: Format) -> str:
+    return dumps(record, fmt, totals)

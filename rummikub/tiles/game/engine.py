@@ -21,12 +21,17 @@ Readings of the rules chosen here (README, "Readings of the rules"):
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
+from typing import TypeAlias
 
 from rummikub.core.errors import RummikubError
+from rummikub.play import replay as replaying
+from rummikub.play.piles import take_next
 from rummikub.tiles.game.record import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -38,6 +43,7 @@ from rummikub.tiles.game.record import (
     Record,
     Result,
     Turn,
+    load,
 )
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.position import Move, Position
@@ -56,6 +62,7 @@ __all__ = [
     "positions",
     "real_table",
     "replay",
+    "replay_file",
     "start",
     "turn_of_move",
 ]
@@ -330,12 +337,11 @@ def _draw(state: GameState, turn: Draw) -> GameState:
     seat, rules = state.to_move, state.rules
     if state.pool_count == 0:
         raise _error(state, ["the pool is empty: pass instead of drawing"])
-    tile = turn.tile
-    pool = state.pool
-    if pool is not None:
-        if tile is not None and tile != pool[0]:
-            raise _error(state, [f"drew {tile}, but the next tile of the pool is {pool[0]}"])
-        tile, pool = pool[0], pool[1:]
+    tile, pool = take_next(
+        state.pool,
+        turn.tile,
+        lambda given, top: _error(state, [f"drew {given}, but the next tile of the pool is {top}"]),
+    )
     racks = list(state.racks)
     rack = racks[seat]
     if rack is not None:
@@ -410,51 +416,43 @@ def _pool_empty(state: GameState) -> Result:
 # -- records --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """The states of a record: ``states[i]`` is the state before turn ``i + 1``; the last one
-    is the current state. ``error`` is the first turn that could not be applied (or read)."""
+#: A tile record played through (:class:`rummikub.play.replay.Replay`): the state before each
+#: turn and after the last, the first bad turn.
+Replay: TypeAlias = replaying.Replay[Record, GameState, TurnError]
 
-    record: Record
-    states: tuple[GameState, ...]
-    error: TurnError | None
 
-    @property
-    def state(self) -> GameState:
-        return self.states[-1]
+def replay(record: Record) -> Replay:
+    """Apply every turn of ``record`` until the first bad one; a result written that its
+    turns do not give is the replay's problem."""
+    _record(record, "replay")
+    steps = (replaying.Step(partial(_turn, turn)) for turn in record.turns)
+    return replaying.replay(record, start(record), steps, TurnError, partial(_ended, record))
 
-    @property
-    def problem(self) -> str | None:
-        """The first problem in words: a bad turn, or text that could not be read."""
-        if self.error is not None:
-            return str(self.error)
-        if self.record.problem is not None:
-            return self.record.problem
-        written, found = self.record.result, self.state.result
-        if written is not None and written != found:
-            return f"result: the record says {_result_words(written)}, its turns give " + (
-                "no end yet" if found is None else _result_words(found)
-            )
-        return None
+
+def replay_file(path: str | os.PathLike[str]) -> Replay:
+    """Read the record at ``path`` (:func:`rummikub.tiles.game.record.load`, which raises
+    :class:`~rummikub.tiles.game.record.RecordError` for a file that is no record) and
+    replay it up to its first bad turn; the problem names the file."""
+    return replaying.replay_file(path, load, replay)
+
+
+def _turn(turn: Turn, state: GameState) -> GameState:
+    return advance(state, turn)
+
+
+def _ended(record: Record, state: GameState) -> str | None:
+    """The problem of a result written that the turns do not give (None if they do)."""
+    written, found = record.result, state.result
+    if written is not None and written != found:
+        return f"result: the record says {_result_words(written)}, its turns give " + (
+            "no end yet" if found is None else _result_words(found)
+        )
+    return None
 
 
 def _result_words(result: Result) -> str:
     scores = "" if result.scores is None else f", scores {list(result.scores)}"
     return f"{result.ending}, winners {list(result.winners)}{scores}"
-
-
-def replay(record: Record) -> Replay:
-    """Apply every turn of ``record`` until the first bad one."""
-    _record(record, "replay")
-    state = start(record)
-    states = [state]
-    for turn in record.turns:
-        try:
-            state = advance(state, turn)
-        except TurnError as error:
-            return Replay(record, tuple(states), error)
-        states.append(state)
-    return Replay(record, tuple(states), None)
 
 
 def positions(record: Record) -> Iterator[tuple[int, int, Turn, Position | None]]:

@@ -18,9 +18,11 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TypeVar
 
 from rummikub.core.errors import RummikubError
+from rummikub.play import session
+from rummikub.play.session import PERSON, Quit, Think, illegal
+from rummikub.play.session import now as _now
 from rummikub.tiles.game.engine import (
     GameState,
     TurnError,
@@ -42,16 +44,6 @@ from rummikub.tiles.tiles import Tile
 __all__ = ["HELP", "PERSON", "Table", "play", "read_move", "resume", "table_of"]
 
 Paint = Callable[[Tile], str]
-T = TypeVar("T")
-#: How the solver's work is run: ``think(work)`` returns ``work()`` (the command line's
-#: makes Ctrl-C act at once inside it).
-Think = Callable[[Callable[[], T]], T]
-#: The ``seats`` entry of the person at the terminal.
-PERSON = "person"
-
-
-def _now(work: Callable[[], T]) -> T:
-    return work()
 
 
 HELP = """Type your move:
@@ -62,56 +54,22 @@ HELP = """Type your move:
   quit              stop here (the record is kept)"""
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(session.Table[Strategy]):
     """Who sits where: the person's seat and name, and a strategy for every other seat."""
 
-    name: str
-    opponents: tuple[tuple[str, Strategy], ...]
-    seat: int = 0
-
-    def players(self) -> list[str]:
-        names = [n for n, _ in self.opponents]
-        names.insert(self.seat, self.name)
-        return names
-
-    def strategy_of(self, seat: int) -> Strategy:
-        index = seat if seat < self.seat else seat - 1
-        return self.opponents[index][1]
+    __slots__ = ()
 
     def seats(self) -> tuple[str, ...]:
         """Who plays each seat, as a record's ``seats`` says: the person, or the name of a
         strategy (a function not among :data:`STRATEGIES` by its ``__name__``)."""
         names = {id(function): name for name, function in STRATEGIES.items()}
-        kinds = [names.get(id(f), getattr(f, "__name__", "?")) for _, f in self.opponents]
-        kinds.insert(self.seat, PERSON)
-        return tuple(kinds)
+        return self.kinds(lambda f: names.get(id(f), getattr(f, "__name__", "?")))
 
 
 def table_of(record: Record, path: str = "<record>") -> Table:
     """Who sits where in a saved game, from the record's ``seats`` (raises
     :class:`RecordError` if it does not say, or names no person or an unknown strategy)."""
-    if record.seats is None:
-        raise RecordError(
-            f"{path}: the record does not say who plays each seat: add e.g. "
-            f'seats = ["{PERSON}", "best"] (records written by rummikub play have it)'
-        )
-    people = [seat for seat, kind in enumerate(record.seats) if kind == PERSON]
-    if len(people) != 1:
-        raise RecordError(f"{path}: seats: expected exactly one {PERSON!r}, got {len(people)}")
-    opponents: list[tuple[str, Strategy]] = []
-    for seat, kind in enumerate(record.seats):
-        if kind == PERSON:
-            continue
-        try:
-            opponents.append((record.players[seat], strategy(kind)))
-        except RummikubError as error:
-            raise RecordError(f"{path}: seats[{seat}]: {error}") from None
-    return Table(record.players[people[0]], tuple(opponents), people[0])
-
-
-class Quit(Exception):
-    """The person stopped the game."""
+    return Table(*session.seating(record.seats, record.players, path, strategy, RecordError))
 
 
 def read_move(state: GameState, line: str) -> Turn | str:
@@ -230,10 +188,7 @@ def resume(
     where = "<record>" if path is None else os.fspath(path)
     table = table_of(record, where)
     game = replay(record)
-    if game.problem is not None:
-        raise RecordError(f"{where}: {game.problem}")
-    if game.state.over:
-        raise RecordError(f"{where}: the game is over; nothing to resume")
+    session.resumable(game.problem, game.state.over, where, RecordError)
     say(f"Resuming at turn {game.state.turns + 1}.")
     return _game(record, table, ask, say, paint, path, think, True)
 
@@ -248,47 +203,69 @@ def _game(
     think: Think[object],
     resuming: bool,
 ) -> Record:
-    game = replay(record)
-    state = game.state
-    turns: list[Turn] = list(record.turns)
-    # What the file holds as far as this game knows: another program's change is refused.
-    on_file: Record | None = record if resuming else None
+    state = replay(record).state
+    sitting = _Sitting(table, ask, say, paint, think)
 
-    def keep(turns: Sequence[Turn], state: GameState) -> Record:
-        nonlocal on_file
-        kept = record.with_turns(turns, state.result)
-        if path is not None:
-            save(kept, path, expect=on_file)
-            on_file = kept
-        return kept
+    def keep(kept: Record, state: GameState, expect: Record | None) -> None:
+        assert path is not None
+        save(kept, path, expect=expect)
 
-    kept = keep(turns, state)
-    while not state.over:
+    return session.run(
+        sitting,
+        record.with_turns(record.turns, state.result),
+        state,
+        save=None if path is None else keep,
+        added=_added,
+        resuming=resuming,
+        say=say,
+    )
+
+
+def _added(record: Record, turn: Turn, after: GameState) -> Record:
+    return record.with_turns((*record.turns, turn), after.result)
+
+
+@dataclass(frozen=True, slots=True)
+class _Sitting:
+    """The tile game at the terminal (:class:`rummikub.play.session.Sitting`)."""
+
+    table: Table
+    ask: Callable[[str], str]
+    say: Callable[[str], None]
+    paint: Paint
+    think: Think[object]
+    stopped: str = "Game stopped; the record keeps every turn so far."
+
+    def over(self, state: GameState) -> bool:
+        return state.over
+
+    def person_plays(self, state: GameState) -> bool:
+        return state.to_move == self.table.seat
+
+    def person(self, state: GameState) -> Turn:
+        return _person(state, state.to_move, self.ask, self.say, self.paint, self.think)
+
+    def strategy(self, state: GameState) -> Turn:
         seat = state.to_move
-        name = state.players[seat]
-        try:
-            if seat == table.seat:
-                turn = _person(state, seat, ask, say, paint, think)
-            else:
-                move = think(partial(table.strategy_of(seat), *view_of(state, seat)))
-                assert isinstance(move, Move)
-                turn = turn_of_move(state, move)
-        except Quit:
-            say("Game stopped; the record keeps every turn so far.")
-            return kept
-        after = advance(state, turn)
-        # Saved before it is told: an interrupt leaves the record at a whole turn.
-        kept = keep([*turns, turn], after)
-        turns.append(turn)
-        before, state = state, after
-        if seat == table.seat:
-            say(f"You {_painted(describe(turn, before), paint)}.")
+        move = self.think(partial(self.table.strategy_of(seat), *view_of(state, seat)))
+        assert isinstance(move, Move)
+        return turn_of_move(state, move)
+
+    def advance(self, state: GameState, turn: Turn) -> GameState:
+        return advance(state, turn)
+
+    def tell(self, turn: Turn, before: GameState, after: GameState) -> None:
+        seat = before.to_move
+        name = before.players[seat]
+        if seat == self.table.seat:
+            self.say(f"You {_painted(describe(turn, before), self.paint)}.")
         elif isinstance(turn, Draw):
-            say(f"{name} drew a tile.")  # nobody at a real table sees another's draw
+            self.say(f"{name} drew a tile.")  # nobody at a real table sees another's draw
         else:
-            say(f"{name} {_painted(describe(turn, before), paint)}.")
-    say(_ending(state, table))
-    return kept
+            self.say(f"{name} {_painted(describe(turn, before), self.paint)}.")
+
+    def ending(self, state: GameState) -> str:
+        return _ending(state, self.table)
 
 
 def _person(
@@ -326,10 +303,7 @@ def _person(
             try:
                 advance(state, move)
             except TurnError as error:
-                count = len(error.problems)
-                lines = [f"Illegal move: {count} rule{'' if count == 1 else 's'} broken."]
-                lines += [f"  - {problem}" for problem in error.problems]
-                say("\n".join(lines))
+                say(illegal("Illegal move", error.problems))
                 continue
             return move
 

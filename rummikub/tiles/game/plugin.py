@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummikub.core.errors import RummikubError
-from rummikub.tiles.game.engine import GameState, advance, deal, start, turn_of_move
+from rummikub.tiles.game.engine import (
+    GameState,
+    Replay,
+    advance,
+    deal,
+    replay,
+    start,
+    turn_of_move,
+)
 from rummikub.tiles.game.record import RACK_SIZE, Record, Result, Turn
 from rummikub.tiles.game.strategies import Strategy
 from rummikub.tiles.game.view import View, determinize, view_of
@@ -74,6 +82,11 @@ class TileGame:
 
     def apply(self, state: GameState, turn: Turn) -> GameState:
         return advance(state, turn)
+
+    # -- records: replaying one
+
+    def replay(self, record: Record) -> Replay:
+        return replay(record)
 
 
 def _result(state: GameState) -> Result:

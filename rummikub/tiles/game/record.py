@@ -18,17 +18,16 @@ overwritten by the next.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal
 
-from rummikub.core import files
-from rummikub.core.documents import Format, format_of, parse_document, read_bytes
-from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.core.documents import Format
+from rummikub.core.errors import RummikubError
 from rummikub.core.files import LOCK_WAIT as LOCK_WAIT
+from rummikub.play import records
 from rummikub.tiles.melds import KINDS, RawMeld
 from rummikub.tiles.notation import parse_meld, parse_rack
 from rummikub.tiles.rules import STANDARD, Rules, read_rules, rules_data
@@ -85,7 +84,7 @@ _VARIATION_KEYS = ("moves", "comment")
 MARKS = ("!!", "!", "!?", "?!", "?", "??")
 
 
-class RecordError(RummikubError, ValueError):
+class RecordError(records.RecordError):
     """A record file that cannot be read at all (its header, not a turn)."""
 
 
@@ -213,45 +212,32 @@ class Record:
 
 def load(path: str | os.PathLike[str]) -> Record:
     """Read a record file; the format follows the suffix (``.json``, else TOML)."""
-    name = os.fspath(path)
-    try:
-        data = read_bytes(name)
-    except PuzzleError as error:
-        raise RecordError(str(error)) from None
-    return loads(data, name, fmt=format_of(name))
+    data, name = records.load_data(path, RecordError)
+    return from_data(data, name)
 
 
 def loads(text: str | bytes, path: str = "<record>", *, fmt: Format = "toml") -> Record:
     """Read a record from text (or UTF-8 bytes); ``path`` names it in messages. Read as
     every document is (:mod:`rummikub.core.documents`): a size limit, UTF-8 and a byte
     order mark, numbers too long, nesting too deep."""
-    try:
-        data = parse_document(text, path, fmt=fmt)
-    except PuzzleError as error:
-        raise RecordError(str(error)) from None
-    return from_data(data, path)
+    return from_data(records.loads_data(text, path, fmt, RecordError), path)
 
 
 def from_data(data: Any, path: str = "<record>") -> Record:
     """A record from parsed TOML/JSON data."""
-    problems: list[str] = []
-    if not isinstance(data, Mapping):
-        raise RecordError(f"{path}: expected a table of keys at the top")
-    for key in data:
-        if key not in _KEYS:
-            problems.append(f"unknown key {key!r} (expected one of {', '.join(_KEYS)})")
-    if data.get("format", FORMAT) != FORMAT:
-        problems.append(f"format {data.get('format')!r}: expected {FORMAT!r}")
-    players = _players(data.get("players"), problems)
+    data, problems = records.header(data, path, _KEYS, RecordError, expected=FORMAT, default=FORMAT)
+    players = records.players(data.get("players"), problems, most=MAX_PLAYERS, holds="a game has")
     rules = _rules(data.get("rules", {}), problems)
-    seed = _int_or_none(data, "seed", problems)
-    rack_size = _int_or_none(data, "rack_size", problems)
-    me = _int_or_none(data, "me", problems)
+    seed = records.whole_or_none(data, "seed", problems)
+    rack_size = records.whole_or_none(data, "rack_size", problems)
+    me = records.whole_or_none(data, "me", problems)
     if me is not None and not 0 <= me < max(len(players), 1):
         problems.append(f"me = {me}: expected a seat 0-{len(players) - 1}")
-    seats = _seats(data.get("seats"), len(players), problems)
+    seats = records.seats(data.get("seats"), len(players), problems)
     annotator = data.get("annotator")
-    if annotator is not None and (not isinstance(annotator, str) or _text_problem(annotator)):
+    if annotator is not None and (
+        not isinstance(annotator, str) or records.text_problem(annotator)
+    ):
         problems.append("annotator: expected one line of text")
         annotator = None
     deal = _deal(data.get("deal"), len(players), rules, problems)
@@ -295,67 +281,10 @@ def from_data(data: Any, path: str = "<record>") -> Record:
     )
 
 
-def _players(raw: Any, problems: list[str]) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
-        problems.append("players: expected a list of 2-4 names")
-        return ("?", "?")
-    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        problems.append(f"players: {len(raw)} given, a game has {MIN_PLAYERS}-{MAX_PLAYERS}")
-    for seat, name in enumerate(raw):
-        problem = _text_problem(name)
-        if problem:
-            problems.append(f"players[{seat}] {_shown(name)}: {problem}")
-            return ("?",) * max(len(raw), 2)
-    return tuple(p.strip() for p in raw) or ("?", "?")
-
-
-def _text_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a name in a record (None if it can): it must be written as
-    UTF-8 (a JSON escape such as \\ud800, half of a pair, cannot) and fit on one line."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "not valid text (a lone surrogate such as \\ud800 cannot be written)"
-    if any(ch in text for ch in "\n\r"):
-        return "a name fits on one line"
-    return None
-
-
-def _shown(text: str) -> str:
-    """A string as messages quote it, escaped to ASCII (so a lone surrogate prints)."""
-    return json.dumps(text if len(text) <= 40 else text[:37] + "...")
-
-
-def _seats(raw: Any, players: int, problems: list[str]) -> tuple[str, ...] | None:
-    if raw is None:
-        return None
-    if (
-        not isinstance(raw, list)
-        or not all(isinstance(s, str) and s.strip() and _text_problem(s) is None for s in raw)
-        or len(raw) != players
-    ):
-        problems.append(
-            f'seats: expected one name per player ({players}), "person" or a strategy, '
-            'e.g. ["person", "best"]'
-        )
-        return None
-    return tuple(s.strip() for s in raw)
-
-
 def _rules(raw: Any, problems: list[str]) -> Rules:
     reading = read_rules(raw)
     problems += reading.problems
     return reading.rules if reading.rules is not None else STANDARD
-
-
-def _int_or_none(data: Mapping[str, Any], key: str, problems: list[str]) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{key}: expected a whole number, got {value!r}")
-        return None
-    return value
 
 
 def _tiles(raw: Any, where: str, rules: Rules) -> tuple[Tile, ...]:
@@ -470,7 +399,7 @@ def _comment(raw: Any, where: str) -> str | None:
         raw.encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError(
-            f"{where} {_shown(raw)}: not valid text (a lone surrogate such as \\ud800)"
+            f"{where} {records.shown(raw)}: not valid text (a lone surrogate such as \\ud800)"
         ) from None
     return raw
 
@@ -613,7 +542,7 @@ def dumps(record: Record, fmt: Format = "toml") -> str:
     """A record as the text of a record file."""
     data = to_data(record)
     if fmt == "json":
-        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        return records.json_text(data)
     lines: list[str] = []
     tables: dict[str, dict[str, Any]] = {}
     for key, value in data.items():
@@ -638,25 +567,7 @@ def dumps(record: Record, fmt: Format = "toml") -> str:
 
 
 def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):  # an inline table (its keys are bare words)
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    # A JSON string with ASCII escapes is a valid TOML basic string, once a character beyond
-    # the BMP (JSON's surrogate pair, which TOML refuses) is written as one \UXXXXXXXX.
-    return _PAIR.sub(_scalar, json.dumps(str(value)))
-
-
-_PAIR = re.compile(r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
-
-
-def _scalar(match: re.Match[str]) -> str:
-    high, low = int(match[2], 16), int(match[3], 16)
-    return f"{match[1]}\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+    return records.toml_value(value, spaced=True)
 
 
 @contextlib.contextmanager
@@ -668,7 +579,7 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     :class:`RecordError`. Re-entrant: :func:`save` inside the block takes it again at no
     cost. The lock is :func:`rummikub.core.files.locked`'s.
     """
-    with files.locked(path, error=RecordError):
+    with records.locked(path, RecordError):
         yield
 
 
@@ -688,25 +599,14 @@ def save(record: Record, path: str | os.PathLike[str], *, expect: Record | None 
     name = os.fspath(path)
     if not isinstance(name, str):
         raise TypeError(f"save() takes the path as text, got {_type(name)}")
-    try:
-        text = dumps(record, format_of(name)).encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise RecordError(
-            f"{name}: cannot write {_shown(error.object)}: not valid text "
-            "(a lone surrogate such as \\ud800)"
-        ) from None
-    with locked(name):
-        if expect is not None:
-            try:
-                found: Record | None = load(name)
-            except RecordError:
-                found = None
-            if found != expect:
-                raise RecordError(
-                    f"{name}: the record was changed by another program since it was read; "
-                    "nothing written (read it again to go on)"
-                )
-        files.write_atomically(text, name, error=RecordError)
+    records.write(
+        record,
+        name,
+        partial(dumps, record),
+        load=load,
+        expect=expect,
+        error=RecordError,
+    )
 
 
 def _type(value: object) -> str:
