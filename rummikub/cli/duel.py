@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import inspect
-import json
-from pathlib import Path
 
 import click
 
-from rummikub.cli.common import rack_size_option, rules_of, rules_options
-from rummikub.cli.simulate import cluster_options, finish, output_options, play_games
-from rummikub.tiles.game import duel as duels
+from rummikub import games as registry
+from rummikub.cli.common import BadInput, rack_size_option, rules_options
+from rummikub.cli.simulate import cluster_options, output_options, play_and_report
+from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.strategies import STRATEGIES
 
 __all__ = ["duel"]
@@ -23,13 +22,25 @@ DEFAULT_DEALS = 50
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @click.option(
+    "--game",
+    type=click.Choice(registry.CARD_GAMES),
+    # Read before --rule, which then judges its options as this game's.
+    is_eager=True,
+    help="Duel at this card rummy (CARDS.md section 7) instead of tiles: card strategies, "
+    "the score is the game's final total; --rule sets its options (e.g. target=200).",
+)
+@click.option(
     "--games",
     type=click.IntRange(min=1),
     help=f"Games to play: a multiple of the seatings of a deal (2 at 2 and 4 players, 3 at "
     f"3; default: {DEFAULT_DEALS} deals).",
 )
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per game."
+    "--players",
+    type=click.IntRange(2, 8),
+    default=2,
+    show_default=True,
+    help="Seats per game (tiles 2-4; cards as the game seats).",
 )
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
@@ -38,9 +49,12 @@ DEFAULT_DEALS = 50
 @cluster_options
 @output_options
 @rules_options
+@click.pass_context
 def duel(
+    ctx: click.Context,
     a: str,
     b: str,
+    game: str | None,
     games: int | None,
     players: int,
     seed: int,
@@ -60,40 +74,43 @@ def duel(
 
     Reports A's win rate with its 95% (Wilson) interval, the mean score difference A-B with
     a 95% interval paired by deal, the deals one strategy won in every seating, and the game
-    length. The same seed gives the same games and report, with or without Dask.
+    length. With --game, a card rummy's duel between card strategies: the score is the
+    game's final total, and where the lowest total wins the difference is B-A, so that a
+    positive difference favours A. The same seed gives the same games and report, with or
+    without Dask.
     """
-    rules = rules_of(rules_preset, rule_options)
-    setup = duels.DuelSetup(a.strip().lower(), b.strip().lower(), players, rules, rack_size, seed)
-    if games is None:
-        games = DEFAULT_DEALS * len(setup.seatings)
-    setup.check_games(games)
-    found, timing = play_games(
+    given = ctx.get_parameter_source("rack_size") is not click.core.ParameterSource.DEFAULT
+    try:
+        run = registry.duel(
+            game or registry.TILES,
+            a.strip().lower(),
+            b.strip().lower(),
+            players,
+            seed,
+            rules_preset=rules_preset,
+            rule_options=rule_options,
+            rack_size=rack_size if game is None or given else None,
+        )
+        if games is None:
+            games = DEFAULT_DEALS * len(run.setup.seatings)
+        run.setup.check_games(games)
+    except RummikubError as error:
+        raise BadInput(str(error)) from None
+    play_and_report(
+        run,
         games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: duels.duel(
-            setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        ),
+        workers=workers,
+        scheduler=scheduler,
+        batch_size=batch_size,
+        no_progress=no_progress,
+        as_json=as_json,
+        csv_path=csv_path,
+        chart_path=chart_path,
     )
-    report = duels.summarize(setup, found)
-    if as_json:
-        click.echo(json.dumps(report.to_data()))
-    else:
-        click.echo(duels.to_text(report))
-    if csv_path is not None:
-        Path(csv_path).write_text(duels.to_csv(report), encoding="utf-8")
-    if chart_path is not None:
-        from rummikub.tiles.game.chart import save_duel_chart
-
-        save_duel_chart(report, chart_path)
-    finish(timing, len(report.failures))
 
 
 # The strategies known when the command loads, whatever registers them.
-duel.help = inspect.cleandoc(duel.help or "") + f"\n\nStrategies: {', '.join(STRATEGIES)}."
+duel.help = inspect.cleandoc(duel.help or "") + (
+    f"\n\nStrategies: {', '.join(STRATEGIES)}; with --game: "
+    f"{', '.join(registry.strategy_names(registry.CARD_GAMES[0]))}."
+)

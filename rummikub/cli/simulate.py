@@ -12,13 +12,22 @@ from typing import Any, TypeVar
 
 import click
 
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
+from rummikub import games as registry
+from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_options
 from rummikub.core import cluster
+from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
-from rummikub.tiles.game import simulate as sim
 from rummikub.tiles.game.strategies import STRATEGIES
 
-__all__ = ["cluster_options", "finish", "output_options", "play_games", "progress_bar", "simulate"]
+__all__ = [
+    "cluster_options",
+    "finish",
+    "output_options",
+    "play_and_report",
+    "play_games",
+    "progress_bar",
+    "simulate",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -72,7 +81,7 @@ def play_games(
     workers: int | None,
     scheduler: str | None,
     no_progress: bool,
-    run: Callable[[int, sim.Progress | None], T],
+    run: Callable[[int, Progress | None], T],
 ) -> tuple[T, str]:
     """Play the games of a run through ``run(workers, progress)`` with a progress bar; the
     answer and the line that says how long it took (for :func:`finish`). A bad scheduler,
@@ -102,8 +111,45 @@ def finish(timing: str, failures: int) -> None:
         click.get_current_context().exit(EXIT_REJECTED)
 
 
+def play_and_report(
+    run: registry.Simulation | registry.Duel,
+    games: int,
+    *,
+    workers: int | None,
+    scheduler: str | None,
+    batch_size: int | None,
+    no_progress: bool,
+    as_json: bool,
+    csv_path: str | None = None,
+    chart_path: str | None = None,
+) -> None:
+    """Play the games of ``run`` (a simulation or a duel of any game) and give its report:
+    the text or ``--json`` on stdout, ``--csv`` and ``--chart`` into their files, the
+    time taken on stderr; exit 1 when a game failed."""
+    found, timing = play_games(
+        games,
+        workers,
+        scheduler,
+        no_progress,
+        lambda workers, progress: run.run(
+            games,
+            workers=workers,
+            scheduler=scheduler,
+            batch_size=batch_size,
+            progress=progress,
+        ),
+    )
+    report = run.report(found)
+    click.echo(json.dumps(report.to_data()) if as_json else run.text(report))
+    if csv_path is not None and run.csv is not None:
+        Path(csv_path).write_text(run.csv(report), encoding="utf-8")
+    if chart_path is not None and run.chart is not None:
+        run.chart(report, chart_path)
+    finish(timing, len(report.failures))
+
+
 @contextmanager
-def progress_bar(games: int, show: bool) -> Iterator[sim.Progress | None]:
+def progress_bar(games: int, show: bool) -> Iterator[Progress | None]:
     """A rich progress bar on stderr (only on a terminal): games finished, rate, time left."""
     if not show:
         yield None
@@ -155,7 +201,7 @@ def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
 )
 @click.option(
     "--game",
-    type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
+    type=click.Choice(registry.CARD_GAMES),
     # Read before --rule, which then judges its options as this game's.
     is_eager=True,
     help="Play whole card games of this preset (CARDS.md section 7) instead of tiles; "
@@ -208,99 +254,32 @@ def simulate(
 
     The same seed gives the same games and report, with or without Dask."""
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
-    if game is not None:
-        if rules_preset is not None:
-            raise BadInput("--rules is a tile rule set; a card game takes --rule KEY=VALUE")
-        if chart_path is not None or csv_path is not None:
-            raise BadInput(
-                "--chart and --csv are for tile games; a card game's report is text or --json"
-            )
-        _simulate_cards(
-            game,
+    # After --rules, which the game's reading refuses first for a card game.
+    if game is not None and rules_preset is None and (chart_path or csv_path) is not None:
+        raise BadInput(
+            "--chart and --csv are for tile games; a card game's report is text or --json"
+        )
+    try:
+        run = registry.simulation(
+            game or registry.TILES,
             names,
             players,
             seed,
-            rule_options,
-            games,
-            workers,
-            scheduler,
-            batch_size,
-            as_json,
-            no_progress,
+            rules_preset=rules_preset,
+            rule_options=rule_options,
+            # A card game deals its own hands: --rack-size is the tile game's.
+            rack_size=rack_size if game is None else None,
         )
-        return
-    rules = rules_of(rules_preset, rule_options)
-    setup = sim.Setup(names, players, rules, rack_size, seed)
-    found, timing = play_games(
-        games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: sim.simulate(
-            setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        ),
-    )
-    report = sim.summarize(setup, found)
-    if as_json:
-        click.echo(json.dumps(report.to_data()))
-    else:
-        click.echo(sim.to_text(report))
-    if csv_path is not None:
-        Path(csv_path).write_text(sim.to_csv(report), encoding="utf-8")
-    if chart_path is not None:
-        from rummikub.tiles.game.chart import save_chart
-
-        save_chart(report, chart_path)
-    finish(timing, len(report.failures))
-
-
-def _simulate_cards(
-    game: str,
-    names: tuple[str, ...],
-    players: int,
-    seed: int,
-    rule_options: dict[str, str],
-    games: int,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    as_json: bool,
-    no_progress: bool,
-) -> None:
-    """``simulate --game``: card self-play (:mod:`rummikub.cards.game.simulate`)."""
-    from rummikub.cards.game import simulate as card_sim
-    from rummikub.cards.rules import option_from_text, read_rules
-
-    options = {key: option_from_text(text) for key, text in rule_options.items()}
-    reading = read_rules(game, None, options=options)
-    if reading.rules is None:
-        raise BadInput("; ".join(reading.problems))
-    try:
-        setup = card_sim.CardSetup(reading.rules, names, players, seed)
     except RummikubError as error:
         raise BadInput(str(error)) from None
-    found, timing = play_games(
+    play_and_report(
+        run,
         games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: card_sim.simulate(
-            setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        ),
+        workers=workers,
+        scheduler=scheduler,
+        batch_size=batch_size,
+        no_progress=no_progress,
+        as_json=as_json,
+        csv_path=csv_path,
+        chart_path=chart_path,
     )
-    report = card_sim.summarize(setup, found)
-    if as_json:
-        click.echo(json.dumps(report.to_data()))
-    else:
-        click.echo(card_sim.to_text(report))
-    finish(timing, len(report.failures))

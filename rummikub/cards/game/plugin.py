@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rummikub.cards.game import engine
 from rummikub.cards.game.engine import CardGameState, GameResult
-from rummikub.cards.game.record import CardRecord
+from rummikub.cards.game.record import CardRecord, Deal, Hand, Turn
+from rummikub.cards.game.strategies import REGISTRY, CardStrategy
 from rummikub.cards.game.view import CardView, view_of
 from rummikub.cards.rules import CardRules
 from rummikub.core.errors import RummikubError
+from rummikub.play.registry import Registry
+from rummikub.play.selfplay import GameFailure, Seating
+
+if TYPE_CHECKING:
+    from rummikub.cards.game.simulate import CardGameSummary
 
 __all__ = ["CardGame"]
 
@@ -54,6 +61,85 @@ class CardGame:
 
     def view(self, state: CardGameState, seat: int) -> CardView:
         return view_of(state, seat)
+
+    # -- self-play (rummikub.play.selfplay) --------------------------------------------------
+
+    def play_turn(
+        self, state: CardGameState, players: Sequence[CardStrategy]
+    ) -> tuple[CardGameState, Turn]:
+        from rummikub.cards.game.simulate import play_turn
+
+        return play_turn(state, players)
+
+    @property
+    def strategies(self) -> Registry[CardStrategy]:
+        return REGISTRY
+
+    @property
+    def seed_salt(self) -> str:
+        return "rummikub-cards-simulate"
+
+    @property
+    def max_turns(self) -> int | None:
+        from rummikub.cards.game.simulate import MAX_TURNS
+
+        return MAX_TURNS
+
+    def moment(self, state: CardGameState) -> tuple[int | None, int]:
+        return state.hand + 1, state.turns + 1
+
+    def refused(self, error: Exception) -> tuple[str, ...] | None:
+        return error.problems if isinstance(error, engine.TurnError) else None
+
+    def next_hand(self, state: CardGameState) -> CardGameState | None:
+        if not state.hand_over or state.over:
+            return None
+        return engine.start_hand(state, engine.next_deal(state))
+
+    def record_of(
+        self,
+        record: CardRecord,
+        hands: Sequence[tuple[CardGameState, Sequence[Turn]]],
+        state: CardGameState,
+    ) -> CardRecord:
+        played = []
+        for number, (first, turns) in enumerate(hands):
+            # The first hand's deal is the record's; the next ones were dealt from the
+            # game's seed into their first state.
+            dealt = record.hands[0].deal if number == 0 else _deal_of(first)
+            played.append(Hand(dealt, tuple(turns), state.results[number].scores))
+        return record.with_hands(played)
+
+    def summary(
+        self, seating: Seating, record: CardRecord, state: CardGameState
+    ) -> CardGameSummary:
+        from rummikub.cards.game.simulate import CardGameSummary
+
+        result = _result(state)
+        return CardGameSummary(
+            index=seating.index,
+            seed=seating.seed,
+            seats=seating.seats,
+            winners=result.winners,
+            totals=result.totals,
+            hands=len(state.results),
+            turns=sum(len(hand.turns) for hand in record.hands),
+            stock_endings=sum(1 for r in state.results if r.out is None),
+            rummies=sum(1 for r in state.results if r.rummy),
+            claims=sum(1 for hand in record.hands for t in hand.turns if t.claim is not None),
+        )
+
+    def failed_summary(self, seating: Seating, failure: GameFailure) -> CardGameSummary:
+        from rummikub.cards.game.simulate import CardGameSummary
+
+        return CardGameSummary(
+            seating.index, seating.seed, seating.seats, (), (), 0, 0, 0, error=failure
+        )
+
+
+def _deal_of(state: CardGameState) -> Deal:
+    """The deal of the hand ``state`` starts (as :func:`engine.start_hand` laid it out)."""
+    return Deal(state.hands, state.pile[0], state.stock)
 
 
 def _result(state: CardGameState) -> GameResult:

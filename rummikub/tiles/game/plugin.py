@@ -10,14 +10,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rummikub.core.errors import RummikubError
-from rummikub.tiles.game.engine import GameState, advance, deal, start, turn_of_move
+from rummikub.play.registry import Registry
+from rummikub.play.selfplay import GameFailure, Seating
+from rummikub.tiles.game.engine import GameState, TurnError, advance, deal, start, turn_of_move
 from rummikub.tiles.game.record import RACK_SIZE, Record, Result, Turn
-from rummikub.tiles.game.strategies import Strategy
+from rummikub.tiles.game.strategies import REGISTRY, Strategy
 from rummikub.tiles.game.view import View, determinize, view_of
 from rummikub.tiles.position import Position
 from rummikub.tiles.rules import Rules
+
+if TYPE_CHECKING:
+    from rummikub.tiles.game.simulate import GameSummary
 
 __all__ = ["TileGame", "TileView"]
 
@@ -74,6 +80,59 @@ class TileGame:
 
     def apply(self, state: GameState, turn: Turn) -> GameState:
         return advance(state, turn)
+
+    # -- self-play (rummikub.play.selfplay) --------------------------------------------------
+
+    @property
+    def strategies(self) -> Registry[Strategy]:
+        return REGISTRY
+
+    @property
+    def seed_salt(self) -> str:
+        return "rummikub-simulate"
+
+    @property
+    def max_turns(self) -> int | None:
+        return None  # the rules end every tile game (the pool runs out, then passes)
+
+    def moment(self, state: GameState) -> tuple[int | None, int]:
+        return None, state.turns + 1
+
+    def refused(self, error: Exception) -> tuple[str, ...] | None:
+        return error.problems if isinstance(error, TurnError) else None
+
+    def next_hand(self, state: GameState) -> GameState | None:
+        return None  # a tile game is one hand
+
+    def record_of(
+        self, record: Record, hands: Sequence[tuple[GameState, Sequence[Turn]]], state: GameState
+    ) -> Record:
+        ((_, turns),) = hands
+        return record.with_turns(list(turns), state.result)
+
+    def summary(self, seating: Seating, record: Record, state: GameState) -> GameSummary:
+        from rummikub.tiles.game.simulate import GameSummary
+
+        result = _result(state)
+        assert result.scores is not None
+        return GameSummary(
+            index=seating.index,
+            seed=seating.seed,
+            seats=seating.seats,
+            ending=result.ending,
+            winners=result.winners,
+            scores=result.scores,
+            turns=state.turns,
+            pool_exhausted=state.pool_count == 0,
+        )
+
+    def failed_summary(self, seating: Seating, failure: GameFailure) -> GameSummary:
+        from rummikub.tiles.game.simulate import GameSummary
+
+        turns = failure.turn - 1  # the turns before the failure
+        return GameSummary(
+            seating.index, seating.seed, seating.seats, "failed", (), (), turns, False, failure
+        )
 
 
 def _result(state: GameState) -> Result:
