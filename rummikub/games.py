@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
 from rummikub.play import duel as duels
 from rummikub.play.protocol import SelfPlay
@@ -24,8 +23,7 @@ __all__ = [
     "CARD_GAMES",
     "GAMES",
     "TILES",
-    "Duel",
-    "Simulation",
+    "Contest",
     "duel",
     "game_of",
     "simulation",
@@ -104,39 +102,18 @@ def game_of(
     return CardGame(_card_rules_of(name, rules_preset, options, rack_size))
 
 
-Play = Callable[..., list[Any]]
-
-
 @dataclass(frozen=True, slots=True)
-class Simulation:
-    """What ``rummikub simulate`` runs for one game: its setup, how its games are played
-    and how its report is given (the domain's report; the CSV and the chart where the
-    domain has them)."""
+class Contest:
+    """What ``rummikub simulate`` and ``rummikub duel`` run for one game: the games to play
+    (a self-play :class:`~rummikub.play.selfplay.Lineup` or a duel's
+    :class:`~rummikub.play.duel.Pairing`, played by :func:`rummikub.play.selfplay.play`)
+    and how their report is made and given (the CSV and the chart where there are some)."""
 
     setup: Any
-    play: Play
     summarize: Callable[[Any, Sequence[Any]], Any]
     text: Callable[[Any], str]
     csv: Callable[[Any], str] | None = None
     chart: Callable[[Any, str | os.PathLike[str]], None] | None = None
-
-    def run(
-        self,
-        games: int,
-        *,
-        workers: int = 1,
-        scheduler: str | None = None,
-        batch_size: int | None = None,
-        progress: Progress | None = None,
-    ) -> list[Any]:
-        return self.play(
-            self.setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        )
 
     def report(self, games: Sequence[Any]) -> Any:
         return self.summarize(self.setup, games)
@@ -155,87 +132,35 @@ def _duel_chart(report: Any, path: str | os.PathLike[str]) -> None:
 
 
 def simulation(
-    name: str,
-    strategies: Sequence[str],
-    players: int,
-    seed: int,
-    *,
-    rules_preset: str | None = None,
-    rule_options: Mapping[str, str] | None = None,
-    rack_size: int | None = None,
-) -> Simulation:
-    """The self-play run of ``strategies`` at ``players`` seats of the game ``name``."""
-    _check_name(name)
-    options = dict(rule_options or {})
-    if name == TILES:
+    game: SelfPlay[Any, Any, Any, Any], strategies: Sequence[str], players: int, seed: int
+) -> Contest:
+    """The self-play run of ``strategies`` at ``players`` seats of ``game`` (:func:`game_of`)."""
+    chosen: Any = game  # a TileGame or a CardGame: its rules (and a tile game's rack size)
+    if game.name == TILES:
         from rummikub.tiles.game import simulate as sim
 
-        rules = tile_rules(rules_preset, options)
-        setup = sim.Setup(tuple(strategies), players, rules, _rack(rack_size), seed)
-        return Simulation(setup, sim.simulate, sim.summarize, sim.to_text, sim.to_csv, _tile_chart)
+        setup = sim.Setup(tuple(strategies), players, chosen.rules, chosen.rack_size, seed)
+        return Contest(setup, sim.summarize, sim.to_text, sim.to_csv, _tile_chart)
     from rummikub.cards.game import simulate as card_sim
 
-    card = _card_rules_of(name, rules_preset, options, rack_size)
-    card_setup = card_sim.CardSetup(card, tuple(strategies), players, seed)
-    return Simulation(card_setup, card_sim.simulate, card_sim.summarize, card_sim.to_text)
+    card_setup = card_sim.CardSetup(chosen.rules, tuple(strategies), players, seed)
+    return Contest(card_setup, card_sim.summarize, card_sim.to_text)
 
 
-@dataclass(frozen=True, slots=True)
-class Duel:
-    """What ``rummikub duel`` runs for one game: its setup (a :class:`~rummikub.play.duel.
-    Pairing`); the duel, its report, text, CSV and chart are the same for every game."""
-
+def duel(game: SelfPlay[Any, Any, Any, Any], a: str, b: str, players: int, seed: int) -> Contest:
+    """The duel of ``a`` against ``b`` at ``players`` seats of ``game`` (:func:`game_of`);
+    the duel, its report, text, CSV and chart are the same for every game."""
+    chosen: Any = game
     setup: duels.Pairing
-
-    def run(
-        self,
-        games: int,
-        *,
-        workers: int = 1,
-        scheduler: str | None = None,
-        batch_size: int | None = None,
-        progress: Progress | None = None,
-    ) -> list[Any]:
-        return duels.duel(
-            self.setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        )
-
-    def report(self, games: Sequence[Any]) -> duels.DuelReport:
-        return duels.summarize(self.setup, games)
-
-    text = staticmethod(duels.to_text)
-    csv = staticmethod(duels.to_csv)
-    chart = staticmethod(_duel_chart)
-
-
-def duel(
-    name: str,
-    a: str,
-    b: str,
-    players: int,
-    seed: int,
-    *,
-    rules_preset: str | None = None,
-    rule_options: Mapping[str, str] | None = None,
-    rack_size: int | None = None,
-) -> Duel:
-    """The duel of ``a`` against ``b`` at ``players`` seats of the game ``name``."""
-    _check_name(name)
-    options = dict(rule_options or {})
-    if name == TILES:
+    if game.name == TILES:
         from rummikub.tiles.game.duel import DuelSetup
 
-        rules = tile_rules(rules_preset, options)
-        return Duel(DuelSetup(a, b, players, rules, _rack(rack_size), seed))
-    from rummikub.cards.game.duel import CardDuelSetup
+        setup = DuelSetup(a, b, players, chosen.rules, chosen.rack_size, seed)
+    else:
+        from rummikub.cards.game.duel import CardDuelSetup
 
-    card = _card_rules_of(name, rules_preset, options, rack_size)
-    return Duel(CardDuelSetup(card, a, b, players, seed))
+        setup = CardDuelSetup(chosen.rules, a, b, players, seed)
+    return Contest(setup, duels.summarize, duels.to_text, duels.to_csv, _duel_chart)
 
 
 def strategy_names(name: str = TILES) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ import click
 
 from rummikub import games as registry
 from rummikub.cli.common import BadInput, rack_size_option, rules_options
-from rummikub.cli.simulate import cluster_options, output_options, play_and_report
+from rummikub.cli.simulate import RunOptions, game_option, play_and_report, run_options
 from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.strategies import STRATEGIES
 
@@ -21,13 +21,9 @@ DEFAULT_DEALS = 50
 @click.command()
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
-@click.option(
-    "--game",
-    type=click.Choice(registry.CARD_GAMES),
-    # Read before --rule, which then judges its options as this game's.
-    is_eager=True,
-    help="Duel at this card rummy (CARDS.md section 7) instead of tiles: card strategies, "
-    "the score is the game's final total; --rule sets its options (e.g. target=200).",
+@game_option(
+    "Duel at this card rummy (CARDS.md section 7) instead of tiles: card strategies, "
+    "the score is the game's final total; --rule sets its options (e.g. target=200)."
 )
 @click.option(
     "--games",
@@ -46,8 +42,7 @@ DEFAULT_DEALS = 50
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
 @rack_size_option
-@cluster_options
-@output_options
+@run_options
 @rules_options
 @click.pass_context
 def duel(
@@ -59,13 +54,7 @@ def duel(
     players: int,
     seed: int,
     rack_size: int,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    as_json: bool,
-    csv_path: str | None,
-    chart_path: str | None,
-    no_progress: bool,
+    run: RunOptions,
     rules_preset: str | None,
     rule_options: dict[str, str],
 ) -> None:
@@ -81,32 +70,19 @@ def duel(
     """
     given = ctx.get_parameter_source("rack_size") is not click.core.ParameterSource.DEFAULT
     try:
-        run = registry.duel(
+        chosen = registry.game_of(
             game or registry.TILES,
-            a.strip().lower(),
-            b.strip().lower(),
-            players,
-            seed,
             rules_preset=rules_preset,
             rule_options=rule_options,
             rack_size=rack_size if game is None or given else None,
         )
+        contest = registry.duel(chosen, a.strip().lower(), b.strip().lower(), players, seed)
         if games is None:
-            games = DEFAULT_DEALS * len(run.setup.seatings)
-        run.setup.check_games(games)
+            games = DEFAULT_DEALS * len(contest.setup.seatings)
+        contest.setup.check_games(games)
     except RummikubError as error:
         raise BadInput(str(error)) from None
-    play_and_report(
-        run,
-        games,
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        no_progress=no_progress,
-        as_json=as_json,
-        csv_path=csv_path,
-        chart_path=chart_path,
-    )
+    play_and_report(contest, games, run)
 
 
 # The strategies known when the command loads, whatever registers them.

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -17,15 +19,19 @@ from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules
 from rummikub.core import cluster
 from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
+from rummikub.play import selfplay
 from rummikub.tiles.game.strategies import STRATEGIES
 
 __all__ = [
+    "RunOptions",
     "cluster_options",
     "finish",
+    "game_option",
     "output_options",
     "play_and_report",
     "play_games",
     "progress_bar",
+    "run_options",
     "simulate",
 ]
 
@@ -54,6 +60,17 @@ def cluster_options(command: F) -> F:
     return command
 
 
+def game_option(help: str) -> Callable[[F], F]:
+    """``--game NAME``: a card rummy's games instead of tiles (:mod:`rummikub.games`)."""
+    return click.option(
+        "--game",
+        type=click.Choice(registry.CARD_GAMES),
+        # Read before --rule, which then judges its options as this game's.
+        is_eager=True,
+        help=help,
+    )
+
+
 def output_options(command: F) -> F:
     """``--json``, ``--csv FILE``, ``--chart FILE.png`` and ``--no-progress``: how a report
     is given."""
@@ -74,6 +91,32 @@ def output_options(command: F) -> F:
     ):
         command = option(command)
     return command
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """Where the games of ``simulate`` and ``duel`` are played (:func:`cluster_options`)
+    and how their report is given (:func:`output_options`)."""
+
+    workers: int | None
+    scheduler: str | None
+    batch_size: int | None
+    as_json: bool
+    csv_path: str | None
+    chart_path: str | None
+    no_progress: bool
+
+
+def run_options(command: F) -> F:
+    """:func:`cluster_options` and :func:`output_options`, given to ``command`` as one
+    ``run`` argument (a :class:`RunOptions`)."""
+
+    @functools.wraps(command)
+    def with_run(*args: Any, **kwargs: Any) -> Any:
+        chosen = {name: kwargs.pop(name) for name in RunOptions.__dataclass_fields__}
+        return command(*args, run=RunOptions(**chosen), **kwargs)
+
+    return cluster_options(output_options(cast(F, with_run)))
 
 
 def play_games(
@@ -111,40 +154,30 @@ def finish(timing: str, failures: int) -> None:
         click.get_current_context().exit(EXIT_REJECTED)
 
 
-def play_and_report(
-    run: registry.Simulation | registry.Duel,
-    games: int,
-    *,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    no_progress: bool,
-    as_json: bool,
-    csv_path: str | None = None,
-    chart_path: str | None = None,
-) -> None:
-    """Play the games of ``run`` (a simulation or a duel of any game) and give its report:
-    the text or ``--json`` on stdout, ``--csv`` and ``--chart`` into their files, the
-    time taken on stderr; exit 1 when a game failed."""
+def play_and_report(contest: registry.Contest, games: int, run: RunOptions) -> None:
+    """Play the games of ``contest`` (a simulation or a duel of any game) and give its
+    report: the text or ``--json`` on stdout, ``--csv`` and ``--chart`` into their files,
+    the time taken on stderr; exit 1 when a game failed."""
     found, timing = play_games(
         games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: run.run(
+        run.workers,
+        run.scheduler,
+        run.no_progress,
+        lambda workers, progress: selfplay.play(
+            contest.setup,
             games,
             workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
+            scheduler=run.scheduler,
+            batch_size=run.batch_size,
             progress=progress,
         ),
     )
-    report = run.report(found)
-    click.echo(json.dumps(report.to_data()) if as_json else run.text(report))
-    if csv_path is not None and run.csv is not None:
-        Path(csv_path).write_text(run.csv(report), encoding="utf-8")
-    if chart_path is not None and run.chart is not None:
-        run.chart(report, chart_path)
+    report = contest.report(found)
+    click.echo(json.dumps(report.to_data()) if run.as_json else contest.text(report))
+    if run.csv_path is not None and contest.csv is not None:
+        Path(run.csv_path).write_text(contest.csv(report), encoding="utf-8")
+    if run.chart_path is not None and contest.chart is not None:
+        contest.chart(report, run.chart_path)
     finish(timing, len(report.failures))
 
 
@@ -199,13 +232,9 @@ def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
     show_default=True,
     help=f"Games to play (1-{MAX_GAMES:,}).",
 )
-@click.option(
-    "--game",
-    type=click.Choice(registry.CARD_GAMES),
-    # Read before --rule, which then judges its options as this game's.
-    is_eager=True,
-    help="Play whole card games of this preset (CARDS.md section 7) instead of tiles; "
-    "--rule sets its options (e.g. target=200, hand_size=7).",
+@game_option(
+    "Play whole card games of this preset (CARDS.md section 7) instead of tiles; "
+    "--rule sets its options (e.g. target=200, hand_size=7)."
 )
 @click.option(
     "--players",
@@ -227,8 +256,7 @@ def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
 @rack_size_option
-@cluster_options
-@output_options
+@run_options
 @rules_options
 def simulate(
     games: int,
@@ -236,13 +264,7 @@ def simulate(
     strategies: str,
     seed: int,
     rack_size: int,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    as_json: bool,
-    csv_path: str | None,
-    chart_path: str | None,
-    no_progress: bool,
+    run: RunOptions,
     rules_preset: str | None,
     rule_options: dict[str, str],
     game: str | None,
@@ -255,31 +277,19 @@ def simulate(
     The same seed gives the same games and report, with or without Dask."""
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
     # After --rules, which the game's reading refuses first for a card game.
-    if game is not None and rules_preset is None and (chart_path or csv_path) is not None:
+    if game is not None and rules_preset is None and (run.chart_path or run.csv_path) is not None:
         raise BadInput(
             "--chart and --csv are for tile games; a card game's report is text or --json"
         )
     try:
-        run = registry.simulation(
+        game_played = registry.game_of(
             game or registry.TILES,
-            names,
-            players,
-            seed,
             rules_preset=rules_preset,
             rule_options=rule_options,
             # A card game deals its own hands: --rack-size is the tile game's.
             rack_size=rack_size if game is None else None,
         )
+        contest = registry.simulation(game_played, names, players, seed)
     except RummikubError as error:
         raise BadInput(str(error)) from None
-    play_and_report(
-        run,
-        games,
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        no_progress=no_progress,
-        as_json=as_json,
-        csv_path=csv_path,
-        chart_path=chart_path,
-    )
+    play_and_report(contest, games, run)

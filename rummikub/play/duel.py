@@ -37,11 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci, wilson
 from rummikub.play import selfplay
-from rummikub.play.selfplay import GameFailure, Seating, Summary
+from rummikub.play.selfplay import GameFailure, Seating, Summary, Table
 
 if TYPE_CHECKING:
     from rummikub.play.protocol import SelfPlay
@@ -151,6 +150,12 @@ class Pairing:
     def name(self, role: str) -> str:
         return self.a if role == "A" else self.b
 
+    def table(self) -> Table:
+        return Table.of(self.game, (self.a, self.b))
+
+    def schedule(self, games: int) -> list[Seating]:
+        return seatings(self, self.check_games(games))
+
     def check_games(self, games: int) -> int:
         """The number of deals of ``games`` games, or a :class:`RummikubError`."""
         per = len(self.seatings)
@@ -185,26 +190,8 @@ def seatings(setup: Pairing, deals: int) -> list[Seating]:
     return found
 
 
-def duel(
-    setup: Pairing,
-    games: int,
-    *,
-    workers: int = 1,
-    scheduler: str | None = None,
-    batch_size: int | None = None,
-    progress: Progress | None = None,
-) -> list[Any]:
-    """Play the ``games`` games of a duel, in index order (in this process or on Dask, as
-    :func:`rummikub.core.cluster.run`); each game comes back as its domain's summary."""
-    deals = setup.check_games(games)
-    return selfplay.run_games(
-        selfplay.Table.of(setup.game, (setup.a, setup.b)),
-        seatings(setup, deals),
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        progress=progress,
-    )
+#: A duel's games (:func:`rummikub.play.selfplay.play` on a :class:`Pairing`).
+duel = selfplay.play
 
 
 # -- the report ------------------------------------------------------------------------------

@@ -45,6 +45,9 @@ class SelfPlay(Protocol[State, Turn, Player, Record]):
     ask of a game: a deal played to its end by named players, and what the game's report
     keeps of it. Every :class:`Game` is one; the first members are :class:`Game`'s own."""
 
+    @property
+    def name(self) -> str: ...
+
     def deal(self, names: Sequence[str], seed: int) -> Record: ...
 
     def start(self, record: Record) -> State: ...

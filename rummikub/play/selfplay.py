@@ -38,6 +38,8 @@ __all__ = [
     "GameFailed",
     "GameFailure",
     "Line",
+    "Lineup",
+    "Run",
     "Seating",
     "Summary",
     "Table",
@@ -49,6 +51,7 @@ __all__ = [
     "lines_csv",
     "lines_text",
     "lineup_of",
+    "play",
     "play_out",
     "play_seated",
     "seatings",
@@ -261,32 +264,46 @@ def seatings(
     ]
 
 
-def run_games(
-    table: Table,
-    games: Sequence[Seating],
-    *,
-    workers: int = 1,
-    scheduler: str | None = None,
-    batch_size: int | None = None,
-    progress: Progress | None = None,
-) -> list[Any]:
-    """Play ``games``, in their order: in this process when ``workers`` is 1 and no
-    ``scheduler`` is given, else on Dask (:func:`rummikub.core.cluster.run`)."""
-    return cluster.run(
-        partial(play_seated, table),
-        list(games),
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        progress=progress,
-    )
+class Run(Protocol):
+    """Games to play: a self-play run (:class:`Lineup`) or a duel
+    (:class:`rummikub.play.duel.Pairing`)."""
+
+    def table(self) -> Table:
+        """The game and the players of every game."""
+        ...
+
+    def schedule(self, games: int) -> list[Seating]:
+        """The ``games`` games, in index order (a :class:`RummikubError` for a count the
+        run cannot play)."""
+        ...
 
 
-def simulate(
-    game: SelfPlay[Any, Any, Any, Any],
-    strategies: Sequence[str],
-    players: int,
-    seed: int,
+class Lineup:
+    """What every game of a self-play run shares: ``strategies`` by seat (repeated to fill
+    the ``players`` seats, rotated one seat a game), the run's ``seed``. A domain's setup
+    extends it with its game."""
+
+    __slots__ = ()
+
+    strategies: tuple[str, ...]
+    players: int
+    seed: int
+
+    @property
+    def game(self) -> SelfPlay[Any, Any, Any, Any]:
+        raise NotImplementedError
+
+    def table(self) -> Table:
+        return Table.of(self.game, self.strategies)
+
+    def schedule(self, games: int) -> list[Seating]:
+        if games < 1:
+            raise RummikubError(f"--games {games}: expected at least 1")
+        return seatings(self.game, self.strategies, self.players, self.seed, games)
+
+
+def play(
+    run: Run,
     games: int,
     *,
     workers: int = 1,
@@ -294,18 +311,24 @@ def simulate(
     batch_size: int | None = None,
     progress: Progress | None = None,
 ) -> list[Any]:
-    """Play the ``games`` games of a run of ``game``, in index order (see
-    :func:`run_games`); ``progress`` is called with the number of games just finished."""
-    if games < 1:
-        raise RummikubError(f"--games {games}: expected at least 1")
-    return run_games(
-        Table.of(game, strategies),
-        seatings(game, strategies, players, seed, games),
+    """Play the ``games`` games of ``run`` in index order, each back as its domain's
+    summary: in this process when ``workers`` is 1 and no ``scheduler`` is given, else on
+    Dask (a ``LocalCluster`` of ``workers`` processes, or the cluster at ``scheduler``; see
+    :func:`rummikub.core.cluster.run`). ``progress`` is called with the number of games
+    just finished."""
+    schedule = run.schedule(games)
+    return cluster.run(
+        partial(play_seated, run.table()),
+        schedule,
         workers=workers,
         scheduler=scheduler,
         batch_size=batch_size,
         progress=progress,
     )
+
+
+#: A self-play run's games (:func:`play` on a :class:`Lineup`).
+simulate = play
 
 
 # -- what the games show ---------------------------------------------------------------------

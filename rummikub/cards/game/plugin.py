@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rummikub.cards.game import engine
 from rummikub.cards.game.engine import CardGameState, GameResult
@@ -25,7 +25,10 @@ from rummikub.play.selfplay import GameFailure, Seating
 if TYPE_CHECKING:
     from rummikub.cards.game.simulate import CardGameSummary
 
-__all__ = ["CardGame"]
+__all__ = ["MAX_TURNS", "CardGame"]
+
+#: A hand stopped after this many turns costs its game (a failure, never a silent end).
+MAX_TURNS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,19 +74,10 @@ class CardGame:
 
         return play_turn(state, players)
 
-    @property
-    def strategies(self) -> Registry[CardStrategy]:
-        return REGISTRY
-
-    @property
-    def seed_salt(self) -> str:
-        return "rummikub-cards-simulate"
-
-    @property
-    def max_turns(self) -> int | None:
-        from rummikub.cards.game.simulate import MAX_TURNS
-
-        return MAX_TURNS
+    #: The players by name, the salt of a run's seeds, and the turns a hand may take.
+    strategies: ClassVar[Registry[CardStrategy]] = REGISTRY
+    seed_salt: ClassVar[str] = "rummikub-cards-simulate"
+    max_turns: ClassVar[int | None] = MAX_TURNS
 
     def moment(self, state: CardGameState) -> tuple[int | None, int]:
         return state.hand + 1, state.turns + 1

@@ -26,6 +26,7 @@ from typing import Any
 from rummikub.cards.cards import Card
 from rummikub.cards.game import engine
 from rummikub.cards.game.engine import CardGameState
+from rummikub.cards.game.plugin import MAX_TURNS as MAX_TURNS
 from rummikub.cards.game.plugin import CardGame
 from rummikub.cards.game.record import CardRecord, Layoff, Turn
 from rummikub.cards.game.strategies import CardStrategy, Lay, strategy
@@ -33,12 +34,12 @@ from rummikub.cards.game.view import view_of
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, rules_data
-from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci
 from rummikub.play import selfplay
 from rummikub.play.selfplay import GameFailed as GameFailed
 from rummikub.play.selfplay import Line, Seating, failure_of
+from rummikub.play.selfplay import simulate as simulate
 
 __all__ = [
     "MAX_TURNS",
@@ -58,15 +59,12 @@ __all__ = [
     "turn_of",
 ]
 
-#: A hand stopped after this many turns costs its game (a failure, never a silent end).
-MAX_TURNS = 2000
-
 #: Why a card game stopped before its end (its ``hand`` says which, from 1).
 CardGameFailure = selfplay.GameFailure
 
 
 @dataclass(frozen=True, slots=True)
-class CardSetup:
+class CardSetup(selfplay.Lineup):
     """What every game of a run shares."""
 
     rules: CardRules
@@ -204,30 +202,6 @@ def play_seated(rules: CardRules, game: Seating) -> CardGameSummary:
 
 def seatings(setup: CardSetup, games: int) -> list[Seating]:
     return selfplay.seatings(setup.game, setup.strategies, setup.players, setup.seed, games)
-
-
-def simulate(
-    setup: CardSetup,
-    games: int,
-    *,
-    workers: int = 1,
-    scheduler: str | None = None,
-    batch_size: int | None = None,
-    progress: Progress | None = None,
-) -> list[CardGameSummary]:
-    """Play ``games`` games in index order: in this process (one worker, no scheduler) or
-    on Dask (:func:`rummikub.core.cluster.run`)."""
-    return selfplay.simulate(
-        setup.game,
-        setup.strategies,
-        setup.players,
-        setup.seed,
-        games,
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        progress=progress,
-    )
 
 
 # -- what the games show -------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rummikub.core.errors import RummikubError
 from rummikub.play.registry import Registry
@@ -83,17 +83,11 @@ class TileGame:
 
     # -- self-play (rummikub.play.selfplay) --------------------------------------------------
 
-    @property
-    def strategies(self) -> Registry[Strategy]:
-        return REGISTRY
-
-    @property
-    def seed_salt(self) -> str:
-        return "rummikub-simulate"
-
-    @property
-    def max_turns(self) -> int | None:
-        return None  # the rules end every tile game (the pool runs out, then passes)
+    #: The players by name, the salt of a run's seeds; no limit on the turns (the rules end
+    #: every tile game: the pool runs out, then every player passes).
+    strategies: ClassVar[Registry[Strategy]] = REGISTRY
+    seed_salt: ClassVar[str] = "rummikub-simulate"
+    max_turns: ClassVar[int | None] = None
 
     def moment(self, state: GameState) -> tuple[int | None, int]:
         return None, state.turns + 1

@@ -38,6 +38,7 @@ from rummikub.play.selfplay import Table as Table
 from rummikub.play.selfplay import failures_of as failures_of
 from rummikub.play.selfplay import failures_text as failures_text
 from rummikub.play.selfplay import play_seated as play_seated
+from rummikub.play.selfplay import simulate as simulate
 from rummikub.tiles.game.engine import GameState
 from rummikub.tiles.game.plugin import TileGame
 from rummikub.tiles.game.record import RACK_SIZE, Record
@@ -62,7 +63,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(selfplay.Lineup):
     """What every game of a run shares."""
 
     strategies: tuple[str, ...]
@@ -87,9 +88,6 @@ class Setup:
     @property
     def game(self) -> TileGame:
         return TileGame(self.rules, self.rack_size)
-
-    def table(self) -> Table:
-        return Table.of(self.game, self.strategies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,32 +144,6 @@ def play_game(
 def seatings(setup: Setup, games: int) -> list[Seating]:
     """The games of a run, in index order."""
     return selfplay.seatings(setup.game, setup.strategies, setup.players, setup.seed, games)
-
-
-def simulate(
-    setup: Setup,
-    games: int,
-    *,
-    workers: int = 1,
-    scheduler: str | None = None,
-    batch_size: int | None = None,
-    progress: Progress | None = None,
-) -> list[GameSummary]:
-    """Play ``games`` games, in index order; in this process when ``workers`` is 1 and no
-    ``scheduler`` is given, else through Dask (a ``LocalCluster`` of ``workers`` processes,
-    or the cluster at ``scheduler``; see :func:`rummikub.core.cluster.run`). ``progress`` is
-    called with the number of games just finished."""
-    return selfplay.simulate(
-        setup.game,
-        setup.strategies,
-        setup.players,
-        setup.seed,
-        games,
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        progress=progress,
-    )
 
 
 # -- what the games show ---------------------------------------------------------------------
