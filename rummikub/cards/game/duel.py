@@ -86,7 +86,11 @@ class CardDuelSetup(Pairing):
     def extra_lines(self, extras: dict[str, Any]) -> list[str]:
         hands = extras["hands"]
         lo, hi = hands["ci"]
-        return [f"Hands per game: mean {hands['mean']:.1f} (95% CI {lo:.1f}-{hi:.1f})"]
+        # As the card simulation's report: 500 Rum's rummies, the "May I?" claims.
+        extra = f", {extras['rummies']} rummies" if self.rules.game == "500-rum" else ""
+        if self.rules.may_i:
+            extra += f'; "May I?" claims: {extras["claims"]}'
+        return [f"Hands per game: mean {hands['mean']:.1f} (95% CI {lo:.1f}-{hi:.1f}){extra}"]
 
     def endings_line(self, endings: dict[str, int]) -> str:
         return (
