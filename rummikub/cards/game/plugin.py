@@ -109,18 +109,24 @@ class CardGame:
     ) -> CardGameSummary:
         from rummikub.cards.game.simulate import CardGameSummary
 
-        result = _result(state)
+        result, hands = _result(state), record.hands
+        turns = sum(len(hand.turns) for hand in hands)
+        stock_endings = sum(1 for r in state.results if r.out is None)
+        rummies = sum(1 for r in state.results if r.rummy)
+        claims = sum(1 for hand in hands for t in hand.turns if t.claim is not None)
+        index, seed, seats = seating.index, seating.seed, seating.seats
+        totals, played = result.totals, len(state.results)
         return CardGameSummary(
-            index=seating.index,
-            seed=seating.seed,
-            seats=seating.seats,
-            winners=result.winners,
-            totals=result.totals,
-            hands=len(state.results),
-            turns=sum(len(hand.turns) for hand in record.hands),
-            stock_endings=sum(1 for r in state.results if r.out is None),
-            rummies=sum(1 for r in state.results if r.rummy),
-            claims=sum(1 for hand in record.hands for t in hand.turns if t.claim is not None),
+            index,
+            seed,
+            seats,
+            result.winners,
+            totals,
+            played,
+            turns,
+            stock_endings,
+            rummies,
+            claims,
         )
 
     def failed_summary(self, seating: Seating, failure: GameFailure) -> CardGameSummary:

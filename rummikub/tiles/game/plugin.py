@@ -109,16 +109,10 @@ class TileGame:
 
         result = _result(state)
         assert result.scores is not None
-        return GameSummary(
-            index=seating.index,
-            seed=seating.seed,
-            seats=seating.seats,
-            ending=result.ending,
-            winners=result.winners,
-            scores=result.scores,
-            turns=state.turns,
-            pool_exhausted=state.pool_count == 0,
-        )
+        ending, winners, scores = result.ending, result.winners, result.scores
+        exhausted = state.pool_count == 0
+        index, seed, seats = seating.index, seating.seed, seating.seats
+        return GameSummary(index, seed, seats, ending, winners, scores, state.turns, exhausted)
 
     def failed_summary(self, seating: Seating, failure: GameFailure) -> GameSummary:
         from rummikub.tiles.game.simulate import GameSummary
