@@ -18,7 +18,20 @@ __all__ = ["duel"]
 DEFAULT_DEALS = 50
 
 
-@click.command()
+class _Duel(click.Command):
+    """The command, its help naming the card strategies known when it is shown (read only
+    then, so that a tile duel does not load the card rummies)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        cards = ", ".join(registry.strategy_names(registry.CARD_GAMES[0]))
+        base, self.help = self.help, f"{self.help or ''} With --game: {cards}."
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = base
+
+
+@click.command(cls=_Duel)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @game_option(
@@ -86,7 +99,4 @@ def duel(
 
 
 # The strategies known when the command loads, whatever registers them.
-duel.help = inspect.cleandoc(duel.help or "") + (
-    f"\n\nStrategies: {', '.join(STRATEGIES)}; with --game: "
-    f"{', '.join(registry.strategy_names(registry.CARD_GAMES[0]))}."
-)
+duel.help = inspect.cleandoc(duel.help or "") + f"\n\nStrategies: {', '.join(STRATEGIES)}."

@@ -17,8 +17,10 @@ The type parameters, all immutable values:
 * ``Record``: a whole game as its record file holds it (the deal and every turn).
 
 A game that several hands make up (the card rummies) plays them all between
-:meth:`Game.start` and :meth:`Game.over`; the turn that starts a new hand is the
-domain's business (:meth:`Game.play_turn` deals it).
+:meth:`Game.start` and :meth:`Game.over`; between two hands no player moves, and
+:meth:`SelfPlay.next_hand` deals the next one (the domain's business: its deal, its seed).
+:class:`SelfPlay` is the part of a game that self-play and duels use; every :class:`Game`
+is one.
 """
 
 from __future__ import annotations
