@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rummikub.core import cluster
 from rummikub.core.cluster import Progress
@@ -77,6 +77,13 @@ class GameFailed(RummikubError):
 
 def _game_failed(turn: int, seat: int, message: str, hand: int | None) -> GameFailed:
     return GameFailed(turn, seat, message, hand=hand)
+
+
+# A game's State, Turn, Player and Record (rummikub.play.protocol), in one call.
+S = TypeVar("S")
+T = TypeVar("T")
+P = TypeVar("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +165,7 @@ def lineup_of(strategies: Sequence[str], players: int, index: int) -> tuple[str,
 
 
 def failure_of(
-    game: SelfPlay[Any, Any, Any, Any], state: Any, seat: int, error: Exception
+    game: SelfPlay[S, Any, Any, Any], state: S, seat: int, error: Exception
 ) -> GameFailed:
     """The failure of ``seat``'s player, raising ``error`` on the turn after ``state``: the
     rules' refusal names its problems, a player's own error its type and text."""
@@ -173,12 +180,12 @@ def failure_of(
 
 
 def play_out(
-    game: SelfPlay[Any, Any, Any, Any],
-    players: Sequence[Any],
+    game: SelfPlay[S, T, P, R],
+    players: Sequence[P],
     seed: int,
     *,
     names: Sequence[str] | None = None,
-) -> tuple[Any, Any]:
+) -> tuple[R, S]:
     """Play one game to its end: its record (every hand and turn) and the final state.
 
     A player that raises (any :class:`Exception`) or makes a turn the rules refuse raises
@@ -188,7 +195,7 @@ def play_out(
     seats = list(names) if names is not None else [f"P{s + 1}" for s in range(len(players))]
     record = game.deal(seats, seed)
     state = game.start(record)
-    hands: list[tuple[Any, list[Any]]] = [(state, [])]
+    hands: list[tuple[S, list[T]]] = [(state, [])]
     limit = game.max_turns
     while not game.over(state):
         dealt = game.next_hand(state)
