@@ -81,6 +81,11 @@ def duel(
     positive difference favours A. The same seed gives the same games and report, with or
     without Dask.
     """
+    if game is None and not 2 <= players <= 4:
+        # As click's range says it, as when --players was the tile game's alone.
+        raise click.BadParameter(
+            f"{players} is not in the range 2<=x<=4.", ctx=ctx, param_hint="'--players'"
+        )
     given = ctx.get_parameter_source("rack_size") is not click.core.ParameterSource.DEFAULT
     try:
         chosen = registry.game_of(
