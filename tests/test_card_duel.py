@@ -149,3 +149,9 @@ def test_a_card_duel_setup_checks_its_strategies_and_seats() -> None:
         CardDuelSetup(rules, "nobody", "keep")
     with pytest.raises(RummikubError, match="rummy seats 2-6"):
         CardDuelSetup(rules, "best", "keep", 7)
+
+
+def test_a_tile_duel_keeps_its_two_to_four_players() -> None:
+    code, out, err = run("duel", "best", "tiles", "--games", "4", "--players", "5")
+    assert code == 2 and out == ""
+    assert "Invalid value for '--players': 5 is not in the range 2<=x<=4." in err
