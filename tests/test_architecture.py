@@ -99,6 +99,8 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     # players), plugged into the game layer below.
     (("rummikub.tiles.game",), ("rummikub.cards.game",)),
     (("rummikub.render",),),
+    # Every game by name (``--game``): the one module above both domains' games.
+    (("rummikub.games",),),
     # The library's public names, and the module paths of before the layout by domain.
     (("rummikub.__init__", "rummikub._aliases"),),
     (("rummikub.web",),),

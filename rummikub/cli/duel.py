@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import inspect
-import json
-from pathlib import Path
 
 import click
 
-from rummikub.cli.common import rack_size_option, rules_of, rules_options
-from rummikub.cli.simulate import cluster_options, finish, output_options, play_games
-from rummikub.tiles.game import duel as duels
+from rummikub import games as registry
+from rummikub.cli.common import BadInput, rack_size_option, rules_options
+from rummikub.cli.simulate import RunOptions, game_option, play_and_report, run_options
+from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.strategies import STRATEGIES
 
 __all__ = ["duel"]
@@ -19,9 +18,26 @@ __all__ = ["duel"]
 DEFAULT_DEALS = 50
 
 
-@click.command()
+class _Duel(click.Command):
+    """The command, its help naming the card strategies known when it is shown (read only
+    then, so that a tile duel does not load the card rummies)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        cards = ", ".join(registry.strategy_names(registry.CARD_GAMES[0]))
+        base, self.help = self.help, f"{self.help or ''} With --game: {cards}."
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = base
+
+
+@click.command(cls=_Duel)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
+@game_option(
+    "Duel at this card rummy (CARDS.md section 7) instead of tiles: card strategies, "
+    "the score is the game's final total; --rule sets its options (e.g. target=200)."
+)
 @click.option(
     "--games",
     type=click.IntRange(min=1),
@@ -29,29 +45,29 @@ DEFAULT_DEALS = 50
     f"3; default: {DEFAULT_DEALS} deals).",
 )
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per game."
+    "--players",
+    type=click.IntRange(2, 8),
+    default=2,
+    show_default=True,
+    help="Seats per game (tiles 2-4; cards as the game seats).",
 )
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
 @rack_size_option
-@cluster_options
-@output_options
+@run_options
 @rules_options
+@click.pass_context
 def duel(
+    ctx: click.Context,
     a: str,
     b: str,
+    game: str | None,
     games: int | None,
     players: int,
     seed: int,
     rack_size: int,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    as_json: bool,
-    csv_path: str | None,
-    chart_path: str | None,
-    no_progress: bool,
+    run: RunOptions,
     rules_preset: str | None,
     rule_options: dict[str, str],
 ) -> None:
@@ -60,39 +76,31 @@ def duel(
 
     Reports A's win rate with its 95% (Wilson) interval, the mean score difference A-B with
     a 95% interval paired by deal, the deals one strategy won in every seating, and the game
-    length. The same seed gives the same games and report, with or without Dask.
+    length. With --game, a card rummy's duel between card strategies: the score is the
+    game's final total, and where the lowest total wins the difference is B-A, so that a
+    positive difference favours A. The same seed gives the same games and report, with or
+    without Dask.
     """
-    rules = rules_of(rules_preset, rule_options)
-    setup = duels.DuelSetup(a.strip().lower(), b.strip().lower(), players, rules, rack_size, seed)
-    if games is None:
-        games = DEFAULT_DEALS * len(setup.seatings)
-    setup.check_games(games)
-    found, timing = play_games(
-        games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: duels.duel(
-            setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        ),
-    )
-    report = duels.summarize(setup, found)
-    if as_json:
-        click.echo(json.dumps(report.to_data()))
-    else:
-        click.echo(duels.to_text(report))
-    if csv_path is not None:
-        Path(csv_path).write_text(duels.to_csv(report), encoding="utf-8")
-    if chart_path is not None:
-        from rummikub.tiles.game.chart import save_duel_chart
-
-        save_duel_chart(report, chart_path)
-    finish(timing, len(report.failures))
+    if game is None and not 2 <= players <= 4:
+        # As click's range says it, as when --players was the tile game's alone.
+        raise click.BadParameter(
+            f"{players} is not in the range 2<=x<=4.", ctx=ctx, param_hint="'--players'"
+        )
+    given = ctx.get_parameter_source("rack_size") is not click.core.ParameterSource.DEFAULT
+    try:
+        chosen = registry.game_of(
+            game or registry.TILES,
+            rules_preset=rules_preset,
+            rule_options=rule_options,
+            rack_size=rack_size if game is None or given else None,
+        )
+        contest = registry.duel(chosen, a.strip().lower(), b.strip().lower(), players, seed)
+        if games is None:
+            games = DEFAULT_DEALS * len(contest.setup.seatings)
+        contest.setup.check_games(games)
+    except RummikubError as error:
+        raise BadInput(str(error)) from None
+    play_and_report(contest, games, run)
 
 
 # The strategies known when the command loads, whatever registers them.

@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_of, rules_options
+from rummikub import games as registry
+from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_options
 from rummikub.core import cluster
+from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
-from rummikub.tiles.game import simulate as sim
+from rummikub.play import selfplay
 from rummikub.tiles.game.strategies import STRATEGIES
 
-__all__ = ["cluster_options", "finish", "output_options", "play_games", "progress_bar", "simulate"]
+__all__ = [
+    "RunOptions",
+    "cluster_options",
+    "finish",
+    "game_option",
+    "output_options",
+    "play_and_report",
+    "play_games",
+    "progress_bar",
+    "run_options",
+    "simulate",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -45,6 +60,17 @@ def cluster_options(command: F) -> F:
     return command
 
 
+def game_option(help: str) -> Callable[[F], F]:
+    """``--game NAME``: a card rummy's games instead of tiles (:mod:`rummikub.games`)."""
+    return click.option(
+        "--game",
+        type=click.Choice(registry.CARD_GAMES),
+        # Read before --rule, which then judges its options as this game's.
+        is_eager=True,
+        help=help,
+    )
+
+
 def output_options(command: F) -> F:
     """``--json``, ``--csv FILE``, ``--chart FILE.png`` and ``--no-progress``: how a report
     is given."""
@@ -67,12 +93,38 @@ def output_options(command: F) -> F:
     return command
 
 
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """Where the games of ``simulate`` and ``duel`` are played (:func:`cluster_options`)
+    and how their report is given (:func:`output_options`)."""
+
+    workers: int | None
+    scheduler: str | None
+    batch_size: int | None
+    as_json: bool
+    csv_path: str | None
+    chart_path: str | None
+    no_progress: bool
+
+
+def run_options(command: F) -> F:
+    """:func:`cluster_options` and :func:`output_options`, given to ``command`` as one
+    ``run`` argument (a :class:`RunOptions`)."""
+
+    @functools.wraps(command)
+    def with_run(*args: Any, **kwargs: Any) -> Any:
+        chosen = {name: kwargs.pop(name) for name in RunOptions.__dataclass_fields__}
+        return command(*args, run=RunOptions(**chosen), **kwargs)
+
+    return cluster_options(output_options(cast(F, with_run)))
+
+
 def play_games(
     games: int,
     workers: int | None,
     scheduler: str | None,
     no_progress: bool,
-    run: Callable[[int, sim.Progress | None], T],
+    run: Callable[[int, Progress | None], T],
 ) -> tuple[T, str]:
     """Play the games of a run through ``run(workers, progress)`` with a progress bar; the
     answer and the line that says how long it took (for :func:`finish`). A bad scheduler,
@@ -102,8 +154,35 @@ def finish(timing: str, failures: int) -> None:
         click.get_current_context().exit(EXIT_REJECTED)
 
 
+def play_and_report(contest: registry.Contest, games: int, run: RunOptions) -> None:
+    """Play the games of ``contest`` (a simulation or a duel of any game) and give its
+    report: the text or ``--json`` on stdout, ``--csv`` and ``--chart`` into their files,
+    the time taken on stderr; exit 1 when a game failed."""
+    found, timing = play_games(
+        games,
+        run.workers,
+        run.scheduler,
+        run.no_progress,
+        lambda workers, progress: selfplay.play(
+            contest.setup,
+            games,
+            workers=workers,
+            scheduler=run.scheduler,
+            batch_size=run.batch_size,
+            progress=progress,
+        ),
+    )
+    report = contest.report(found)
+    click.echo(json.dumps(report.to_data()) if run.as_json else contest.text(report))
+    if run.csv_path is not None and contest.csv is not None:
+        Path(run.csv_path).write_text(contest.csv(report), encoding="utf-8")
+    if run.chart_path is not None and contest.chart is not None:
+        contest.chart(report, run.chart_path)
+    finish(timing, len(report.failures))
+
+
 @contextmanager
-def progress_bar(games: int, show: bool) -> Iterator[sim.Progress | None]:
+def progress_bar(games: int, show: bool) -> Iterator[Progress | None]:
     """A rich progress bar on stderr (only on a terminal): games finished, rate, time left."""
     if not show:
         yield None
@@ -153,13 +232,9 @@ def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
     show_default=True,
     help=f"Games to play (1-{MAX_GAMES:,}).",
 )
-@click.option(
-    "--game",
-    type=click.Choice(["rummy", "500-rum", "romme", "continental", "california"]),
-    # Read before --rule, which then judges its options as this game's.
-    is_eager=True,
-    help="Play whole card games of this preset (CARDS.md section 7) instead of tiles; "
-    "--rule sets its options (e.g. target=200, hand_size=7).",
+@game_option(
+    "Play whole card games of this preset (CARDS.md section 7) instead of tiles; "
+    "--rule sets its options (e.g. target=200, hand_size=7)."
 )
 @click.option(
     "--players",
@@ -181,8 +256,7 @@ def _check_games(ctx: click.Context, param: click.Parameter, value: int) -> int:
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
 @rack_size_option
-@cluster_options
-@output_options
+@run_options
 @rules_options
 def simulate(
     games: int,
@@ -190,13 +264,7 @@ def simulate(
     strategies: str,
     seed: int,
     rack_size: int,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    as_json: bool,
-    csv_path: str | None,
-    chart_path: str | None,
-    no_progress: bool,
+    run: RunOptions,
     rules_preset: str | None,
     rule_options: dict[str, str],
     game: str | None,
@@ -208,99 +276,20 @@ def simulate(
 
     The same seed gives the same games and report, with or without Dask."""
     names = tuple(n.strip().lower() for n in strategies.split(",") if n.strip())
-    if game is not None:
-        if rules_preset is not None:
-            raise BadInput("--rules is a tile rule set; a card game takes --rule KEY=VALUE")
-        if chart_path is not None or csv_path is not None:
-            raise BadInput(
-                "--chart and --csv are for tile games; a card game's report is text or --json"
-            )
-        _simulate_cards(
-            game,
-            names,
-            players,
-            seed,
-            rule_options,
-            games,
-            workers,
-            scheduler,
-            batch_size,
-            as_json,
-            no_progress,
+    # After --rules, which the game's reading refuses first for a card game.
+    if game is not None and rules_preset is None and (run.chart_path or run.csv_path) is not None:
+        raise BadInput(
+            "--chart and --csv are for tile games; a card game's report is text or --json"
         )
-        return
-    rules = rules_of(rules_preset, rule_options)
-    setup = sim.Setup(names, players, rules, rack_size, seed)
-    found, timing = play_games(
-        games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: sim.simulate(
-            setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        ),
-    )
-    report = sim.summarize(setup, found)
-    if as_json:
-        click.echo(json.dumps(report.to_data()))
-    else:
-        click.echo(sim.to_text(report))
-    if csv_path is not None:
-        Path(csv_path).write_text(sim.to_csv(report), encoding="utf-8")
-    if chart_path is not None:
-        from rummikub.tiles.game.chart import save_chart
-
-        save_chart(report, chart_path)
-    finish(timing, len(report.failures))
-
-
-def _simulate_cards(
-    game: str,
-    names: tuple[str, ...],
-    players: int,
-    seed: int,
-    rule_options: dict[str, str],
-    games: int,
-    workers: int | None,
-    scheduler: str | None,
-    batch_size: int | None,
-    as_json: bool,
-    no_progress: bool,
-) -> None:
-    """``simulate --game``: card self-play (:mod:`rummikub.cards.game.simulate`)."""
-    from rummikub.cards.game import simulate as card_sim
-    from rummikub.cards.rules import option_from_text, read_rules
-
-    options = {key: option_from_text(text) for key, text in rule_options.items()}
-    reading = read_rules(game, None, options=options)
-    if reading.rules is None:
-        raise BadInput("; ".join(reading.problems))
     try:
-        setup = card_sim.CardSetup(reading.rules, names, players, seed)
+        game_played = registry.game_of(
+            game or registry.TILES,
+            rules_preset=rules_preset,
+            rule_options=rule_options,
+            # A card game deals its own hands: --rack-size is the tile game's.
+            rack_size=rack_size if game is None else None,
+        )
+        contest = registry.simulation(game_played, names, players, seed)
     except RummikubError as error:
         raise BadInput(str(error)) from None
-    found, timing = play_games(
-        games,
-        workers,
-        scheduler,
-        no_progress,
-        lambda workers, progress: card_sim.simulate(
-            setup,
-            games,
-            workers=workers,
-            scheduler=scheduler,
-            batch_size=batch_size,
-            progress=progress,
-        ),
-    )
-    report = card_sim.summarize(setup, found)
-    if as_json:
-        click.echo(json.dumps(report.to_data()))
-    else:
-        click.echo(card_sim.to_text(report))
-    finish(timing, len(report.failures))
+    play_and_report(contest, games, run)

@@ -17,19 +17,25 @@ The type parameters, all immutable values:
 * ``Record``: a whole game as its record file holds it (the deal and every turn).
 
 A game that several hands make up (the card rummies) plays them all between
-:meth:`Game.start` and :meth:`Game.over`; the turn that starts a new hand is the
-domain's business (:meth:`Game.play_turn` deals it).
+:meth:`Game.start` and :meth:`Game.over`; between two hands no player moves, and
+:meth:`SelfPlay.next_hand` deals the next one (the domain's business: its deal, its seed).
+:class:`SelfPlay` is the part of a game that self-play and duels use; every :class:`Game`
+is one.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rummikub.play.replay import Replay
 
-__all__ = ["Game", "Player", "Record", "State", "Turn", "View"]
+if TYPE_CHECKING:
+    from rummikub.play.registry import Registry
+    from rummikub.play.selfplay import GameFailure, Seating, Summary
+
+__all__ = ["Game", "Player", "Record", "SelfPlay", "State", "Turn", "View"]
 
 State = TypeVar("State")
 View = TypeVar("View")
@@ -38,7 +44,77 @@ Player = TypeVar("Player", contravariant=True)
 Record = TypeVar("Record")
 
 
-class Game(Protocol[State, View, Turn, Player, Record]):
+class SelfPlay(Protocol[State, Turn, Player, Record]):
+    """What self-play and duels (:mod:`rummikub.play.selfplay`, :mod:`rummikub.play.duel`)
+    ask of a game: a deal played to its end by named players, and what the game's report
+    keeps of it. Every :class:`Game` is one; the first members are :class:`Game`'s own."""
+
+    @property
+    def name(self) -> str: ...
+
+    def deal(self, names: Sequence[str], seed: int) -> Record: ...
+
+    def start(self, record: Record) -> State: ...
+
+    def to_move(self, state: State) -> int: ...
+
+    def over(self, state: State) -> bool: ...
+
+    def play_turn(self, state: State, players: Sequence[Player]) -> tuple[State, Turn]: ...
+
+    # -- self-play: whole games between named players (rummikub.play.selfplay) -----------
+
+    @property
+    def strategies(self) -> Registry[Any]:
+        """The game's players by name (its strategies)."""
+        ...
+
+    @property
+    def seed_salt(self) -> str:
+        """What salts the seeds of the games of a ``simulate`` run
+        (:func:`rummikub.play.selfplay.game_seed`), so that each domain keeps its games."""
+        ...
+
+    @property
+    def max_turns(self) -> int | None:
+        """The most turns a hand may take; a hand that goes on costs its game (None: the
+        rules end every game)."""
+        ...
+
+    def moment(self, state: State) -> tuple[int | None, int]:
+        """The hand (from 1; None for a game of one hand) and the turn in it (from 1) that
+        ``state`` is before, as a failure names them."""
+        ...
+
+    def refused(self, error: Exception) -> tuple[str, ...] | None:
+        """The problems of ``error`` when it is the rules refusing a turn (the domain's
+        ``TurnError``); None for any other error (a player's own)."""
+        ...
+
+    def next_hand(self, state: State) -> State | None:
+        """When a hand is over and the game goes on, the state with the next hand dealt;
+        None when a player is to move or the game is over."""
+        ...
+
+    def record_of(
+        self, record: Record, hands: Sequence[tuple[State, Sequence[Turn]]], state: State
+    ) -> Record:
+        """``record`` (as :meth:`deal` made it) with what was played: each hand's first
+        state and its turns, in order (one hand for a game of one hand), ending in
+        ``state``."""
+        ...
+
+    def summary(self, seating: Seating, record: Record, state: State) -> Summary:
+        """The domain's summary of a game played to its end (small: sent back from a
+        worker)."""
+        ...
+
+    def failed_summary(self, seating: Seating, failure: GameFailure) -> Summary:
+        """The domain's summary of a game that ``failure`` stopped."""
+        ...
+
+
+class Game(SelfPlay[State, Turn, Player, Record], Protocol[State, View, Turn, Player, Record]):
     """One game under one rule set, as the algorithms that play it see it."""
 
     @property

@@ -18,32 +18,34 @@ games in index order: the same seed gives the same report whatever the number of
 
 from __future__ import annotations
 
-import hashlib
-import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import partial
+from dataclasses import dataclass
 from typing import Any
 
 from rummikub.cards.cards import Card
 from rummikub.cards.game import engine
-from rummikub.cards.game.engine import CardGameState, TurnError
-from rummikub.cards.game.record import CardRecord, Hand, Layoff, Turn
+from rummikub.cards.game.engine import CardGameState
+from rummikub.cards.game.plugin import MAX_TURNS as MAX_TURNS
+from rummikub.cards.game.plugin import CardGame
+from rummikub.cards.game.record import CardRecord, Layoff, Turn
 from rummikub.cards.game.strategies import CardStrategy, Lay, strategy
 from rummikub.cards.game.view import view_of
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, rules_data
-from rummikub.core import cluster
-from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
-from rummikub.core.stats import mean_ci, wilson
+from rummikub.core.stats import mean_ci
+from rummikub.play import selfplay
+from rummikub.play.selfplay import GameFailed as GameFailed
+from rummikub.play.selfplay import Line, Seating, failure_of
+from rummikub.play.selfplay import simulate as simulate
 
 __all__ = [
     "MAX_TURNS",
     "CardGameFailure",
     "CardGameSummary",
+    "CardLine",
     "CardReport",
     "CardSetup",
     "GameFailed",
@@ -57,12 +59,12 @@ __all__ = [
     "turn_of",
 ]
 
-#: A hand stopped after this many turns costs its game (a failure, never a silent end).
-MAX_TURNS = 2000
+#: Why a card game stopped before its end (its ``hand`` says which, from 1).
+CardGameFailure = selfplay.GameFailure
 
 
 @dataclass(frozen=True, slots=True)
-class CardSetup:
+class CardSetup(selfplay.Lineup):
     """What every game of a run shares."""
 
     rules: CardRules
@@ -79,44 +81,9 @@ class CardSetup:
         for name in self.strategies:
             strategy(name)  # an unknown name fails here, before any game is played
 
-
-@dataclass(frozen=True, slots=True)
-class CardGameFailure:
-    """Why a game stopped before its end: at ``hand``, turn ``turn`` (both from 1), the
-    strategy at ``seat`` (from 0) raised or made a turn the engine refused."""
-
-    game: int
-    seed: int
-    hand: int
-    turn: int
-    seat: int
-    strategy: str
-    message: str
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "seed": self.seed,
-            "hand": self.hand,
-            "turn": self.turn,
-            "seat": self.seat + 1,
-            "strategy": self.strategy,
-            "error": self.message,
-        }
-
-    def __str__(self) -> str:
-        return (
-            f"game {self.game} (seed {self.seed}): hand {self.hand}, turn {self.turn}, "
-            f"seat {self.seat + 1} ({self.strategy}): {self.message}"
-        )
-
-
-class GameFailed(RummikubError):
-    """A strategy raised, or made a turn the engine refused, in :func:`play_game`."""
-
-    def __init__(self, hand: int, turn: int, seat: int, message: str) -> None:
-        self.hand, self.turn, self.seat, self.message = hand, turn, seat, message
-        super().__init__(f"hand {hand}, turn {turn}, seat {seat + 1}: {message}")
+    @property
+    def game(self) -> CardGame:
+        return CardGame(self.rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,19 +104,26 @@ class CardGameSummary:
     claims: int = 0
     error: CardGameFailure | None = None
 
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """The game's final totals, as self-play reads a score."""
+        return tuple(float(total) for total in self.totals)
+
+    @property
+    def endings(self) -> dict[str, int]:
+        """How the hands of the game ended, as a duel counts the endings."""
+        return {"went_out": self.hands - self.stock_endings, "stock_out": self.stock_endings}
+
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded ``seed``."""
-    digest = hashlib.sha256(f"rummikub-cards-simulate:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return selfplay.game_seed(seed, index, "rummikub-cards-simulate")
 
 
 def lineup_of(setup: CardSetup, index: int) -> tuple[str, ...]:
     """The strategy at each seat of game ``index``: the strategies fill the seats in order
     (repeated when fewer), rotated by one seat each game."""
-    base = [setup.strategies[s % len(setup.strategies)] for s in range(setup.players)]
-    shift = index % setup.players
-    return tuple(base[(s + shift) % setup.players] for s in range(setup.players))
+    return selfplay.lineup_of(setup.strategies, setup.players, index)
 
 
 def raw_meld(meld: CardMeld) -> RawCardMeld:
@@ -177,15 +151,6 @@ def turn_of(
     )
 
 
-def _failure(state: CardGameState, seat: int, error: Exception) -> GameFailed:
-    if isinstance(error, TurnError):
-        message = "; ".join(error.problems)
-    else:
-        text = " ".join(str(error).split())
-        message = f"{type(error).__name__}: {text}" if text else type(error).__name__
-    return GameFailed(state.hand + 1, state.turns + 1, seat, message)
-
-
 def play_turn(state: CardGameState, players: Sequence[CardStrategy]) -> tuple[CardGameState, Turn]:
     """One turn of the player to move, each decision asked of its strategy in its order:
     the draw, the "May I?" claims, the lay-down."""
@@ -202,8 +167,8 @@ def play_turn(state: CardGameState, players: Sequence[CardStrategy]) -> tuple[Ca
     for other in engine.claimants(after):
         try:
             wants = players[other].claim(view_of(after, other))
-        except Exception as error:
-            raise _failure(state, other, error) from error
+        except Exception as error:  # the claimant's failure, not the player's to move
+            raise failure_of(CardGame(state.rules), state, other, error) from error
         if wants:
             penalty = after.stock[0] if after.stock else None
             after = engine.claim(after, other)
@@ -224,127 +189,37 @@ def play_game(
 ) -> tuple[CardRecord, CardGameState]:
     """Play one game to its end: its record (every hand, turn and score) and the final
     state. A strategy that fails raises :class:`GameFailed`."""
-    seats = list(names) if names is not None else [f"P{s + 1}" for s in range(len(players))]
-    record = engine.new_game(seats, rules, seed)
-    state = engine.start(record)
-    hands: list[Hand] = list(record.hands)
-    turns: list[Turn] = []
-    while not state.over:
-        if state.hand_over:
-            hands[-1] = replace(hands[-1], turns=tuple(turns), scores=state.results[-1].scores)
-            deal = engine.next_deal(state)
-            state = engine.start_hand(state, deal)
-            hands.append(Hand(deal))
-            turns = []
-            continue
-        if state.turns >= MAX_TURNS:
-            raise GameFailed(
-                state.hand + 1, state.turns + 1, state.to_move, f"no end after {MAX_TURNS} turns"
-            )
-        seat = state.to_move
-        try:
-            state, turn = play_turn(state, players)
-        except GameFailed:
-            raise
-        except Exception as error:  # a strategy's own failure: costs this game only
-            raise _failure(state, seat, error) from error
-        turns.append(turn)
-    hands[-1] = replace(hands[-1], turns=tuple(turns), scores=state.results[-1].scores)
-    return record.with_hands(hands), state
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """One game of a run: its index, its seed and the strategy at each seat."""
-
-    index: int
-    seed: int
-    seats: tuple[str, ...]
+    record, state = selfplay.play_out(CardGame(rules), players, seed, names=names)
+    return record, state
 
 
 def play_seated(rules: CardRules, game: Seating) -> CardGameSummary:
     """Play one game of a run to its end, or to its failure (one task of the cluster)."""
-    players = [strategy(name) for name in game.seats]
-    try:
-        record, state = play_game(rules, players, game.seed)
-    except GameFailed as failed:
-        error = CardGameFailure(
-            game.index,
-            game.seed,
-            failed.hand,
-            failed.turn,
-            failed.seat,
-            game.seats[failed.seat],
-            failed.message,
-        )
-        return CardGameSummary(game.index, game.seed, game.seats, (), (), 0, 0, 0, error=error)
-    assert state.result is not None
-    return CardGameSummary(
-        index=game.index,
-        seed=game.seed,
-        seats=game.seats,
-        winners=state.result.winners,
-        totals=state.result.totals,
-        hands=len(state.results),
-        turns=sum(len(hand.turns) for hand in record.hands),
-        stock_endings=sum(1 for r in state.results if r.out is None),
-        rummies=sum(1 for r in state.results if r.rummy),
-        claims=sum(1 for hand in record.hands for t in hand.turns if t.claim is not None),
-    )
+    found = selfplay.play_seated(selfplay.Table.of(CardGame(rules), game.seats), game)
+    assert isinstance(found, CardGameSummary)
+    return found
 
 
 def seatings(setup: CardSetup, games: int) -> list[Seating]:
-    return [Seating(i, game_seed(setup.seed, i), lineup_of(setup, i)) for i in range(games)]
-
-
-def simulate(
-    setup: CardSetup,
-    games: int,
-    *,
-    workers: int = 1,
-    scheduler: str | None = None,
-    batch_size: int | None = None,
-    progress: Progress | None = None,
-) -> list[CardGameSummary]:
-    """Play ``games`` games in index order: in this process (one worker, no scheduler) or
-    on Dask (:func:`rummikub.core.cluster.run`)."""
-    if games < 1:
-        raise RummikubError(f"--games {games}: expected at least 1")
-    return cluster.run(
-        partial(play_seated, setup.rules),
-        seatings(setup, games),
-        workers=workers,
-        scheduler=scheduler,
-        batch_size=batch_size,
-        progress=progress,
-    )
+    return selfplay.seatings(setup.game, setup.strategies, setup.players, setup.seed, games)
 
 
 # -- what the games show -------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class CardLine:
+class CardLine(Line):
     """The win rate and mean total of one strategy or seat, with 95% intervals."""
 
-    name: str
-    games: int
-    wins: float
-    win_rate: float
-    win_ci: tuple[float, float]
-    mean_total: float
-    total_ci: tuple[float, float]
+    score: str = "total"
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "games": self.games,
-            "wins": _round(self.wins),
-            "win_rate": _round(self.win_rate),
-            "win_rate_ci": [_round(x) for x in self.win_ci],
-            "mean_total": _round(self.mean_total),
-            "mean_total_ci": [_round(x) for x in self.total_ci],
-        }
+    @property
+    def mean_total(self) -> float:
+        return self.mean_score
+
+    @property
+    def total_ci(self) -> tuple[float, float]:
+        return self.score_ci
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,32 +262,17 @@ def _round(value: float) -> float:
     return round(value, 6)
 
 
-def _line(name: str, outcomes: Sequence[tuple[float, float]]) -> CardLine:
-    wins = math.fsum(w for w, _ in outcomes)
-    mean, ci = mean_ci([t for _, t in outcomes])
-    n = len(outcomes)
-    return CardLine(name, n, wins, wins / n if n else 0.0, wilson(wins, n), mean, ci)
-
-
 def summarize(setup: CardSetup, games: Sequence[CardGameSummary]) -> CardReport:
     """Win rates (a shared win counts its share), mean totals, hands and turns per game."""
-    everything = sorted(games, key=lambda g: g.index)
-    ordered = [g for g in everything if g.error is None]
-    by_strategy: dict[str, list[tuple[float, float]]] = {n: [] for n in setup.strategies}
-    by_seat: list[list[tuple[float, float]]] = [[] for _ in range(setup.players)]
-    for game in ordered:
-        for seat, name in enumerate(game.seats):
-            share = 1 / len(game.winners) if seat in game.winners else 0.0
-            outcome = (share, float(game.totals[seat]))
-            by_strategy[name].append(outcome)
-            by_seat[seat].append(outcome)
+    found = selfplay.tally(setup.strategies, setup.players, games, CardLine)
+    ordered: Sequence[CardGameSummary] = found.played
     mean_hands, hands_ci = mean_ci([float(g.hands) for g in ordered])
     mean_turns, turns_ci = mean_ci([float(g.turns) for g in ordered])
     return CardReport(
         setup=setup,
         games=len(ordered),
-        strategies=tuple(_line(n, by_strategy[n]) for n in by_strategy),
-        seats=tuple(_line(f"seat {s + 1}", by_seat[s]) for s in range(setup.players)),
+        strategies=found.strategies,  # type: ignore[arg-type]  # made by CardLine
+        seats=found.seats,  # type: ignore[arg-type]
         mean_hands=mean_hands,
         hands_ci=hands_ci,
         mean_turns=mean_turns,
@@ -421,27 +281,25 @@ def summarize(setup: CardSetup, games: Sequence[CardGameSummary]) -> CardReport:
         hands=sum(g.hands for g in ordered),
         rummies=sum(g.rummies for g in ordered),
         claims=sum(g.claims for g in ordered),
-        failures=tuple(g.error for g in everything if g.error is not None),
+        failures=found.failures,
     )
+
+
+def lowest_wins(rules: CardRules) -> bool:
+    """Whether the lowest total wins the game (every rummy here but rummy and 500 Rum,
+    where points are won: CARDS.md section 7)."""
+    return rules.game not in ("rummy", "500-rum")
 
 
 def to_text(report: CardReport) -> str:
     """The report as a table for people."""
     setup = report.setup
-    low = setup.rules.game not in ("rummy", "500-rum")
+    low = lowest_wins(setup.rules)
     lines = [
         f"{setup.rules.game}: {report.games} games, {setup.players} players, seed {setup.seed} "
         f"({'lowest' if low else 'highest'} total wins)",
-        f"{'':12} {'games':>6} {'win rate':>8} {'95% CI':>15} {'mean total':>10} {'95% CI':>19}",
+        *selfplay.lines_text((*report.strategies, *report.seats), "mean total", 19),
     ]
-    for line in (*report.strategies, *report.seats):
-        lo, hi = line.win_ci
-        tlo, thi = line.total_ci
-        lines.append(
-            f"{line.name:12} {line.games:6d} {line.win_rate:8.1%} "
-            f"{f'{lo:.1%}-{hi:.1%}':>15} {line.mean_total:10.1f} "
-            f"{f'{tlo:.1f} to {thi:.1f}':>19}"
-        )
     hlo, hhi = report.hands_ci
     tlo, thi = report.turns_ci
     lines.append(
@@ -452,8 +310,5 @@ def to_text(report: CardReport) -> str:
     if setup.rules.may_i:
         extra += f'; "May I?" claims: {report.claims}'
     lines.append(f"Hands ended with nobody out: {report.stock_endings} of {report.hands}{extra}")
-    if report.failures:
-        count = len(report.failures)
-        lines.append(f"{count} game{'s' if count > 1 else ''} failed (left out of the figures):")
-        lines += [f"  {failure}" for failure in report.failures]
+    lines += selfplay.failures_text(report.failures, "left out of the figures")
     return "\n".join(lines)

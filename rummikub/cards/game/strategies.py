@@ -37,9 +37,11 @@ from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, natural_meld
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.cards.solver import CardTurn, solve, solve_draw
-from rummikub.core.errors import MeldError, RummikubError
+from rummikub.core.errors import MeldError
+from rummikub.play.registry import Registry
 
 __all__ = [
+    "REGISTRY",
     "STRATEGIES",
     "CardStrategy",
     "Lay",
@@ -462,10 +464,10 @@ casual = CardStrategy("casual", casual_draw, casual_lay, casual_claim)
 STRATEGIES: dict[str, CardStrategy] = {s.name: s for s in (best, keep, casual)}
 
 
+#: The registry of :data:`STRATEGIES` (the same dict): the lookup by name of every command.
+REGISTRY: Registry[CardStrategy] = Registry("card strategy", STRATEGIES)
+
+
 def strategy(name: str) -> CardStrategy:
     """A strategy by its name (one of :data:`STRATEGIES`)."""
-    try:
-        return STRATEGIES[name.strip().lower()]
-    except (KeyError, AttributeError):
-        known = ", ".join(STRATEGIES)
-        raise RummikubError(f"unknown card strategy {name!r} (expected one of {known})") from None
+    return REGISTRY(name)

@@ -76,7 +76,9 @@ def save_duel_chart(report: DuelReport, path: str | os.PathLike[str]) -> None:
     wins.set_ylabel("A's win rate (%; dashed: even)")
     wins.set_ylim(0, 100)
     mean, (dlo, dhi) = report.score_difference, report.score_difference_ci
-    _bars(scores, ["A - B"], [mean], [[max(0.0, mean - dlo)], [max(0.0, dhi - mean)]], [])
+    # Where the lowest score wins (a card rummy's totals) the difference is B's less A's.
+    difference = "B - A" if setup.lowest_wins else "A - B"
+    _bars(scores, [difference], [mean], [[max(0.0, mean - dlo)], [max(0.0, dhi - mean)]], [])
     scores.axhline(0, color="black", linewidth=0.8)
     scores.set_ylabel("mean score difference (paired by deal)")
     names = [f"A {setup.a}", f"B {setup.b}", "split"]

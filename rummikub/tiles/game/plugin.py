@@ -10,11 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from rummikub.core.errors import RummikubError
+from rummikub.play.registry import Registry
+from rummikub.play.selfplay import GameFailure, Seating
 from rummikub.tiles.game.engine import (
     GameState,
     Replay,
+    TurnError,
     advance,
     deal,
     replay,
@@ -22,10 +26,13 @@ from rummikub.tiles.game.engine import (
     turn_of_move,
 )
 from rummikub.tiles.game.record import RACK_SIZE, Record, Result, Turn
-from rummikub.tiles.game.strategies import Strategy
+from rummikub.tiles.game.strategies import REGISTRY, Strategy
 from rummikub.tiles.game.view import View, determinize, view_of
 from rummikub.tiles.position import Position
 from rummikub.tiles.rules import Rules
+
+if TYPE_CHECKING:
+    from rummikub.tiles.game.simulate import GameSummary
 
 __all__ = ["TileGame", "TileView"]
 
@@ -87,6 +94,47 @@ class TileGame:
 
     def replay(self, record: Record) -> Replay:
         return replay(record)
+
+    # -- self-play (rummikub.play.selfplay) --------------------------------------------------
+
+    #: The players by name, the salt of a run's seeds; no limit on the turns (the rules end
+    #: every tile game: the pool runs out, then every player passes).
+    strategies: ClassVar[Registry[Strategy]] = REGISTRY
+    seed_salt: ClassVar[str] = "rummikub-simulate"
+    max_turns: ClassVar[int | None] = None
+
+    def moment(self, state: GameState) -> tuple[int | None, int]:
+        return None, state.turns + 1
+
+    def refused(self, error: Exception) -> tuple[str, ...] | None:
+        return error.problems if isinstance(error, TurnError) else None
+
+    def next_hand(self, state: GameState) -> GameState | None:
+        return None  # a tile game is one hand
+
+    def record_of(
+        self, record: Record, hands: Sequence[tuple[GameState, Sequence[Turn]]], state: GameState
+    ) -> Record:
+        ((_, turns),) = hands
+        return record.with_turns(list(turns), state.result)
+
+    def summary(self, seating: Seating, record: Record, state: GameState) -> GameSummary:
+        from rummikub.tiles.game.simulate import GameSummary
+
+        result = _result(state)
+        assert result.scores is not None
+        ending, winners, scores = result.ending, result.winners, result.scores
+        exhausted = state.pool_count == 0
+        index, seed, seats = seating.index, seating.seed, seating.seats
+        return GameSummary(index, seed, seats, ending, winners, scores, state.turns, exhausted)
+
+    def failed_summary(self, seating: Seating, failure: GameFailure) -> GameSummary:
+        from rummikub.tiles.game.simulate import GameSummary
+
+        turns = failure.turn - 1  # the turns before the failure
+        return GameSummary(
+            seating.index, seating.seed, seating.seats, "failed", (), (), turns, False, failure
+        )
 
 
 def _result(state: GameState) -> Result:

@@ -22,7 +22,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
-from rummikub.core.errors import MeldError, RummikubError
+from rummikub.core.errors import MeldError
+from rummikub.play.registry import Registry
 from rummikub.tiles.game.view import View
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.position import Move, Position
@@ -31,6 +32,7 @@ from rummikub.tiles.solver import solve
 from rummikub.tiles.tiles import Tile
 
 __all__ = [
+    "REGISTRY",
     "STRATEGIES",
     "Strategy",
     "View",
@@ -210,10 +212,10 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
+#: The registry of :data:`STRATEGIES` (the same dict): the lookup by name of every command.
+REGISTRY: Registry[Strategy] = Registry("strategy", STRATEGIES)
+
+
 def strategy(name: str) -> Strategy:
     """A strategy by name."""
-    try:
-        return STRATEGIES[name.strip().lower()]
-    except KeyError:
-        known = ", ".join(STRATEGIES)
-        raise RummikubError(f"unknown strategy {name!r} (expected one of {known})") from None
+    return REGISTRY(name)
