@@ -115,8 +115,8 @@ def equity_options(command: F) -> F:
             is_flag=True,
             help="A position: every candidate move with its chance to win the hand, by "
             "seeded playouts (the exact endgame where it decides). A game record: every turn "
-            "judged by the win probability it lost, and each draw's luck (README, 'The game "
-            "review').",
+            "judged by the win probability it lost, and each draw's luck (docs/players.md, "
+            "'The game review').",
         ),
         click.option(
             "--playouts",

@@ -100,7 +100,7 @@ def _for_cards(name: str, args: list[str]) -> bool:
 def game() -> None:
     """Record a whole game: deal or enter a real table's game, apply turns, replay, hint.
 
-    A record is a TOML (or .json) file; see the README, "Game records". A card game
+    A record is a TOML (or .json) file; see docs/formats.md, "Record files". A card game
     (CARDS.md: rummy, 500-rum, romme, continental, california) is started with
     'rummikub game new RECORD --game G'; the other commands read it from its record
     (and a real table's card game has 'deal' and 'score' too).
@@ -386,7 +386,7 @@ def hint(
 
     With 2 players and the pool empty the opponent's rack is known too (at a real table: the
     unseen tiles), and the hint searches the endgame to its end: a win by force, a loss, a
-    draw, or that the search gave up. See the README, "The endgame".
+    draw, or that the search gave up. See docs/researchers.md, "The endgame".
     """
     from rummikub.tiles.game.hints import endgame_verdict
     from rummikub.tiles.solver import solve

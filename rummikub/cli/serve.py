@@ -16,7 +16,7 @@ import click
 
 from rummikub.cli.common import BadInput, check_time_limit
 
-#: The exit code of ``rummikub serve`` when the address is in use (README, "Exit codes").
+#: The exit code of ``rummikub serve`` when the address is in use (docs/analysts.md, "Exit codes").
 EXIT_ADDRESS_IN_USE = 4
 
 

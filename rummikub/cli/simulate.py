@@ -213,7 +213,7 @@ def progress_bar(games: int, show: bool) -> Iterator[Progress | None]:
 
 #: The most games one run plays: a million games take days even on many workers (a game
 #: takes a good fraction of a second), and a bigger count would only build work lists that
-#: do not fit in memory (README, "Limits").
+#: do not fit in memory (docs/players.md, "Limits and exit codes").
 MAX_GAMES = 10**6
 
 
