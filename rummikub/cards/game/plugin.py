@@ -8,13 +8,14 @@ several hands: the turn that finds a hand over deals the next one.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummikub.cards.game import engine
 from rummikub.cards.game.engine import CardGameState, GameResult
 from rummikub.cards.game.record import CardRecord
-from rummikub.cards.game.view import CardView, view_of
+from rummikub.cards.game.view import CardView, determinize, view_of
 from rummikub.cards.rules import CardRules
 from rummikub.core.errors import RummikubError
 
@@ -54,6 +55,11 @@ class CardGame:
 
     def view(self, state: CardGameState, seat: int) -> CardView:
         return view_of(state, seat)
+
+    # -- the determinized Monte Carlo (branch cardplay): what a seat cannot see, dealt ------
+
+    def determinize(self, view: CardView, rng: random.Random) -> CardGameState:
+        return determinize(view, rng)
 
 
 def _result(state: CardGameState) -> GameResult:
