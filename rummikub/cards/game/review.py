@@ -1,0 +1,355 @@
+"""A card game record judged turn by turn in win probability (``rummikub analyse RECORD
+--equity`` on a ``rummikub-cards-game/1`` record): skill and luck.
+
+A card turn is two decisions, each judged as its player saw it
+(:func:`rummikub.cards.game.view.view_of`) by determinized Monte Carlo
+(:mod:`rummikub.cards.game.equity`, the budget :data:`~rummikub.cards.game.equity.DEFAULT`,
+seeded by what the player sees):
+
+* **The draw**, when a pick from the discard pile was worth comparing with the stock
+  (:func:`~rummikub.cards.game.equity.draw_candidates`: each draw followed by the ``best``
+  lay-down): the draw played against the best one, on the same deals.
+* **The lay-down**, after the draw (and any "May I?" claim), against every lay-down
+  candidate (:func:`~rummikub.cards.game.equity.lay_candidates`), on the same deals.
+
+The equity a turn **lost** is the sum of what its two decisions lost
+(:func:`rummikub.play.review.lost_of`); its mark and accuracy, and each player's line, are
+:mod:`rummikub.play.review`'s. A turn with no choice (one candidate at each decision) is not
+graded. A draw from the stock whose card is known has its **luck**
+(:func:`rummikub.play.review.draw_luck`): the drawer's equity after the card drawn less the
+mean over every card it could have drawn (the unseen cards, each kind weighted by its
+count). The equity after a card is measured at the end of the drawer's turn (the card
+drawn, the ``best`` lay-down with it, the hand scored there by
+:func:`~rummikub.cards.game.equity.evaluation`, or won when it goes out): the card's worth
+to the hand now, without playouts, so that the luck of every card that could have been
+drawn costs one solve each.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rummikub.cards.cards import Card, sort_key
+from rummikub.cards.game import engine
+from rummikub.cards.game.engine import CardGameState, TurnError
+from rummikub.cards.game.equity import (
+    DEFAULT,
+    SEARCH,
+    CardDecision,
+    _finish_turn,
+    _played,
+    draw_candidates,
+    lay_candidates,
+    lay_words,
+)
+from rummikub.cards.game.record import CardRecord, Turn
+from rummikub.cards.game.strategies import Lay, best, best_lay
+from rummikub.cards.game.view import CardView, unseen, view_of
+from rummikub.cards.position import Draw
+from rummikub.cards.rules import CardRules
+from rummikub.play.equity import Budget, Outcome, deals, play_out, ranked
+from rummikub.play.review import (
+    THRESHOLDS,
+    PlayerLine,
+    draw_luck,
+    lines,
+    lost_of,
+    rounded,
+    written_mark,
+)
+
+__all__ = ["CardEquityReview", "CardEquityTurn", "card_draw_equities", "equity_review"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardEquityTurn:
+    """One turn of the review. The equity figures are None where the hand is unknown (or
+    the stock ran out at the draw and the hand ended)."""
+
+    #: The hand (from 1) and the turn within it (from 1).
+    hand: int
+    number: int
+    seat: int
+    player: str
+    #: The turn as recorded: its words, the draw, the card drawn from the stock (when
+    #: known), the cards laid and the discard.
+    words: str
+    draw: Draw
+    drew: Card | None
+    laid: tuple[Card, ...] = ()
+    discard: Card | None = None
+    #: The mover's chance to win the hand before the turn: the best candidate's.
+    win: float | None = None
+    #: The chance the turn played kept, and the equity it lost (``win - played_win``).
+    played_win: float | None = None
+    lost: float | None = None
+    #: The best candidate of the decision that lost most (its label, words and win).
+    best_label: str | None = None
+    best_words: str | None = None
+    best_win: float | None = None
+    #: The candidates at the draw and at the lay-down together: with one at each, the turn
+    #: had no choice and is not graded.
+    choices: int = 0
+    luck: float | None = None
+
+    @property
+    def graded(self) -> bool:
+        return self.lost is not None and self.choices > 2
+
+    @property
+    def mark(self) -> str | None:
+        if not self.graded or self.lost is None:
+            return None
+        return written_mark(self.lost)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "turn": self.number,
+            "player": self.player,
+            "seat": self.seat,
+            "move": self.words,
+            "draw": self.draw,
+            "drew": None if self.drew is None else str(self.drew),
+            "laid": [str(c) for c in self.laid],
+            "discard": None if self.discard is None else str(self.discard),
+            "win": rounded(self.win),
+            "played_win": rounded(self.played_win),
+            "lost": rounded(self.lost),
+            "mark": self.mark,
+            "graded": self.graded,
+            "choices": self.choices,
+            "best": None
+            if self.best_label is None
+            else {
+                "label": self.best_label,
+                "turn": self.best_words,
+                "win": rounded(self.best_win),
+            },
+            "luck": rounded(self.luck),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CardEquityReview:
+    """Every turn of a card record in win probability, up to the first bad turn."""
+
+    path: str
+    rules: CardRules
+    budget: Budget
+    turns: tuple[CardEquityTurn, ...]
+    players: tuple[PlayerLine, ...]
+    problem: str | None
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "record": self.path,
+            "game": self.rules.game,
+            "budget": {"samples": self.budget.samples, "rounds": self.budget.rounds},
+            "thresholds": {mark: threshold for mark, threshold in THRESHOLDS},
+            "turns": [turn.to_data() for turn in self.turns],
+            "players": [line.to_data() for line in self.players],
+            "problem": self.problem,
+        }
+
+
+#: ``progress(done, total)``: called after each turn of :func:`equity_review`.
+Progress = Callable[[int, int], None]
+
+
+def equity_review(
+    record: CardRecord,
+    path: str,
+    budget: Budget = DEFAULT,
+    *,
+    progress: Progress | None = None,
+) -> CardEquityReview:
+    """Replay ``record`` and judge every turn whose hand is known in win probability (see
+    the module's text). The same record and budget give the same review, byte for byte."""
+    replayed = engine.replay(record)
+    total = sum(len(hand.turns) for hand in record.hands)
+    turns: list[CardEquityTurn] = []
+    state = engine.start(record)
+    done = 0
+    try:
+        for number, hand in enumerate(record.hands):
+            if number > 0:
+                state = engine.start_hand(state, hand.deal)
+            for turn in hand.turns:
+                turns.append(_judge(state, turn, budget))
+                state = engine.advance(state, turn)
+                if state.hand_over and hand.scores is not None and state.results[-1].scores is None:
+                    state = engine.enter_scores(state, hand.scores)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+    except (TurnError, ValueError):
+        pass  # the replay's problem says what stopped it
+    return CardEquityReview(
+        path,
+        record.rules,
+        budget,
+        tuple(turns),
+        lines(record.players, turns),
+        replayed.problem,
+    )
+
+
+def _outcome_of(
+    view: CardView,
+    found: Sequence[Outcome[CardDecision]],
+    label: str,
+    decision: CardDecision,
+    budget: Budget,
+    same: Callable[[CardDecision], bool],
+) -> Outcome[CardDecision]:
+    """The candidate of ``found`` the turn played, or the turn played out apart on the same
+    deals."""
+    for outcome in found:
+        if same(outcome.decision):
+            return outcome
+    return play_out(SEARCH, view, [(label, decision)], budget, deals=deals(SEARCH, view, budget))[0]
+
+
+def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
+    seat = state.to_move
+    mid = engine.draw(state, turn.draw, turn.card)
+    drew = None
+    if turn.draw == "stock" and state.hands[seat] is not None and mid.hands[seat] is not None:
+        added = Counter(mid.hands[seat] or ()) - Counter(state.hands[seat] or ())
+        drew = next(iter(added), None)
+    if not mid.hand_over and turn.claim is not None:
+        mid = engine.claim(mid, turn.claim, turn.penalty)
+    after = engine.advance(state, turn)
+    plain = CardEquityTurn(
+        hand=state.hand + 1,
+        number=state.turns + 1,
+        seat=seat,
+        player=state.players[seat],
+        words=_words(turn, drew),
+        draw=turn.draw,
+        drew=drew,
+    )
+    if state.hands[seat] is None or mid.hand_over:
+        return plain
+    before = view_of(state, seat)
+    laying = view_of(mid, seat)
+    lay = _lay_of(mid, after, turn.discard)
+    plain = replace(plain, laid=_played(laying, lay), discard=lay.discard)
+    # The draw: worth judging when a pick was worth comparing with the stock.
+    draws = draw_candidates(before)
+    draw_best: Outcome[CardDecision] | None = None
+    draw_lost = 0.0
+    if len(draws) > 1:
+        found = ranked(play_out(SEARCH, before, draws, budget))
+        draw_best = found[0]
+        played_draw = (
+            CardDecision("stock")
+            if turn.draw == "stock"
+            else CardDecision(turn.draw, best_lay(replace(before, drawn=turn.draw)))
+        )
+        mine = _outcome_of(
+            before, found, "played", played_draw, budget, lambda d: d.draw == turn.draw
+        )
+        draw_lost = lost_of(draw_best.win, mine.win)
+    # The lay-down, after the draw.
+    lays = [(label, CardDecision(None, candidate)) for label, candidate in lay_candidates(laying)]
+    found = ranked(play_out(SEARCH, laying, lays, budget))
+    key = (plain.laid, lay.discard)
+    mine = _outcome_of(
+        laying,
+        found,
+        "played",
+        CardDecision(None, lay),
+        budget,
+        lambda d: d.lay is not None and (_played(laying, d.lay), d.lay.discard) == key,
+    )
+    lay_lost = lost_of(found[0].win, mine.win)
+    win = found[0].win if draw_best is None else draw_best.win
+    lost = draw_lost + lay_lost
+    best_words: str | None
+    if draw_lost > lay_lost and draw_best is not None:
+        best_label, best_win = draw_best.label, draw_best.win
+        best_words = _draw_words(draw_best.decision)
+    else:
+        best_label, best_win = found[0].label, found[0].win
+        chosen = found[0].decision.lay
+        best_words = None if chosen is None else lay_words(laying, chosen)
+    luck = None
+    hidden = Counter(unseen(before))
+    # A card from a stock turned over this draw was seen on the pile: no luck to weigh.
+    if drew is not None and before.stock_count > 0 and hidden[drew]:
+        luck = draw_luck(card_draw_equities(before), hidden, drew)
+    return replace(
+        plain,
+        win=win,
+        played_win=max(0.0, win - lost),
+        lost=lost,
+        best_label=best_label,
+        best_words=best_words,
+        best_win=best_win,
+        choices=len(draws) + len(found),
+        luck=luck,
+    )
+
+
+def _lay_of(mid: CardGameState, after: CardGameState, discard: Card | None) -> Lay:
+    """The lay-down a turn made, from the table before it and after it (as read by the
+    engine: its melds and lay-offs as :class:`~rummikub.cards.melds.CardMeld`)."""
+    old = len(mid.table)
+    layoffs = tuple((i, m) for i, m in enumerate(after.table[:old]) if m != mid.table[i])
+    return Lay(tuple(after.table[old:]), layoffs, discard)
+
+
+def _draw_words(decision: CardDecision) -> str:
+    if decision.draw == "stock" or decision.draw is None:
+        return "draw from the stock"
+    return "take the top discard" if decision.draw == 0 else f"take {decision.draw + 1} cards"
+
+
+def _words(turn: Turn, drew: Card | None) -> str:
+    text = engine.describe(turn)
+    if drew is not None:
+        text = text.replace("drew from the stock", f"drew {drew} from the stock", 1)
+    return text
+
+
+def card_draw_equities(view: CardView) -> dict[Card, float]:
+    """The drawer's equity after drawing each card kind it could draw from the stock (its
+    unseen cards, as it saw them before the draw): on one deal of the view with that card
+    moved to the stock's top, the card drawn and the ``best`` lay-down made, the state
+    scored there (see the module's text: the same on every deal, as the other hands keep
+    their sizes). Depends only on what the drawer saw, never on the card drawn."""
+    deal = SEARCH.determinize(view, random.Random(SEARCH.seed_of(view)))
+    equities: dict[Card, float] = {}
+    for card in sorted(set(unseen(view)), key=sort_key):
+        state = _stock_top(deal, card)
+        after = _finish_turn(state, best, CardDecision("stock"))
+        equities[card] = SEARCH.scored(after, view.seat)[0]
+    return equities
+
+
+def _stock_top(state: CardGameState, card: Card) -> CardGameState:
+    """``state`` with ``card`` on top of the stock, swapped with the card there (from
+    deeper in the stock, else from another hand)."""
+    stock = list(state.stock or ())
+    if stock and stock[0] == card:
+        return state
+    if card in stock:
+        at = stock.index(card)
+        stock[0], stock[at] = stock[at], stock[0]
+        return replace(state, stock=tuple(stock))
+    hands = list(state.hands)
+    for seat, held in enumerate(hands):
+        if seat == state.to_move or held is None or card not in held:
+            continue
+        cards = list(held)
+        cards[cards.index(card)] = stock[0]
+        hands[seat] = tuple(sorted(cards, key=sort_key))
+        stock[0] = card
+        return replace(state, hands=tuple(hands), stock=tuple(stock))
+    return state
