@@ -15,8 +15,8 @@ import click
 from rummikub.cli import equity as equity_cli
 from rummikub.cli import explaining, render, review
 from rummikub.cli.card_options import (
-    CARD_GAMES,
     CardOptions,
+    card_position_options,
     card_record_problem,
     is_card_data,
     is_card_record_data,
@@ -130,18 +130,7 @@ BAR_AFTER = 0.5
     metavar="FILE",
     help="Also draw the best move as an SVG picture in FILE (one position only).",
 )
-@click.option(
-    "--game",
-    type=click.Choice(CARD_GAMES),
-    is_eager=True,
-    help="With --equity: a card game; the inline position is --hand (and --table) in card "
-    "notation; with card PUZZLE files, play them as this game.",
-)
-@click.option("--hand", metavar="CARDS", help="With --equity: the hand of an inline card position.")
-@click.option(
-    "--deal", type=click.IntRange(1, 7), help="The deal (1-7) of an inline contract game."
-)
-@click.option("--opened", is_flag=True, help="The card player has already opened (gone down).")
+@card_position_options
 @equity_cli.equity_options
 @click.pass_context
 def analyse(

@@ -86,20 +86,7 @@ def solve_one(
     from rummikub.cards.solver import solve
 
     try:
-        if task.options.tile_preset is not None:
-            raise PuzzleError(
-                source or "command line",
-                [
-                    f"--rules {task.options.tile_preset} is a tile rule set; a card puzzle is "
-                    "played as another game with --game"
-                ],
-            )
-        if task.options.inline:
-            puzzle = _inline(task)
-        elif data is not None:
-            puzzle = from_data(data, source, overrides=task.overrides())
-        else:
-            puzzle = load(source, overrides=task.overrides())
+        puzzle = _puzzle(task, source, data)
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
     result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.options.all_picks)
@@ -132,6 +119,24 @@ def solve_one(
         )
         report.mismatch = True
     return report
+
+
+def _puzzle(task: CardTask, source: str, data: Any) -> CardPuzzle:
+    """The card puzzle of ``task``: inline, from ``data`` (read by the caller) or read from
+    ``source``, the command line's choices over it; raises :class:`PuzzleError`."""
+    if task.options.tile_preset is not None:
+        raise PuzzleError(
+            source or "command line",
+            [
+                f"--rules {task.options.tile_preset} is a tile rule set; a card puzzle is "
+                "played as another game with --game"
+            ],
+        )
+    if task.options.inline:
+        return _inline(task)
+    if data is not None:
+        return from_data(data, source, overrides=task.overrides())
+    return load(source, overrides=task.overrides())
 
 
 def _inline(task: CardTask) -> CardPuzzle:
@@ -451,22 +456,8 @@ def equity_one(
     from rummikub.cards.game.position_equity import ANALYSE, equity, equity_text
     from rummikub.core.errors import RummikubError
 
-    task = CardTask(options)
     try:
-        if options.tile_preset is not None:
-            raise PuzzleError(
-                source,
-                [
-                    f"--rules {options.tile_preset} is a tile rule set; a card puzzle is played "
-                    "as another game with --game"
-                ],
-            )
-        if options.inline:
-            puzzle = _inline(task)
-        elif data is not None:
-            puzzle = from_data(data, source, overrides=task.overrides())
-        else:
-            puzzle = load(source, overrides=task.overrides())
+        puzzle = _puzzle(CardTask(options), source, data)
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
     name = None if options.inline else puzzle.path

@@ -21,6 +21,7 @@ from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
     from rummikub.cards.game.review import CardEquityReview, CardEquityTurn
+    from rummikub.play.equity import Budget as CardBudget
     from rummikub.play.review import PlayerLine
     from rummikub.tiles.game.equity import Budget
     from rummikub.tiles.game.record import Record
@@ -141,13 +142,7 @@ def equity(
 
 def equity_text(found: EquityReview) -> str:
     """The equity review for a terminal: a line a turn, then a line a player."""
-    graded = sum(line.graded for line in found.players)
-    budget = found.budget
-    lines = [
-        f"{found.path} - equity review: {len(found.turns)} turns, {graded} graded "
-        f"({budget.samples} deals x {budget.rounds} round{'s' if budget.rounds != 1 else ''} "
-        "a turn)"
-    ]
+    lines = [_heading(found.path, "", len(found.turns), found.players, found.budget, "turn")]
     width = max([len(t.player) for t in found.turns] + [len("player")])
     lines.append(f"  turn  {'player':<{width}}  win   lost    mark  luck   move")
     for turn in found.turns:
@@ -156,6 +151,23 @@ def equity_text(found: EquityReview) -> str:
     if found.problem is not None:
         lines.append(f"The replay stopped: {found.problem}")
     return "\n".join(lines)
+
+
+def _heading(
+    path: str,
+    game: str,
+    turns: int,
+    players: Sequence[PlayerLine | TilePlayerLine],
+    budget: Budget | CardBudget,
+    unit: str,
+) -> str:
+    """An equity review's first line: the record, its turns, the graded ones, the budget."""
+    graded = sum(line.graded for line in players)
+    rounds = f"{budget.rounds} round{'s' if budget.rounds != 1 else ''}"
+    return (
+        f"{path} - equity review{game}: {turns} turns, {graded} graded "
+        f"({budget.samples} deals x {rounds} a {unit})"
+    )
 
 
 def _players_lines(players: Sequence[PlayerLine | TilePlayerLine], ungraded: str) -> list[str]:
@@ -239,13 +251,8 @@ def run_card_equity(path: str, *, as_json: bool, several: bool = False) -> int:
 
 def card_equity_text(found: CardEquityReview) -> str:
     """A card record's equity review for a terminal: a line a turn, then a line a player."""
-    graded = sum(line.graded for line in found.players)
-    budget = found.budget
-    lines = [
-        f"{found.path} - equity review ({found.rules.game}): {len(found.turns)} turns, "
-        f"{graded} graded ({budget.samples} deals x {budget.rounds} "
-        f"round{'s' if budget.rounds != 1 else ''} a decision)"
-    ]
+    game = f" ({found.rules.game})"
+    lines = [_heading(found.path, game, len(found.turns), found.players, found.budget, "decision")]
     width = max([len(t.player) for t in found.turns] + [len("player")])
     lines.append(f"  hand  turn  {'player':<{width}}  win   lost    mark  luck   move")
     for turn in found.turns:

@@ -20,11 +20,12 @@ and for their scoring; :class:`CardSearch` answers for the card rummies:
   ``keep`` instead) for ``rounds`` rounds, the deciding seat's own next turns included, and
   never past the end of the hand: the hand is the unit a decision changes (the game's
   totals are left out).
-* **Scoring** (:meth:`CardSearch.scored`): a hand that ended scores 1 for the seat that went
-  out and 0 for the others; a hand the stock ended is shared by the seats with the best
-  hand score. A hand still running is scored by :func:`evaluation`. The score is the hand's
-  score in the seat's favour (CARDS.md section 7: high totals win in rummy and 500 Rum, so
-  it is the seat's own score; low totals win in the others, so it is its penalty, negated).
+* **Scoring** (:meth:`CardSearch.scored`): the score is the hand's score in the seat's
+  favour (CARDS.md section 7: high totals win in rummy and 500 Rum, so it is the seat's own
+  score; low totals win in the others, so it is its penalty, negated). A hand that ended is
+  won by the seat with the best such score (several share it): the seat that went out,
+  except in 500 Rum, where the points laid count too. A hand still running is scored by
+  :func:`evaluation`.
 
 The ``equity`` strategy (:func:`equity_draw`, :func:`equity_lay`, claims as ``best``) decides
 the draw and the lay-down this way at :data:`DEFAULT`, a budget set so that a game of 500 Rum
@@ -255,10 +256,15 @@ def evaluation(state: CardGameState, seat: int) -> float:
     """``seat``'s chance to win a hand still running, set by hand (not fitted): a logistic
     in its lead in cards over the closest opponent (a card is about a quarter of a turn of
     the race), lower with more opponents, lower while it has not opened in a game with an
-    opening requirement (points or a contract) and higher for each opponent who has not."""
+    opening requirement (points or a contract) and higher for each opponent who has not; in
+    500 Rum, where a hand is won by its points, also in the lead in points laid less the
+    penalty of the cards held (25 points about as much as two cards)."""
     mine = state.counts[seat]
     others = [n for s, n in enumerate(state.counts) if s != seat]
     x = 0.45 * (min(others) - mine) - 0.35 * (len(others) - 1)
+    if state.rules.game == "500-rum":
+        net = [state.laid[s] - (state.penalty(s) or 0) for s in range(len(state.players))]
+        x += 0.036 * (net[seat] - max(n for s, n in enumerate(net) if s != seat))
     if state.rules.opening != "none":
         if not state.opened[seat]:
             x -= 0.8
@@ -301,13 +307,9 @@ class CardSearch:
         if state.hand_over:
             result = state.results[-1]
             scores = result.scores or (0,) * len(state.players)
-            if result.out is not None:
-                win = 1.0 if result.out == seat else 0.0
-            else:
-                favour = [_favour(state, scores, s) for s in range(len(state.players))]
-                top = [s for s, f in enumerate(favour) if f == max(favour)]
-                win = 1.0 / len(top) if seat in top else 0.0
-            return win, lead, _favour(state, scores, seat)
+            favour = [_favour(state, scores, s) for s in range(len(state.players))]
+            top = [s for s, f in enumerate(favour) if f == max(favour)]
+            return (1.0 / len(top) if seat in top else 0.0), lead, favour[seat]
         win = evaluation(state, seat)
         return (
             win,
