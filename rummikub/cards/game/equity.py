@@ -65,6 +65,7 @@ from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
 
 __all__ = [
     "DEFAULT",
+    "EDGE",
     "CardDecision",
     "CardSearch",
     "candidates",
@@ -81,6 +82,12 @@ __all__ = [
 #: turn), greedily. ``rummikub duel equity best --game 500-rum --games 20 --seed 1`` takes
 #: about two minutes on one core at this budget (docs: incoming-cardplay).
 DEFAULT = Budget(samples=4, rounds=1)
+
+#: The ``equity`` strategy leaves the solver's choice only for a candidate whose equity is
+#: higher by more than this: at 4 deals a smaller difference is mostly the deals' luck, and
+#: the solver's choice is the better prior (20 games of 500 Rum against ``best``: 40% won
+#: choosing the top candidate outright, see docs: incoming-cardplay).
+EDGE = 0.05
 
 #: A playout stops after this many turns even with ``rounds`` not played out (a hand in
 #: which nobody can go out and the stock turns over for ever).
@@ -150,34 +157,39 @@ def _pick_label(depth: int) -> str:
     return "pile" if depth == 0 else f"pile-{depth + 1}"
 
 
-def _picks(view: CardView) -> list[int]:
-    """The picks worth comparing with the stock: the top discard (unless the seat threw it
-    this hand: no strategy takes back its own discard) and the depth the solver likes best,
-    each only where a legal turn follows it."""
+def _picks(view: CardView) -> tuple[list[int], Draw]:
+    """The picks worth comparing with the stock, the solver's own draw first: the depth the
+    solver likes best and the top discard (unless the seat threw it this hand: no strategy
+    takes back its own discard), each only where a legal turn follows it; and the solver's
+    draw (the stock, or a pick)."""
     position = view.position()
     if not position.picks():
-        return []
+        return [], "stock"
     picks: list[int] = []
     from rummikub.cards.solver import solve
 
     liked = solve(position).best.draw
-    for depth in dict.fromkeys([0, liked]):
+    for depth in dict.fromkeys([liked, 0]):
         if isinstance(depth, str) or (depth == 0 and _thrown_before(view)):
             continue
         if solve_draw(position, depth).status == "infeasible":
             continue
         picks.append(depth)
-    return picks
+    return picks, liked
 
 
 def draw_candidates(view: CardView) -> list[tuple[str, CardDecision]]:
     """Before the draw: the stock and each pick worth comparing (:func:`_picks`), each
-    followed by the ``best`` strategy's lay-down."""
-    found = [("stock", CardDecision("stock"))]
-    for depth in _picks(view):
-        picked = replace(view, drawn=depth)
-        found.append((_pick_label(depth), CardDecision(depth, best_lay(picked))))
-    return found
+    followed by the ``best`` strategy's lay-down; the solver's own draw first."""
+    picks, liked = _picks(view)
+    found = [
+        (_pick_label(depth), CardDecision(depth, best_lay(replace(view, drawn=depth))))
+        for depth in picks
+    ]
+    stock = ("stock", CardDecision("stock"))
+    if picks and picks[0] == liked:
+        return [found[0], stock, *found[1:]]
+    return [stock, *found]
 
 
 def candidates(view: CardView) -> list[tuple[str, CardDecision]]:
@@ -188,7 +200,7 @@ def candidates(view: CardView) -> list[tuple[str, CardDecision]]:
     if view.drawn is not None:
         return [(label, CardDecision(None, lay)) for label, lay in lay_candidates(view)]
     found = [("stock", CardDecision("stock"))]
-    for depth in _picks(view):
+    for depth in _picks(view)[0]:
         picked = replace(view, drawn=depth)
         for label, lay in lay_candidates(picked):
             found.append((f"{_pick_label(depth)}: {label}", CardDecision(depth, lay)))
@@ -354,22 +366,27 @@ def evaluate(
 # -- the ``equity`` strategy ----------------------------------------------------------------
 
 
-def equity_draw(view: CardView) -> Draw:
-    """The draw with the best equity at :data:`DEFAULT` among the stock and the picks worth
-    comparing (each followed by ``best``'s lay-down); the stock when no pick is."""
-    found = draw_candidates(view)
+def _chosen(view: CardView, found: Sequence[tuple[str, CardDecision]]) -> CardDecision:
+    """The strategy's choice among ``found`` (the solver's own choice first): the candidate
+    with the best equity at :data:`DEFAULT`, where it beats the solver's by more than
+    :data:`EDGE`; else the solver's."""
     if len(found) == 1:
-        return "stock"
-    chosen = evaluate(view, DEFAULT, choices=found)[0].decision.draw
+        return found[0][1]
+    outcomes = play_out(SEARCH, view, found, DEFAULT)
+    top = ranked(outcomes)[0]
+    return top.decision if top.win > outcomes[0].win + EDGE else outcomes[0].decision
+
+
+def equity_draw(view: CardView) -> Draw:
+    """The draw of the ``equity`` strategy among the stock and the picks worth comparing,
+    each followed by ``best``'s lay-down (:func:`draw_candidates`, :func:`_chosen`)."""
+    chosen = _chosen(view, draw_candidates(view)).draw
     return "stock" if chosen is None else chosen
 
 
 def equity_lay(view: CardView) -> Lay:
-    """The lay-down with the best equity at :data:`DEFAULT` (:func:`lay_candidates`)."""
+    """The lay-down of the ``equity`` strategy (:func:`lay_candidates`, :func:`_chosen`)."""
     found = [(label, CardDecision(None, lay)) for label, lay in lay_candidates(view)]
-    if len(found) == 1:
-        lay = found[0][1].lay
-    else:
-        lay = evaluate(view, DEFAULT, choices=found)[0].decision.lay
+    lay = _chosen(view, found).lay
     assert lay is not None
     return lay
