@@ -47,6 +47,7 @@ __all__ = [
     "mean_interval",
     "play_out",
     "ranked",
+    "wins_of",
 ]
 
 State = TypeVar("State")
@@ -240,6 +241,21 @@ def _deals(
     search: Search[State, View, Decision], view: View, budget: Budget, base: int
 ) -> list[State]:
     return deals(search, view, budget, seed=base)
+
+
+def wins_of(
+    search: Search[State, View, Decision],
+    view: View,
+    decision: Decision,
+    budget: Budget,
+    *,
+    seed: int | None = None,
+) -> tuple[float, ...]:
+    """The win of one ``decision`` judged apart (one a review found played but the candidates
+    lacked) on each of the deals :func:`play_out` gives the candidates at the same ``seed``
+    and budget: its mean is the win it would have had as a candidate."""
+    [outcome] = play_out(search, view, [("played", decision)], budget, seed=seed)
+    return outcome.wins
 
 
 def ranked(outcomes: Sequence[_R]) -> list[_R]:

@@ -14,11 +14,16 @@ everything that could have been drawn. :func:`lines` sums it all up per player
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rummikub.core.errors import RummikubError
+from rummikub.play.equity import Budget, Search, deals
+
+State = TypeVar("State")
+View = TypeVar("View")
+Decision = TypeVar("Decision")
 
 __all__ = [
     "ACCURACY_SCALE",
@@ -27,9 +32,12 @@ __all__ = [
     "MISTAKE",
     "THRESHOLDS",
     "Judged",
+    "Judgement",
     "PlayerLine",
     "accuracy_of",
+    "draw_equities",
     "draw_luck",
+    "judge",
     "lines",
     "lost_of",
     "mark_of",
@@ -87,6 +95,53 @@ def lost_of(best: float, played: float) -> float:
     return max(0.0, best - played)
 
 
+class _Candidate(Protocol):
+    @property
+    def win(self) -> float: ...
+
+
+_C = TypeVar("_C", bound=_Candidate)
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement(Generic[_C]):
+    """One turn judged in win probability (:func:`judge`)."""
+
+    #: The best candidate, and its chance to win: the mover's before the turn.
+    best: _C
+    win: float
+    #: The chance the decision played kept, and the equity lost (:func:`lost_of`).
+    played_win: float
+    lost: float
+    #: How many candidates there were: with one there was no choice (the turn is not graded).
+    choices: int
+
+
+def judge(
+    candidates: Sequence[_C],
+    played: Callable[[_C], bool],
+    apart: Callable[[], Sequence[float]],
+) -> Judgement[_C]:
+    """A turn judged: ``candidates`` are the position's, best first (each with its ``win``);
+    the decision played is the first candidate ``played`` says it is, and when none is, its
+    wins on the same deals are ``apart()`` (:func:`rummikub.play.equity.wins_of`), their mean
+    its win."""
+    best = candidates[0]
+    mine = [c for c in candidates if played(c)]
+    if mine:
+        played_win = mine[0].win
+    else:
+        wins = apart()
+        played_win = math.fsum(wins) / len(wins)
+    return Judgement(
+        best=best,
+        win=best.win,
+        played_win=played_win,
+        lost=lost_of(best.win, played_win),
+        choices=len(candidates),
+    )
+
+
 _Kind = TypeVar("_Kind", bound=Hashable)
 
 
@@ -103,6 +158,37 @@ def draw_luck(equities: Mapping[_Kind, float], counts: Mapping[_Kind, int], draw
     total = sum(counts.values())
     mean = math.fsum(counts[k] * e for k, e in equities.items()) / total
     return equities[drawn] - mean
+
+
+def draw_equities(
+    search: Search[State, View, Decision],
+    view: View,
+    kinds: Iterable[_Kind],
+    drawing: Callable[[State, _Kind], State],
+    budget: Budget,
+    *,
+    seed: int | None = None,
+) -> dict[_Kind, float]:
+    """The drawer's equity after drawing each of ``kinds`` (what could be drawn, as the
+    drawer saw it before the draw), by kind.
+
+    For each kind, each of the deals the equity of the turn is measured on
+    (:func:`rummikub.play.equity.deals` of ``view`` at ``seed``: every kind on the same luck)
+    is taken to the state after drawing it (``drawing(deal, kind)``, the game's: a uniform
+    deal given that the kind is drawn), played out greedily for ``budget.rounds`` rounds and
+    scored for the drawer; a kind's equity is the mean over the deals. The figures depend only
+    on what the drawer saw and the budget, never on what was actually drawn.
+    """
+    states = deals(search, view, budget, seed=seed)
+    seat = search.seat_of(view)
+    equities: dict[_Kind, float] = {}
+    for kind in kinds:
+        wins = []
+        for deal in states:
+            end = search.playout(drawing(deal, kind), budget.rounds, 0.0, None)
+            wins.append(search.scored(end, seat)[0])
+        equities[kind] = math.fsum(wins) / len(wins)
+    return equities
 
 
 def rounded(value: float | None) -> float | None:

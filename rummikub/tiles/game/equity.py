@@ -17,10 +17,15 @@ likely to win the hand, as a player sees it (RULES.md, "what a player knows"):
    scored by :func:`evaluation`, a win probability from the racks' sizes and totals.
 4. The candidate with the highest mean wins (ties: the earlier candidate, the best move
    first); its estimate comes with a 95% interval, the central 95% of its playouts'
-   outcomes (:func:`_interval`: the interval of the mean would not be honest).
+   outcomes (:func:`rummikub.play.equity.interval`: the interval of the mean would not be
+   honest).
 
-The budget is a count of samples and rounds, never a clock. With 2 players and the pool empty
-the game has perfect information and the exact endgame search decides when it can
+Steps 2 to 4 are the game layer's, written once for every game
+(:mod:`rummikub.play.equity`); this module gives it the tile rules (:class:`TileSearch`: the
+deal, a move applied, the playouts' moves and their scoring) and keeps what only tiles have:
+the candidates, the model of a running hand and the exact endgame. The budget is a count of
+samples and rounds, never a clock. With 2 players and the pool empty the game has perfect
+information and the exact endgame search decides when it can
 (:mod:`rummikub.tiles.game.endgame`).
 """
 
@@ -29,11 +34,9 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from rummikub.core.stats import mean_ci, wilson
-from rummikub.play.equity import Budget
+from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked, wins_of
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
 from rummikub.tiles.game.view import View, determinize
 from rummikub.tiles.position import Move, Position
@@ -47,6 +50,8 @@ __all__ = [
     "Candidate",
     "Equity",
     "Progress",
+    "TileSearch",
+    "TileView",
     "candidates",
     "equity",
     "evaluate",
@@ -189,13 +194,24 @@ def _outcome(state: GameState, seat: int) -> float:
     return 1.0 / len(result.winners)
 
 
-def _playout_move(state: GameState, explore: float, rng: random.Random | None) -> Move:
+def _playout_move(
+    state: GameState,
+    explore: float,
+    rng: random.Random | None,
+    moves: dict[Position, Move] | None = None,
+) -> Move:
     """The move of a playout's player: the best by value, or with chance ``explore`` a
     variant: drawing (passing once the pool is empty) one time in three, else the best move
-    without one rack tile chosen at random (a smaller move, such as keeping a tile back)."""
+    without one rack tile chosen at random (a smaller move, such as keeping a tile back).
+    ``moves`` keeps the best move of each position met, solved once."""
     position = state.position()
     if rng is None or explore <= 0.0 or rng.random() >= explore:
-        return solve(position).move
+        if moves is None:
+            return solve(position).move
+        move = moves.get(position)
+        if move is None:
+            move = moves[position] = solve(position).move
+        return move
     if rng.random() < 1 / 3 or len(position.rack) < 2:
         return Move(position.table, ())
     drop = rng.randrange(len(position.rack))
@@ -203,25 +219,18 @@ def _playout_move(state: GameState, explore: float, rng: random.Random | None) -
     return solve(replace(position, rack=rack)).move
 
 
-def _playout(
-    state: GameState,
-    seat: int,
-    rounds: int,
-    explore: float = 0.0,
-    rng: random.Random | None = None,
-) -> tuple[float, float, float]:
-    """Everyone plays the best move (or, with ``explore``, a variant: :func:`_playout_move`)
-    for ``rounds`` rounds; the win estimate, the lead and the score (:func:`_scored`)."""
-    return _scored(_playout_state(state, rounds, explore, rng), seat)
-
-
 def _playout_state(
-    state: GameState, rounds: int, explore: float, rng: random.Random | None
+    state: GameState,
+    rounds: int,
+    explore: float,
+    rng: random.Random | None,
+    moves: dict[Position, Move] | None = None,
 ) -> GameState:
-    """The state a playout ends in: the hand over, or ``rounds`` rounds played."""
+    """The state a playout ends in: the hand over, or ``rounds`` rounds played, everyone
+    playing the best move (or, with ``explore``, a variant: :func:`_playout_move`)."""
     turns = rounds * len(state.players)
     while not state.over and turns > 0:
-        move = _playout_move(state, explore, rng)
+        move = _playout_move(state, explore, rng, moves)
         state = advance(state, turn_of_move(state, move), judge=False)
         turns -= 1
     return state
@@ -230,10 +239,10 @@ def _playout_state(
 def _scored(state: GameState, seat: int) -> tuple[float, float, float]:
     """A playout's end for ``seat``: the win (or its estimate), the lead and the score.
 
-    The score of a finished hand is the engine's (RULES.md, "Scoring a finished hand"); of a
-    hand still running, the one expected if the player wins with :func:`evaluation`'s chance
-    ``w`` (going out: the others' rack totals) and else loses its own rack total:
-    ``w * others - (1 - w) * own``.
+    The lead is the others' smallest rack less the player's own. The score of a finished
+    hand is the engine's (RULES.md, "Scoring a finished hand"); of a hand still running, the
+    one expected if the player wins with :func:`evaluation`'s chance ``w`` (going out: the
+    others' rack totals) and else loses its own rack total: ``w * others - (1 - w) * own``.
     """
     others = [n for s, n in enumerate(state.rack_counts) if s != seat]
     lead = float(min(others) - state.rack_counts[seat])
@@ -264,8 +273,49 @@ def seed_of(position: Position, view: View) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-#: ``progress(done, total)``: called after every playout of :func:`evaluate`.
-Progress = Callable[[int, int], None]
+#: What a seat sees, as the game layer's search takes it: its position and the public rest.
+TileView = tuple[Position, View]
+
+
+@dataclass(frozen=True, slots=True)
+class TileSearch:
+    """The tile game as determinized Monte Carlo sees it (:class:`rummikub.play.equity.Search`):
+    a candidate is a :class:`Move`, a playout everyone's best move (:func:`_playout_move`),
+    its end scored by :func:`_scored`.
+
+    ``moves``, when given, keeps the best move of every position a greedy playout meets, so
+    that one is solved once across playouts (the review's luck replays the same deals for
+    every tile kind: :func:`rummikub.tiles.game.review.draw_equities`).
+    """
+
+    moves: dict[Position, Move] | None = field(default=None, compare=False)
+
+    def seat_of(self, view: TileView) -> int:
+        return view[1].seat
+
+    def seed_of(self, view: TileView) -> int:
+        return seed_of(*view)
+
+    def determinize(self, view: TileView, rng: random.Random) -> GameState:
+        return determinize(*view, rng)
+
+    def apply(self, state: GameState, decision: Move) -> GameState:
+        return advance(state, turn_of_move(state, decision), judge=False)
+
+    def over(self, state: GameState) -> bool:
+        return state.over
+
+    def playout(
+        self, state: GameState, rounds: int, explore: float, rng: random.Random | None
+    ) -> GameState:
+        return _playout_state(state, rounds, explore, rng, self.moves)
+
+    def scored(self, state: GameState, seat: int) -> tuple[float, float, float]:
+        return _scored(state, seat)
+
+
+def _search() -> Search[GameState, TileView, Move]:
+    return TileSearch()
 
 
 def evaluate(
@@ -287,59 +337,41 @@ def evaluate(
     each candidate where it can within its budget: their ``win`` is then 1, 0.5 or 0 and
     ``exact`` True, and a winning or drawing move the candidates lacked is added (label
     ``endgame``). The playouts still give every candidate its ``score`` and ``lead``.
+    ``progress(done, total)`` follows every playout.
     """
     moves = candidates(position, top)
     base = seed_of(position, view) if seed is None else seed
-    deals = [determinize(position, view, random.Random(base + i)) for i in range(budget.samples)]
+    search, seen = _search(), (position, view)
+    states = deals(search, seen, budget, seed=base)
     solved: dict[int, float] = {}
     value: float | None = None
     if exact and view.players == 2 and view.pool_count == 0:
-        value = _exact(deals[0], moves, nodes, solved)
-    total, done = len(moves) * len(deals), 0
-    scored: list[tuple[float, float, int, Candidate]] = []
-    for order, (label, move) in enumerate(moves):
-        wins: list[float] = []
-        leads: list[float] = []
-        scores: list[float] = []
-        ended = now = 0
-        for index, state in enumerate(deals):
-            after = advance(state, turn_of_move(state, move), judge=False)
-            now += after.over
-            # Every candidate meets the same variants on the same deal (common random
-            # numbers, as for the deals).
-            rng = random.Random(f"{base}:{index}") if budget.explore > 0 else None
-            end = _playout_state(after, budget.rounds, budget.explore, rng)
-            win, lead, score = _scored(end, view.seat)
-            ended += end.over
-            wins.append(win)
-            leads.append(lead)
-            scores.append(score)
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        mean = sum(wins) / len(wins)
-        ci = _interval(wins, certain=now == len(deals))
-        spread = _mean_interval(wins)
+        value = _exact(states[0], moves, nodes, solved)
+    outcomes = play_out(search, seen, moves, budget, seed=base, deals=states, progress=progress)
+    found: list[Candidate] = []
+    for order, outcome in enumerate(outcomes):
+        move = outcome.decision
+        win, ci, spread = outcome.win, outcome.ci, outcome.mean_ci
         known = solved.get(order)
         if known is not None:
-            mean, ci, spread = known, (known, known), (known, known)
-        candidate = Candidate(
-            label=label,
-            move=move,
-            value=_value(position, move),
-            tiles=len(move.played),
-            win=mean,
-            ci=ci,
-            lead=sum(leads) / len(leads),
-            samples=len(wins),
-            score=sum(scores) / len(scores),
-            exact=known is not None,
-            mean_ci=spread,
-            finished=ended / len(wins),
+            win, ci, spread = known, (known, known), (known, known)
+        found.append(
+            Candidate(
+                label=outcome.label,
+                move=move,
+                value=_value(position, move),
+                tiles=len(move.played),
+                win=win,
+                ci=ci,
+                lead=outcome.lead,
+                samples=outcome.samples,
+                score=outcome.score,
+                exact=known is not None,
+                mean_ci=spread,
+                finished=outcome.finished,
+            )
         )
-        scored.append((-mean, -candidate.lead, order, candidate))
-    scored.sort(key=lambda s: s[:3])
-    return Equity(tuple(s[3] for s in scored), exact=value is not None, value=value)
+    return Equity(tuple(ranked(found)), exact=value is not None, value=value)
 
 
 def _exact(
@@ -387,42 +419,6 @@ def _value(position: Position, move: Move) -> int:
     return sum(position.rules.tile_value(t) for t in move.played)
 
 
-def _mean_interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95% normal interval of the mean (``core.stats.mean_ci``), clipped to [0, 1]; with
-    one value nothing is known."""
-    if len(values) < 2:
-        return (0.0, 1.0)
-    _, (low, high) = mean_ci(values)
-    return (max(0.0, low), min(1.0, high))
-
-
-def _interval(values: Sequence[float], *, certain: bool = False) -> tuple[float, float]:
-    """The 95% interval of a candidate's win: the central 95% of its playouts' outcomes
-    (from the 2.5% quantile, rounded down, to the 97.5%, rounded up: every outcome below 40
-    playouts), widened to hold at least the Wilson interval of as many hands played to their
-    end at the mean's rate; a point when the candidate itself ends the hand (``certain``);
-    with one playout nothing is known.
-
-    Not the interval of the mean (:func:`_mean_interval`): that one counts only the luck of
-    the deals, and the playouts' own bias (a playout plays the solver's best move, not the
-    best line, and a hand still running is scored by :func:`evaluation`, a model that gives
-    many deals the same value) is larger than it. ``tests/test_equity_honesty.py`` holds
-    this interval to the exact endgame's value: the interval of the mean held it in about
-    half the endgames, this one in 95% or more (benchmarks/RESULTS.md, "analyse --equity").
-    """
-    mean = math.fsum(values) / len(values) if values else 0.0
-    if certain and values:
-        return (mean, mean)
-    if len(values) < 2:
-        return (0.0, 1.0)
-    ordered = sorted(values)
-    last = len(ordered) - 1
-    low = ordered[math.floor(0.025 * last)]
-    high = ordered[math.ceil(0.975 * last)]
-    floor, ceiling = wilson(mean * len(values), len(values))
-    return (max(0.0, min(low, floor, mean)), min(1.0, max(high, ceiling, mean)))
-
-
 #: Nodes the strategy gives the exact endgame before it falls back on playouts: a node costs
 #: up to a solve, so this keeps a decision within the playouts' own cost (RESULTS.md, "The
 #: exact endgame": most standard endgames decide in a few nodes).
@@ -454,23 +450,18 @@ def deals_of(
 ) -> list[GameState]:
     """The sampled deals :func:`evaluate` plays every candidate out on, from the same seeds, so
     that a move judged apart (the move a record played) is measured on the same luck."""
-    base = seed_of(position, view) if seed is None else seed
-    return [determinize(position, view, random.Random(base + i)) for i in range(budget.samples)]
+    return deals(_search(), (position, view), budget, seed=seed)
 
 
 def playout(state: GameState, seat: int, rounds: int) -> float:
     """``seat``'s win estimate after ``rounds`` rounds of best moves from ``state``: the
     playout :func:`evaluate` scores a candidate with."""
-    return _playout(state, seat, rounds)[0]
+    return _scored(_playout_state(state, rounds, 0.0, None), seat)[0]
 
 
 def move_wins(
     position: Position, view: View, move: Move, budget: Budget = DEFAULT
 ) -> tuple[float, ...]:
     """The win estimate of ``move`` on each of :func:`evaluate`'s deals (their mean is the
-    ``win`` evaluate would give it as a candidate)."""
-    wins = []
-    for state in deals_of(position, view, budget):
-        after = advance(state, turn_of_move(state, move), judge=False)
-        wins.append(playout(after, view.seat, budget.rounds))
-    return tuple(wins)
+    ``win`` evaluate would give it as a candidate), played out greedily."""
+    return wins_of(_search(), (position, view), move, replace(budget, explore=0.0))

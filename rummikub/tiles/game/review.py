@@ -9,13 +9,28 @@ a pass) is compared with the best move too, which says whether a move was there 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
+from rummikub.play import review as layer
+
+# The review's arithmetic is the game layer's; its constants are named here too (as before).
+from rummikub.play.review import ACCURACY_SCALE as ACCURACY_SCALE
+from rummikub.play.review import BLUNDER as BLUNDER
+from rummikub.play.review import INACCURACY as INACCURACY
+from rummikub.play.review import MISTAKE as MISTAKE
+from rummikub.play.review import THRESHOLDS as THRESHOLDS
+from rummikub.play.review import (
+    PlayerLine,
+    accuracy_of,
+    lines,
+    mark_of,
+    rounded,
+    written_mark,
+)
 from rummikub.tiles.game.engine import GameState, advance
 from rummikub.tiles.game.equity import DEFAULT, Budget, Candidate
 from rummikub.tiles.game.record import Draw, Play, Record, Turn
@@ -28,11 +43,6 @@ if TYPE_CHECKING:
     from rummikub.tiles.analysis import Grade
 
 __all__ = [
-    "ACCURACY_SCALE",
-    "BLUNDER",
-    "INACCURACY",
-    "MISTAKE",
-    "THRESHOLDS",
     "EquityReview",
     "EquityTurn",
     "GradedTurn",
@@ -113,35 +123,8 @@ def review_record(record: Record, path: str, time_limit: float | None = None) ->
 
 
 # -- the equity review: skill and luck, in win probability ---------------------------------
-
-#: The marks of a turn by the equity it lost (the best candidate's win probability less the
-#: move played's), each from its threshold on (at least): ``?!`` an inaccuracy, ``?`` a
-#: mistake, ``??`` a blunder. A point of win probability is 0.01.
-INACCURACY = 0.05
-MISTAKE = 0.10
-BLUNDER = 0.20
-THRESHOLDS: tuple[tuple[str, float], ...] = (("??", BLUNDER), ("?", MISTAKE), ("?!", INACCURACY))
-
-#: A turn's accuracy is ``100 * exp(-lost / ACCURACY_SCALE)``: 100 for the best move, 82 at
-#: an inaccuracy's threshold, 67 at a mistake's, 45 at a blunder's.
-ACCURACY_SCALE = 0.25
-
-
-def mark_of(lost: float) -> str | None:
-    """The mark of a turn that lost ``lost`` of win probability (None below 0.05).
-
-    >>> [mark_of(x) for x in (0.0, 0.049, 0.05, 0.1, 0.2)]
-    [None, None, '?!', '?', '??']
-    """
-    for mark, threshold in THRESHOLDS:
-        if lost >= threshold:
-            return mark
-    return None
-
-
-def accuracy_of(lost: float) -> float:
-    """A turn's accuracy, 0-100, from the equity it lost (see :data:`ACCURACY_SCALE`)."""
-    return 100.0 * math.exp(-max(0.0, lost) / ACCURACY_SCALE)
+# The arithmetic (marks, accuracy, luck, the player lines) is the game layer's
+# (rummikub.play.review); what a tile turn and a tile draw are stays here.
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +162,7 @@ class EquityTurn:
         record's ``lost`` gives its ``mark`` back)."""
         if not self.graded or self.lost is None:
             return None
-        return mark_of(round(self.lost, 4))
+        return written_mark(self.lost)
 
     def to_data(self, rules: Rules) -> dict[str, Any]:
         best = self.best
@@ -190,9 +173,9 @@ class EquityTurn:
             "move": self.kind,
             "played": [str(t) for t in self.played],
             "drew": None if self.drew is None else str(self.drew),
-            "win": _rounded(self.win),
-            "played_win": _rounded(self.played_win),
-            "lost": _rounded(self.lost),
+            "win": rounded(self.win),
+            "played_win": rounded(self.played_win),
+            "lost": rounded(self.lost),
             "mark": self.mark,
             "graded": self.graded,
             "choices": self.choices,
@@ -201,38 +184,10 @@ class EquityTurn:
             else {
                 "label": best.label,
                 "played": [str(t) for t in sorted(best.played, key=rules.sort_key)],
-                "win": _rounded(best.win),
-                "ci": [_rounded(x) for x in best.ci],
+                "win": rounded(best.win),
+                "ci": [rounded(x) for x in best.ci],
             },
-            "luck": _rounded(self.luck),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLine:
-    """One player's summary: the turns graded, the equity lost, the accuracy and the luck."""
-
-    seat: int
-    player: str
-    graded: int
-    lost: float
-    #: The mean of the graded turns' accuracies (None with no graded turn).
-    accuracy: float | None
-    #: The sum of the player's draws' luck (draws whose tile is known).
-    luck: float
-    draws: int
-    marks: tuple[tuple[str, int], ...]
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "graded": self.graded,
-            "lost": _rounded(self.lost),
-            "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
-            "luck": _rounded(self.luck),
-            "draws": self.draws,
-            "marks": dict(self.marks),
+            "luck": rounded(self.luck),
         }
 
 
@@ -293,7 +248,7 @@ def equity_review(
         record.rules,
         budget,
         tuple(turns),
-        _lines(record.players, turns),
+        lines(record.players, turns),
         game.problem,
     )
 
@@ -316,23 +271,20 @@ def _judge(state: GameState, after: GameState, turn: Turn, budget: Budget) -> Eq
         return plain
     position, view = view_of(state, seat)
     found = evaluate(position, view, budget)
-    key = played
-    mine = [c for c in found.candidates if tuple(sorted(c.played, key=state.rules.sort_key)) == key]
-    if mine:
-        played_win = mine[0].win
-    else:
-        move = Move(after.table, played)
-        wins = move_wins(position, view, move, budget)
-        played_win = math.fsum(wins) / len(wins)
-    best = found.best
+    sort = state.rules.sort_key
+    verdict = layer.judge(
+        found.candidates,
+        lambda c: tuple(sorted(c.played, key=sort)) == played,
+        lambda: move_wins(position, view, Move(after.table, played), budget),
+    )
     luck = draw_luck(position, view, drew, budget) if drew is not None else None
     return replace(
         plain,
-        win=best.win,
-        played_win=played_win,
-        lost=max(0.0, best.win - played_win),
-        best=best,
-        choices=len(found.candidates),
+        win=verdict.win,
+        played_win=verdict.played_win,
+        lost=verdict.lost,
+        best=verdict.best,
+        choices=verdict.choices,
         luck=luck,
     )
 
@@ -347,51 +299,36 @@ def draw_equities(position: Position, view: View, budget: Budget = DEFAULT) -> d
     and the hand played out as evaluate's candidates are. The figures depend only on what the
     drawer saw and the budget, never on the tile actually drawn.
     """
-    from rummikub.tiles.game.equity import deals_of
+    from rummikub.tiles.game.equity import TileSearch
 
-    equities: dict[Tile, float] = {}
-    deals = deals_of(position, view, budget)
-    moves: dict[Position, Move] = {}
-    for tile in _kinds(unseen(position, view), position.rules):
-        wins = []
-        for deal in deals:
-            state = _drawing(deal, tile)
-            after = advance(state, Draw(tile), judge=False)
-            wins.append(_playout(after, view.seat, budget.rounds, moves))
-        equities[tile] = math.fsum(wins) / len(wins)
-    return equities
+    def drawing(deal: GameState, tile: Tile) -> GameState:
+        return advance(_drawing(deal, tile), Draw(tile), judge=False)
+
+    # The deals are played out once per kind: the best move of each position is solved once.
+    search = TileSearch(moves={})
+    kinds = _kinds(unseen(position, view), position.rules)
+    return layer.draw_equities(search, (position, view), kinds, drawing, budget)
 
 
 def _playout(state: GameState, seat: int, rounds: int, moves: dict[Position, Move]) -> float:
     """:func:`rummikub.tiles.game.equity.playout` (its best moves, then its scoring), each
-    position's best move solved once: a kind drawn from the depths of the pool leaves the next
-    player's rack as it was on that deal, so their move is the one already found (a quarter of the
-    luck's solves on standard games: benchmarks/RESULTS.md, "The game review")."""
-    from rummikub.tiles.game.engine import turn_of_move
-    from rummikub.tiles.game.equity import playout
-    from rummikub.tiles.solver import solve
+    position's best move solved once (kept in ``moves``): a kind drawn from the depths of the
+    pool leaves the next player's rack as it was on that deal, so their move is the one already
+    found (a quarter of the luck's solves on standard games: benchmarks/RESULTS.md, "The game
+    review"). The luck's playout (:func:`draw_equities`)."""
+    from rummikub.tiles.game.equity import TileSearch
 
-    turns = rounds * len(state.players)
-    while not state.over and turns > 0:
-        position = state.position()
-        move = moves.get(position)
-        if move is None:
-            move = moves[position] = solve(position).move
-        state = advance(state, turn_of_move(state, move), judge=False)
-        turns -= 1
-    return playout(state, seat, 0)  # the playout's scoring: the outcome, or the evaluation
+    search = TileSearch(moves)
+    return search.scored(search.playout(state, rounds, 0.0, None), seat)[0]
 
 
 def draw_luck(position: Position, view: View, tile: Tile, budget: Budget = DEFAULT) -> float:
     """The luck of drawing ``tile``: the drawer's equity after it less the mean over every
     tile that could have been drawn, each weighted by its unseen count (zero on average)."""
     equities = draw_equities(position, view, budget)
-    counts = Counter(unseen(position, view))
     if tile not in equities:
         raise RummikubError(f"{tile} could not be drawn: the drawer can see every copy")
-    total = counts.total()
-    mean = math.fsum(counts[k] * e for k, e in equities.items()) / total
-    return equities[tile] - mean
+    return layer.draw_luck(equities, Counter(unseen(position, view)), tile)
 
 
 def _kinds(tiles: list[Tile], rules: Rules) -> list[Tile]:
@@ -419,32 +356,3 @@ def _drawing(state: GameState, tile: Tile) -> GameState:
         pool[0] = tile
         return replace(state, racks=tuple(racks), pool=tuple(pool))
     raise RummikubError(f"{tile} is not among the tiles the drawer cannot see")
-
-
-def _lines(players: Sequence[str], turns: Sequence[EquityTurn]) -> tuple[PlayerLine, ...]:
-    lines = []
-    for seat, name in enumerate(players):
-        mine = [t for t in turns if t.seat == seat]
-        graded = [t for t in mine if t.graded and t.lost is not None]
-        lost = [t.lost for t in graded if t.lost is not None]
-        luck = [t.luck for t in mine if t.luck is not None]
-        marks = tuple(
-            (mark, sum(1 for t in graded if t.mark == mark)) for mark, _ in THRESHOLDS[::-1]
-        )
-        lines.append(
-            PlayerLine(
-                seat=seat,
-                player=name,
-                graded=len(graded),
-                lost=math.fsum(lost),
-                accuracy=math.fsum(accuracy_of(x) for x in lost) / len(lost) if lost else None,
-                luck=math.fsum(luck),
-                draws=len(luck),
-                marks=marks,
-            )
-        )
-    return tuple(lines)
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
