@@ -13,7 +13,7 @@ seeded by what the player sees):
   candidate (:func:`~rummikub.cards.game.equity.lay_candidates`), on the same deals.
 
 The equity a turn **lost** is the sum of what its two decisions lost
-(:func:`rummikub.play.review.lost_of`); its mark and accuracy, and each player's line, are
+(:func:`rummikub.play.review.judge`); its mark and accuracy, and each player's line, are
 :mod:`rummikub.play.review`'s. A turn with no choice (one candidate at each decision) is not
 graded. A draw from the stock whose card is known has its **luck**
 (:func:`rummikub.play.review.draw_luck`): the drawer's equity after the card drawn less the
@@ -27,9 +27,8 @@ drawn costs one solve each.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -51,13 +50,15 @@ from rummikub.cards.game.strategies import Lay, best, best_lay
 from rummikub.cards.game.view import CardView, unseen, view_of
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules
-from rummikub.play.equity import Budget, Outcome, deals, play_out, ranked
+from rummikub.play.equity import Budget, Outcome, play_out, ranked, wins_of
 from rummikub.play.review import (
     THRESHOLDS,
+    Judgement,
     PlayerLine,
+    draw_equities,
     draw_luck,
+    judge,
     lines,
-    lost_of,
     rounded,
     written_mark,
 )
@@ -199,22 +200,6 @@ def equity_review(
     )
 
 
-def _outcome_of(
-    view: CardView,
-    found: Sequence[Outcome[CardDecision]],
-    label: str,
-    decision: CardDecision,
-    budget: Budget,
-    same: Callable[[CardDecision], bool],
-) -> Outcome[CardDecision]:
-    """The candidate of ``found`` the turn played, or the turn played out apart on the same
-    deals."""
-    for outcome in found:
-        if same(outcome.decision):
-            return outcome
-    return play_out(SEARCH, view, [(label, decision)], budget, deals=deals(SEARCH, view, budget))[0]
-
-
 def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
     seat = state.to_move
     mid = engine.draw(state, turn.draw, turn.card)
@@ -242,43 +227,38 @@ def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
     plain = replace(plain, laid=_played(laying, lay), discard=lay.discard)
     # The draw: worth judging when a pick was worth comparing with the stock.
     draws = draw_candidates(before)
-    draw_best: Outcome[CardDecision] | None = None
-    draw_lost = 0.0
+    drawn: Judgement[Outcome[CardDecision]] | None = None
     if len(draws) > 1:
-        found = ranked(play_out(SEARCH, before, draws, budget))
-        draw_best = found[0]
         played_draw = (
             CardDecision("stock")
             if turn.draw == "stock"
             else CardDecision(turn.draw, best_lay(replace(before, drawn=turn.draw)))
         )
-        mine = _outcome_of(
-            before, found, "played", played_draw, budget, lambda d: d.draw == turn.draw
+        drawn = judge(
+            ranked(play_out(SEARCH, before, draws, budget)),
+            lambda o: o.decision.draw == turn.draw,
+            lambda: wins_of(SEARCH, before, played_draw, budget),
         )
-        draw_lost = lost_of(draw_best.win, mine.win)
     # The lay-down, after the draw.
-    lays = [(label, CardDecision(None, candidate)) for label, candidate in lay_candidates(laying)]
-    found = ranked(play_out(SEARCH, laying, lays, budget))
     key = (plain.laid, lay.discard)
-    mine = _outcome_of(
-        laying,
-        found,
-        "played",
-        CardDecision(None, lay),
-        budget,
-        lambda d: d.lay is not None and (_played(laying, d.lay), d.lay.discard) == key,
+    lays = [(label, CardDecision(None, candidate)) for label, candidate in lay_candidates(laying)]
+    laid = judge(
+        ranked(play_out(SEARCH, laying, lays, budget)),
+        lambda o: (
+            o.decision.lay is not None
+            and (_played(laying, o.decision.lay), o.decision.lay.discard) == key
+        ),
+        lambda: wins_of(SEARCH, laying, CardDecision(None, lay), budget),
     )
-    lay_lost = lost_of(found[0].win, mine.win)
-    win = found[0].win if draw_best is None else draw_best.win
-    lost = draw_lost + lay_lost
-    best_words: str | None
-    if draw_lost > lay_lost and draw_best is not None:
-        best_label, best_win = draw_best.label, draw_best.win
-        best_words = _draw_words(draw_best.decision)
+    win = laid.win if drawn is None else drawn.win
+    lost = laid.lost + (0.0 if drawn is None else drawn.lost)
+    # The best candidate shown is the one of the decision that lost most.
+    worst = drawn if drawn is not None and drawn.lost > laid.lost else laid
+    chosen = worst.best.decision
+    if worst is drawn:
+        best_words = _draw_words(chosen)
     else:
-        best_label, best_win = found[0].label, found[0].win
-        chosen = found[0].decision.lay
-        best_words = None if chosen is None else lay_words(laying, chosen)
+        best_words = "" if chosen.lay is None else lay_words(laying, chosen.lay)
     luck = None
     hidden = Counter(unseen(before))
     # A card from a stock turned over this draw was seen on the pile: no luck to weigh.
@@ -289,10 +269,10 @@ def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
         win=win,
         played_win=max(0.0, win - lost),
         lost=lost,
-        best_label=best_label,
+        best_label=worst.best.label,
         best_words=best_words,
-        best_win=best_win,
-        choices=len(draws) + len(found),
+        best_win=worst.best.win,
+        choices=len(draws) + laid.choices,
         luck=luck,
     )
 
@@ -318,19 +298,23 @@ def _words(turn: Turn, drew: Card | None) -> str:
     return text
 
 
+#: The budget of a draw's luck: one deal of the view, nothing played out after the
+#: drawer's turn (see the module's text: every deal scores the same there).
+LUCK = Budget(samples=1, rounds=0)
+
+
 def card_draw_equities(view: CardView) -> dict[Card, float]:
     """The drawer's equity after drawing each card kind it could draw from the stock (its
-    unseen cards, as it saw them before the draw): on one deal of the view with that card
-    moved to the stock's top, the card drawn and the ``best`` lay-down made, the state
-    scored there (see the module's text: the same on every deal, as the other hands keep
-    their sizes). Depends only on what the drawer saw, never on the card drawn."""
-    deal = SEARCH.determinize(view, random.Random(SEARCH.seed_of(view)))
-    equities: dict[Card, float] = {}
-    for card in sorted(set(unseen(view)), key=sort_key):
-        state = _stock_top(deal, card)
-        after = _finish_turn(state, best, CardDecision("stock"))
-        equities[card] = SEARCH.scored(after, view.seat)[0]
-    return equities
+    unseen cards, as it saw them before the draw): :func:`rummikub.play.review.draw_equities`
+    at :data:`LUCK`, a kind drawn by moving it to the stock's top and playing the drawer's
+    turn with it (the ``best`` lay-down). Depends only on what the drawer saw, never on the
+    card drawn."""
+    return draw_equities(SEARCH, view, sorted(set(unseen(view)), key=sort_key), _drawing, LUCK)
+
+
+def _drawing(state: CardGameState, card: Card) -> CardGameState:
+    """The drawer's turn on ``state`` with ``card`` drawn from the stock."""
+    return _finish_turn(_stock_top(state, card), best, CardDecision("stock"))
 
 
 def _stock_top(state: CardGameState, card: Card) -> CardGameState:
