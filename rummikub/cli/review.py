@@ -266,11 +266,12 @@ def card_equity_text(found: CardEquityReview) -> str:
 
 
 def _card_columns(turn: CardEquityTurn) -> str:
-    if turn.win is None:
+    judged = turn.judged
+    if judged is None:
         return f"{'':4}  {'':6}  {'':4}  {'':5}  {turn.words} (hand unknown)"
-    lost = f"{turn.lost:.4f}" if turn.graded and turn.lost is not None else "-"
+    lost = f"{judged.lost:.4f}" if turn.graded else "-"
     luck = "" if turn.luck is None else f"{turn.luck:+.2f}"
-    text = f"{turn.win:.2f}  {lost:<6}  {turn.mark or '':<4}  {luck:<5}  {turn.words}"
-    if turn.mark is not None and turn.best_words is not None and turn.best_win is not None:
-        text += f"; best: {turn.best_words} ({turn.best_win:.2f})"
+    text = f"{judged.win:.2f}  {lost:<6}  {turn.mark or '':<4}  {luck:<5}  {turn.words}"
+    if turn.mark is not None and turn.best_words is not None:
+        text += f"; best: {turn.best_words} ({judged.best.win:.2f})"
     return text

@@ -83,32 +83,36 @@ class CardEquityTurn:
     drew: Card | None
     laid: tuple[Card, ...] = ()
     discard: Card | None = None
-    #: The mover's chance to win the hand before the turn: the best candidate's.
-    win: float | None = None
-    #: The chance the turn played kept, and the equity it lost (``win - played_win``).
-    played_win: float | None = None
-    lost: float | None = None
-    #: The best candidate of the decision that lost most (its label, words and win).
-    best_label: str | None = None
+    #: The turn judged (None where the hand is unknown): the mover's chance before it (the
+    #: best candidate's), the chance the turn kept and the equity it lost (both decisions
+    #: together), the best candidate of the decision that lost most, and the candidates of
+    #: both decisions counted (one at each: the turn had no choice and is not graded).
+    judged: Judgement[Outcome[CardDecision]] | None = None
+    #: That best candidate in words.
     best_words: str | None = None
-    best_win: float | None = None
-    #: The candidates at the draw and at the lay-down together: with one at each, the turn
-    #: had no choice and is not graded.
-    choices: int = 0
     luck: float | None = None
 
     @property
+    def win(self) -> float | None:
+        return None if self.judged is None else self.judged.win
+
+    @property
+    def lost(self) -> float | None:
+        return None if self.judged is None else self.judged.lost
+
+    @property
     def graded(self) -> bool:
-        return self.lost is not None and self.choices > 2
+        return self.judged is not None and self.judged.choices > 2
 
     @property
     def mark(self) -> str | None:
-        if not self.graded or self.lost is None:
+        if self.judged is None or not self.graded:
             return None
-        return written_mark(self.lost)
+        return written_mark(self.judged.lost)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        judged = self.judged
+        data: dict[str, Any] = {
             "hand": self.hand,
             "turn": self.number,
             "player": self.player,
@@ -118,21 +122,25 @@ class CardEquityTurn:
             "drew": None if self.drew is None else str(self.drew),
             "laid": [str(c) for c in self.laid],
             "discard": None if self.discard is None else str(self.discard),
-            "win": rounded(self.win),
-            "played_win": rounded(self.played_win),
-            "lost": rounded(self.lost),
+            "win": None,
+            "played_win": None,
+            "lost": None,
             "mark": self.mark,
             "graded": self.graded,
-            "choices": self.choices,
-            "best": None
-            if self.best_label is None
-            else {
-                "label": self.best_label,
-                "turn": self.best_words,
-                "win": rounded(self.best_win),
-            },
+            "choices": 0,
+            "best": None,
             "luck": rounded(self.luck),
         }
+        if judged is not None:
+            best = judged.best
+            data |= {
+                "win": rounded(judged.win),
+                "played_win": rounded(judged.played_win),
+                "lost": rounded(judged.lost),
+                "choices": judged.choices,
+                "best": {"label": best.label, "turn": self.best_words, "win": rounded(best.win)},
+            }
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,17 +272,14 @@ def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
     # A card from a stock turned over this draw was seen on the pile: no luck to weigh.
     if drew is not None and before.stock_count > 0 and hidden[drew]:
         luck = draw_luck(card_draw_equities(before), hidden, drew)
-    return replace(
-        plain,
+    judged = Judgement(
+        best=worst.best,
         win=win,
         played_win=max(0.0, win - lost),
         lost=lost,
-        best_label=worst.best.label,
-        best_words=best_words,
-        best_win=worst.best.win,
         choices=len(draws) + laid.choices,
-        luck=luck,
     )
+    return replace(plain, judged=judged, best_words=best_words, luck=luck)
 
 
 def _lay_of(mid: CardGameState, after: CardGameState, discard: Card | None) -> Lay:
