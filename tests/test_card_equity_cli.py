@@ -145,3 +145,17 @@ def test_a_card_record_without_equity_keeps_its_message(tmp_path: Path) -> None:
     code, _, err = _run(str(_record(tmp_path)))
     assert code == 2
     assert "a card game record, not a puzzle" in err
+
+
+def test_a_review_finds_the_state_before_every_turn_of_every_hand() -> None:
+    from rummikub.cards.game import engine
+    from rummikub.cards.game.review import _played_turns
+
+    record, _ = play_game(preset("rummy"), [strategy("best"), strategy("casual")], 3)
+    assert len(record.hands) > 1
+    played = _played_turns(record, engine.replay(record).states)
+    assert len(played) == sum(len(hand.turns) for hand in record.hands)
+    expected = [(h, t) for h, hand in enumerate(record.hands) for t in range(len(hand.turns))]
+    assert [(state.hand, state.turns) for state, _ in played] == expected
+    for state, turn in played:
+        engine.advance(state, turn)  # each turn applies to the state found before it

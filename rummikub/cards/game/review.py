@@ -28,13 +28,13 @@ drawn costs one solve each.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rummikub.cards.cards import Card, sort_key
 from rummikub.cards.game import engine
-from rummikub.cards.game.engine import CardGameState, TurnError
+from rummikub.cards.game.engine import CardGameState
 from rummikub.cards.game.equity import (
     DEFAULT,
     SEARCH,
@@ -180,24 +180,12 @@ def equity_review(
     """Replay ``record`` and judge every turn whose hand is known in win probability (see
     the module's text). The same record and budget give the same review, byte for byte."""
     replayed = engine.replay(record)
-    total = sum(len(hand.turns) for hand in record.hands)
+    played = _played_turns(record, replayed.states)
     turns: list[CardEquityTurn] = []
-    state = engine.start(record)
-    done = 0
-    try:
-        for number, hand in enumerate(record.hands):
-            if number > 0:
-                state = engine.start_hand(state, hand.deal)
-            for turn in hand.turns:
-                turns.append(_judge(state, turn, budget))
-                state = engine.advance(state, turn)
-                if state.hand_over and hand.scores is not None and state.results[-1].scores is None:
-                    state = engine.enter_scores(state, hand.scores)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-    except (TurnError, ValueError):
-        pass  # the replay's problem says what stopped it
+    for done, (state, turn) in enumerate(played, 1):
+        turns.append(_judge(state, turn, budget))
+        if progress is not None:
+            progress(done, len(played))
     return CardEquityReview(
         path,
         record.rules,
@@ -206,6 +194,24 @@ def equity_review(
         lines(record.players, turns),
         replayed.problem,
     )
+
+
+def _played_turns(
+    record: CardRecord, states: Sequence[CardGameState]
+) -> list[tuple[CardGameState, Turn]]:
+    """Each turn the replay applied, with the state before it (``states`` are the replay's:
+    the state before each turn and after the last, hand after hand, each hand's first state
+    apart)."""
+    found: list[tuple[CardGameState, Turn]] = []
+    at = 0
+    for number, hand in enumerate(record.hands):
+        at += number > 0  # the state the hand starts from
+        for turn in hand.turns:
+            if at + 1 >= len(states):
+                return found
+            found.append((states[at], turn))
+            at += 1
+    return found
 
 
 def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
