@@ -155,5 +155,5 @@ def test_the_strategy_keeps_the_solvers_choice_within_the_edge(
 
     state = engine.draw(_midgame("500-rum", 2, 5), "stock")
     view = view_of(state)
-    monkeypatch.setattr(card_equity, "EDGE", 1.0)
+    monkeypatch.setattr(card_equity, "EDGE", 1e9)
     assert equity_lay(view) == best.lay(view)

@@ -83,11 +83,10 @@ __all__ = [
 #: about two minutes on one core at this budget (docs: incoming-cardplay).
 DEFAULT = Budget(samples=4, rounds=1)
 
-#: The ``equity`` strategy leaves the solver's choice only for a candidate whose equity is
-#: higher by more than this: at 4 deals a smaller difference is mostly the deals' luck, and
-#: the solver's choice is the better prior (20 games of 500 Rum against ``best``: 40% won
-#: choosing the top candidate outright, see docs: incoming-cardplay).
-EDGE = 0.05
+#: The ``equity`` strategy leaves the solver's choice only for a candidate whose expected
+#: hand margin is higher by more than this many points: at 4 deals a smaller difference is
+#: mostly the deals' luck, and the solver's choice is the better prior.
+EDGE = 5.0
 
 #: A playout stops after this many turns even with ``rounds`` not played out (a hand in
 #: which nobody can go out and the stock turns over for ever).
@@ -321,7 +320,7 @@ class CardSearch:
             scores = result.scores or (0,) * len(state.players)
             favour = [_favour(state, scores, s) for s in range(len(state.players))]
             top = [s for s, f in enumerate(favour) if f == max(favour)]
-            return (1.0 / len(top) if seat in top else 0.0), lead, favour[seat]
+            return (1.0 / len(top) if seat in top else 0.0), lead, _margin(favour, seat)
         win = evaluation(state, seat)
         return (
             win,
@@ -337,13 +336,20 @@ def _closest(state: CardGameState, seat: int) -> int:
     return min(others, key=lambda s: (state.counts[s], s))
 
 
+def _margin(favour: Sequence[float], seat: int) -> float:
+    """``seat``'s hand score in its favour less the best opponent's: what the hand moves it
+    in the race to the game's target (a card held when another goes out costs it there)."""
+    return favour[seat] - max(f for s, f in enumerate(favour) if s != seat)
+
+
 def _if_out(state: CardGameState, out: int, seat: int) -> float:
-    """``seat``'s hand score in its favour were ``out`` to go out now (the others keeping
-    their hands): the engine's scoring of the hand as it stands."""
-    penalties = tuple(0 if s == out else state.penalty(s) for s in range(len(state.players)))
+    """``seat``'s hand margin (:func:`_margin`) were ``out`` to go out now (the others
+    keeping their hands): the engine's scoring of the hand as it stands."""
+    n = len(state.players)
+    penalties = tuple(0 if s == out else state.penalty(s) for s in range(n))
     # The engine's own hand scoring (CARDS.md section 7), private to it but the one place.
-    scores = engine._scores(state.rules, out, False, state.laid, penalties)
-    return _favour(state, scores or (0,) * len(state.players), seat)
+    scores = engine._scores(state.rules, out, False, state.laid, penalties) or (0,) * n
+    return _margin([_favour(state, scores, s) for s in range(n)], seat)
 
 
 SEARCH = CardSearch()
@@ -368,13 +374,14 @@ def evaluate(
 
 def _chosen(view: CardView, found: Sequence[tuple[str, CardDecision]]) -> CardDecision:
     """The strategy's choice among ``found`` (the solver's own choice first): the candidate
-    with the best equity at :data:`DEFAULT`, where it beats the solver's by more than
-    :data:`EDGE`; else the solver's."""
+    with the best expected hand margin at :data:`DEFAULT` (the game is a race in points,
+    so the points a hand moves, not only who goes out), where it beats the solver's by more
+    than :data:`EDGE` points; else the solver's."""
     if len(found) == 1:
         return found[0][1]
     outcomes = play_out(SEARCH, view, found, DEFAULT)
-    top = ranked(outcomes)[0]
-    return top.decision if top.win > outcomes[0].win + EDGE else outcomes[0].decision
+    top = max(outcomes, key=lambda o: o.score)
+    return top.decision if top.score > outcomes[0].score + EDGE else outcomes[0].decision
 
 
 def equity_draw(view: CardView) -> Draw:
