@@ -159,3 +159,9 @@ def test_a_review_finds_the_state_before_every_turn_of_every_hand() -> None:
     assert [(state.hand, state.turns) for state, _ in played] == expected
     for state, turn in played:
         engine.advance(state, turn)  # each turn applies to the state found before it
+
+
+def test_a_card_record_review_takes_no_position_options(tmp_path: Path) -> None:
+    code, _, err = _run(str(_record(tmp_path, 2)), "--equity", "--playouts", "3")
+    assert code == 2
+    assert "--playouts is an option of a position's --equity" in err

@@ -203,14 +203,7 @@ def analyse(
     if chart_path is not None and not records:
         raise click.UsageError("--chart draws a game record's equity review: give one RECORD")
     if (equity is not None and records) or chart_path is not None:
-        # A record's review has its own budget; the options of a position's equity are not its.
-        for option_name in equity_cli.POSITION_OPTIONS:
-            given_by = ctx.get_parameter_source(option_name)
-            if given_by is not None and given_by.name == "COMMANDLINE":
-                option = "--" + option_name.replace("_", "-")
-                raise click.UsageError(
-                    f"{option} is an option of a position's --equity, not of a game record's review"
-                )
+        _no_position_options(ctx)
         ctx.exit(review.run_equity(sources, inline, equity is not None, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
@@ -230,6 +223,7 @@ def analyse(
             continue
         data: Any = None if inline else _document(source, stdin)
         if is_card_record_data(data) and equity is not None:
+            _no_position_options(ctx)
             code = review.run_card_equity(str(source), as_json=as_json, several=len(sources) > 1)
             bad |= code == EXIT_BAD_INPUT
             rejected |= code == EXIT_REJECTED
@@ -324,6 +318,17 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
+
+
+def _no_position_options(ctx: click.Context) -> None:
+    """A record's review has its own budget: the options of a position's equity are not its."""
+    for option_name in equity_cli.POSITION_OPTIONS:
+        given_by = ctx.get_parameter_source(option_name)
+        if given_by is not None and given_by.name == "COMMANDLINE":
+            option = "--" + option_name.replace("_", "-")
+            raise click.UsageError(
+                f"{option} is an option of a position's --equity, not of a game record's review"
+            )
 
 
 def _card_request(ctx: click.Context, equity: equity_cli.Choices) -> Any:
