@@ -16,6 +16,7 @@ from rummikub.cli import equity as equity_cli
 from rummikub.cli import explaining, render, review
 from rummikub.cli.card_options import (
     CardOptions,
+    card_options_of,
     card_position_options,
     card_record_problem,
     is_card_data,
@@ -174,15 +175,7 @@ def analyse(
     with --equity only: each candidate turn's chance to win the hand. A card game record
     with --equity has every turn judged the same way.
     """
-    cards = CardOptions(
-        game=game,
-        hand=hand,
-        table=table if hand is not None else (),
-        deal=deal,
-        opened=opened,
-        rule_options=tuple(rule_options.items()),
-        tile_preset=rules_preset,
-    )
+    cards = card_options_of(game, hand, table, deal, opened, rule_options, rules_preset)
     if hand is not None or game is not None or deal is not None or opened:
         ctx.exit(_cards(ctx, puzzles, cards, rack, position, equity, as_json, no_color))
     given = Inline(rack, table, position)

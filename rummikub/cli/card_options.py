@@ -69,6 +69,31 @@ class CardOptions(NamedTuple):
         return self.hand is not None
 
 
+def card_options_of(
+    game: str | None,
+    hand: str | None,
+    table: tuple[str, ...],
+    deal: int | None,
+    opened: bool,
+    rule_options: dict[str, str],
+    rules_preset: str | None,
+    **more: Any,
+) -> CardOptions:
+    """The card options of a command's arguments (:func:`card_position_options`, ``--table``,
+    ``--rule``, ``--rules``; ``more`` the command's own): ``--table`` is the card table only
+    with an inline card position (``--hand``)."""
+    return CardOptions(
+        game=game,
+        hand=hand,
+        table=table if hand is not None else (),
+        deal=deal,
+        opened=opened,
+        rule_options=tuple(rule_options.items()),
+        tile_preset=rules_preset,
+        **more,
+    )
+
+
 def is_card_data(data: Any) -> bool:
     """Whether a document's data is a card puzzle: it has a ``game`` key (CARDS.md section
     4; as :func:`rummikub.cards.puzzles.is_card_data`, without importing the card rummies).

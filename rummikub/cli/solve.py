@@ -14,6 +14,7 @@ import click
 from rummikub.cli import ending, render
 from rummikub.cli.card_options import (
     CardOptions,
+    card_options_of,
     card_position_options,
     card_record_problem,
     is_card_data,
@@ -303,15 +304,15 @@ def solve(
         several=len(sources) > 1,
         changed=changed,
         svg=svg is not None,
-        cards=CardOptions(
-            game=game,
-            hand=hand,
-            table=table if hand is not None else (),
-            deal=deal,
-            opened=opened,
+        cards=card_options_of(
+            game,
+            hand,
+            table,
+            deal,
+            opened,
+            rule_options,
+            rules_preset,
             all_picks=all_picks,
-            rule_options=tuple(rule_options.items()),
-            tile_preset=rules_preset,
             four_color=four_color,
         ),
     )
