@@ -157,3 +157,5 @@ def test_the_strategy_keeps_the_solvers_choice_within_the_edge(
     view = view_of(state)
     monkeypatch.setattr(card_equity, "EDGE", 1e9)
     assert equity_lay(view) == best.lay(view)
+    monkeypatch.setattr(card_equity, "EDGE", -1e9)  # any better margin wins: another turn
+    assert equity_lay(view) != best.lay(view)
