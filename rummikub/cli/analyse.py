@@ -14,7 +14,14 @@ import click
 
 from rummikub.cli import equity as equity_cli
 from rummikub.cli import explaining, render, review
-from rummikub.cli.card_options import card_record_problem, is_card_data, is_card_record_data
+from rummikub.cli.card_options import (
+    CardOptions,
+    card_options_of,
+    card_position_options,
+    card_record_problem,
+    is_card_data,
+    is_card_record_data,
+)
 from rummikub.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -124,6 +131,7 @@ BAR_AFTER = 0.5
     metavar="FILE",
     help="Also draw the best move as an SVG picture in FILE (one position only).",
 )
+@card_position_options
 @equity_cli.equity_options
 @click.pass_context
 def analyse(
@@ -147,6 +155,10 @@ def analyse(
     as_json: bool,
     no_color: bool,
     svg: str | None,
+    game: str | None,
+    hand: str | None,
+    deal: int | None,
+    opened: bool,
     equity: equity_cli.Choices | None,
 ) -> None:
     """Analyse each PUZZLE file (- reads one from stdin), or the position given by
@@ -158,7 +170,14 @@ def analyse(
     holding tiles back costs (--hold), how a proposed move compares with the best
     (--grade) and each candidate's chance to win the hand (--equity). Exit 0 done, 1 a
     graded move is illegal, 2 bad input, 3 a time limit left an answer unproven.
+
+    A card position (--game with --hand and --table, or a card puzzle file) is answered
+    with --equity only: each candidate turn's chance to win the hand. A card game record
+    with --equity has every turn judged the same way.
     """
+    cards = card_options_of(game, hand, table, deal, opened, rule_options, rules_preset)
+    if hand is not None or game is not None or deal is not None or opened:
+        ctx.exit(_cards(ctx, puzzles, cards, rack, position, equity, as_json, no_color))
     given = Inline(rack, table, position)
     check_usage(given)
     if top is None:
@@ -177,14 +196,7 @@ def analyse(
     if chart_path is not None and not records:
         raise click.UsageError("--chart draws a game record's equity review: give one RECORD")
     if (equity is not None and records) or chart_path is not None:
-        # A record's review has its own budget; the options of a position's equity are not its.
-        for option_name in equity_cli.POSITION_OPTIONS:
-            given_by = ctx.get_parameter_source(option_name)
-            if given_by is not None and given_by.name == "COMMANDLINE":
-                option = "--" + option_name.replace("_", "-")
-                raise click.UsageError(
-                    f"{option} is an option of a position's --equity, not of a game record's review"
-                )
+        _no_position_options(ctx)
         ctx.exit(review.run_equity(sources, inline, equity is not None, chart_path, as_json))
     bad = rejected = unproven = False
     for source in sources:
@@ -203,15 +215,37 @@ def analyse(
             unproven |= not found.proven
             continue
         data: Any = None if inline else _document(source, stdin)
+        if is_card_record_data(data) and equity is not None:
+            _no_position_options(ctx)
+            code = review.run_card_equity(str(source), as_json=as_json, several=len(sources) > 1)
+            bad |= code == EXIT_BAD_INPUT
+            rejected |= code == EXIT_REJECTED
+            continue
         if is_card_record_data(data):
             click.echo(f"Error: {card_record_problem(str(source))}", err=True)
             bad = True
             continue
+        if is_card_data(data) and equity is not None:
+            from rummikub.cli import cards as card_cli
+
+            report = card_cli.equity_one(
+                cards,
+                _card_request(ctx, equity),
+                str(source),
+                data=data,
+                as_json=as_json,
+                color=color and not as_json,
+            )
+            for line, to_err in report.lines:
+                click.echo(line + ("\n" if len(sources) > 1 and not to_err else ""), err=to_err)
+            bad |= report.bad_input
+            continue
         if is_card_data(data):
             click.echo(
                 f"Error: {source}: a card puzzle (it has a 'game' key): analyse answers for "
-                "tile positions; 'rummikub solve' gives a card puzzle's best turn "
-                "(--all-picks: for every pile pick) and 'rummikub check' judges a turn",
+                "tile positions, and for a card position with --equity only; 'rummikub "
+                "solve' gives a card puzzle's best turn (--all-picks: for every pile pick) "
+                "and 'rummikub check' judges a turn",
                 err=True,
             )
             bad = True
@@ -277,6 +311,96 @@ def analyse(
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
+
+
+def _no_position_options(ctx: click.Context) -> None:
+    """A record's review has its own budget: the options of a position's equity are not its."""
+    for option_name in equity_cli.POSITION_OPTIONS:
+        given_by = ctx.get_parameter_source(option_name)
+        if given_by is not None and given_by.name == "COMMANDLINE":
+            option = "--" + option_name.replace("_", "-")
+            raise click.UsageError(
+                f"{option} is an option of a position's --equity, not of a game record's review"
+            )
+
+
+def _card_request(ctx: click.Context, equity: equity_cli.Choices) -> Any:
+    """The card position's equity request from the --equity options: the budget the
+    library's own for a card position unless given on the command line."""
+    from rummikub.cli.cards import EquityRequest
+
+    def given(name: str) -> bool:
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name == "COMMANDLINE"
+
+    return EquityRequest(
+        players=equity.players,
+        hand_sizes=equity.rack_sizes,
+        others_opened=None if equity.others_opened else False,
+        playouts=equity.playouts if given("playouts") else None,
+        rounds=equity.rounds if given("rounds") else None,
+        seed=equity.seed,
+    )
+
+
+def _cards(
+    ctx: click.Context,
+    puzzles: tuple[str, ...],
+    cards: CardOptions,
+    rack: str | None,
+    position: str | None,
+    equity: equity_cli.Choices | None,
+    as_json: bool,
+    no_color: bool,
+) -> int:
+    """``analyse`` with --game/--hand: a card position's equity (inline, or card puzzle
+    files played as --game); the exit code."""
+    if cards.hand is not None and cards.game is None:
+        raise click.UsageError("an inline card position needs both --game and --hand")
+    if cards.hand is None and not puzzles:
+        raise click.UsageError(
+            "--game needs --hand (an inline card position) or card PUZZLE files to play as "
+            "that game"
+        )
+    if cards.deal is not None and cards.hand is None:
+        raise click.UsageError("--deal goes with an inline card position (--game and --hand)")
+    if rack is not None or position is not None:
+        tile = "--rack" if rack is not None else "--position"
+        raise click.UsageError(
+            f"{tile} gives a tile position; an inline card position is --hand (and --table)"
+        )
+    if equity is None:
+        raise click.UsageError(
+            "analyse answers a card position with --equity (each candidate turn's chance to "
+            "win the hand); 'rummikub solve --game ... --hand ...' gives its best turn"
+        )
+    check_sources(puzzles, cards.hand is not None)
+    from rummikub.cli import cards as card_cli
+
+    request = _card_request(ctx, equity)
+    color = explaining.use_color(no_color) and not as_json
+    stdin = read_stdin() if STDIN in puzzles else None
+    sources: list[str | PuzzleError] = (
+        [card_cli.COMMAND_LINE] if cards.hand is not None else expand_all(puzzles)
+    )
+    bad = False
+    for source in sources:
+        if isinstance(source, PuzzleError):
+            click.echo(f"Error: {source}", err=True)
+            bad = True
+            continue
+        data = None if cards.hand is not None else _document(source, stdin)
+        if cards.hand is None and not is_card_data(data):
+            click.echo(f"Error: {source}: not a card puzzle (it has no 'game' key)", err=True)
+            bad = True
+            continue
+        report = card_cli.equity_one(
+            cards, request, source, data=data, as_json=as_json, color=color
+        )
+        for line, to_err in report.lines:
+            click.echo(line + ("\n" if len(sources) > 1 and not to_err else ""), err=to_err)
+        bad |= report.bad_input
+    return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
 def _document(source: str | PuzzleError, stdin: str | None) -> Any:

@@ -4,7 +4,12 @@ and :mod:`rummikub.cli.cards` reads them only when a card puzzle comes."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: The card games (the presets of CARDS.md section 6, ``rummikub.cards.rules.GAMES``),
 #: named here so that ``--game`` and ``--help`` need not import the card rummies.
@@ -12,6 +17,33 @@ CARD_GAMES = ("rummy", "500-rum", "romme", "continental", "california")
 #: The ``format`` of a card game record (``rummikub.cards.game.record.FORMAT``), for the
 #: commands that tell a card record from a tile record or a puzzle without importing it.
 CARD_RECORD_FORMAT = "rummikub-cards-game/1"
+
+
+def card_position_options(command: F) -> F:
+    """Add ``--game``, ``--hand``, ``--deal`` and ``--opened`` (an inline card position, or
+    the game card puzzle files are played as) to a command, in that order."""
+    options = [
+        click.option(
+            "--game",
+            type=click.Choice(CARD_GAMES),
+            # Read before --rule, which then judges its options as this game's.
+            is_eager=True,
+            help="A card game: the inline position is --hand (and --table) in card notation; "
+            "with card PUZZLE files, play them as this game (their [rules] still apply).",
+        ),
+        click.option(
+            "--hand", metavar="CARDS", help='The hand of an inline card position, e.g. "7S 8S 9S".'
+        ),
+        click.option(
+            "--deal", type=click.IntRange(1, 7), help="The deal (1-7) of an inline contract game."
+        ),
+        click.option(
+            "--opened", is_flag=True, help="The card player has already opened (gone down)."
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 class CardOptions(NamedTuple):
@@ -35,6 +67,31 @@ class CardOptions(NamedTuple):
     def inline(self) -> bool:
         """A position given on the command line (``--hand``), not in a file."""
         return self.hand is not None
+
+
+def card_options_of(
+    game: str | None,
+    hand: str | None,
+    table: tuple[str, ...],
+    deal: int | None,
+    opened: bool,
+    rule_options: dict[str, str],
+    rules_preset: str | None,
+    **more: Any,
+) -> CardOptions:
+    """The card options of a command's arguments (:func:`card_position_options`, ``--table``,
+    ``--rule``, ``--rules``; ``more`` the command's own): ``--table`` is the card table only
+    with an inline card position (``--hand``)."""
+    return CardOptions(
+        game=game,
+        hand=hand,
+        table=table if hand is not None else (),
+        deal=deal,
+        opened=opened,
+        rule_options=tuple(rule_options.items()),
+        tile_preset=rules_preset,
+        **more,
+    )
 
 
 def is_card_data(data: Any) -> bool:

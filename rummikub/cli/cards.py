@@ -76,20 +76,7 @@ def solve_one(
     from rummikub.cards.solver import solve
 
     try:
-        if task.options.tile_preset is not None:
-            raise PuzzleError(
-                source or "command line",
-                [
-                    f"--rules {task.options.tile_preset} is a tile rule set; a card puzzle is "
-                    "played as another game with --game"
-                ],
-            )
-        if task.options.inline:
-            puzzle = _inline(task)
-        elif data is not None:
-            puzzle = from_data(data, source, overrides=task.overrides())
-        else:
-            puzzle = load(source, overrides=task.overrides())
+        puzzle = _puzzle(task, source, data)
     except PuzzleError as error:
         return CardReport([(f"Error: {error}", True)], bad_input=True)
     result = solve(puzzle.position, time_limit=task.time_limit, all_picks=task.options.all_picks)
@@ -122,6 +109,24 @@ def solve_one(
         )
         report.mismatch = True
     return report
+
+
+def _puzzle(task: CardTask, source: str, data: Any) -> CardPuzzle:
+    """The card puzzle of ``task``: inline, from ``data`` (read by the caller) or read from
+    ``source``, the command line's choices over it; raises :class:`PuzzleError`."""
+    if task.options.tile_preset is not None:
+        raise PuzzleError(
+            source or "command line",
+            [
+                f"--rules {task.options.tile_preset} is a tile rule set; a card puzzle is "
+                "played as another game with --game"
+            ],
+        )
+    if task.options.inline:
+        return _inline(task)
+    if data is not None:
+        return from_data(data, source, overrides=task.overrides())
+    return load(source, overrides=task.overrides())
 
 
 def _inline(task: CardTask) -> CardPuzzle:
@@ -408,3 +413,68 @@ def verdict_text(
 
 def _list(cards: Sequence[Card]) -> str:
     return format_cards(cards) if cards else "nothing"
+
+
+# -- analyse --equity on a card position --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EquityRequest:
+    """``analyse --equity`` on a card position: the game around it and the budget (None:
+    the library's defaults, :data:`rummikub.cards.game.position_equity.ANALYSE`)."""
+
+    players: int = 2
+    hand_sizes: tuple[int, ...] | None = None
+    #: False: ``--others-not-opened``; None: as the position's player.
+    others_opened: bool | None = None
+    playouts: int | None = None
+    rounds: int | None = None
+    seed: int | None = None
+
+
+def equity_one(
+    options: CardOptions,
+    request: EquityRequest,
+    source: str,
+    *,
+    data: Any = None,
+    as_json: bool = False,
+    color: bool = False,
+) -> CardReport:
+    """The equity analysis of one card position (an inline one, or a puzzle's ``data`` or
+    file ``source``), rendered: every candidate with its chance to win the hand."""
+    from rummikub.cards.game.position_equity import ANALYSE, equity, equity_text
+    from rummikub.core.errors import RummikubError
+
+    try:
+        puzzle = _puzzle(CardTask(options), source, data)
+    except PuzzleError as error:
+        return CardReport([(f"Error: {error}", True)], bad_input=True)
+    name = None if options.inline else puzzle.path
+    try:
+        found = equity(
+            puzzle.position,
+            players=request.players,
+            hand_sizes=request.hand_sizes,
+            others_opened=request.others_opened,
+            playouts=ANALYSE.samples if request.playouts is None else request.playouts,
+            rounds=ANALYSE.rounds if request.rounds is None else request.rounds,
+            explore=ANALYSE.explore,
+            seed=request.seed,
+        )
+    except (RummikubError, ValueError) as error:
+        return CardReport([(f"Error: {name or COMMAND_LINE}: {error}", True)], bad_input=True)
+    if as_json:
+        payload = {"puzzle": name, "game": puzzle.position.rules.game, "equity": found.to_data()}
+        return CardReport([(json.dumps(payload, ensure_ascii=False), False)])
+    lines = []
+    if name is not None:
+        lines.append(f"{name} - {puzzle.title}" if puzzle.title else name)
+    lines.append(f"Game: {puzzle.position.rules.game}")
+    lines.append(equity_text(found))
+    text = "\n".join(lines)
+    if color:
+        from rummikub.render.text import paint_cards
+
+        text = paint_cards(text, four_color=options.four_color)
+    return CardReport([(text, False)])

@@ -124,7 +124,8 @@ def equity_options(command: F) -> F:
             default=PLAYOUTS,
             show_default=True,
             metavar="N",
-            help="With --equity: playouts per candidate (each on its own sampled deal).",
+            help="With --equity: playouts per candidate (each on its own sampled deal; a card "
+            "position's default: 24).",
         ),
         click.option(
             "--rounds",
@@ -132,7 +133,8 @@ def equity_options(command: F) -> F:
             default=ROUNDS,
             show_default=True,
             metavar="N",
-            help="With --equity: rounds each playout plays before the model scores the hand.",
+            help="With --equity: rounds each playout plays before the model scores the hand (a "
+            "card position's default: 2).",
         ),
         click.option(
             "--players",
@@ -146,13 +148,14 @@ def equity_options(command: F) -> F:
             "--rack-sizes",
             callback=_rack_sizes,
             metavar="N,N,...",
-            help="With --equity: the other racks' sizes, in seat order [default: each as "
-            "large as the position's rack].",
+            help="With --equity: the other racks' (or card hands') sizes, in seat order "
+            "[default: each as large as the position's rack; a card hand as dealt].",
         ),
         click.option(
             "--others-not-opened",
             is_flag=True,
-            help="With --equity: the other players have not made the initial meld.",
+            help="With --equity: the other players have not made the initial meld [cards: "
+            "default as the position's player].",
         ),
         click.option(
             "--seed",

@@ -20,9 +20,13 @@ from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.tiles import format_tiles
 
 if TYPE_CHECKING:  # the game package loads only when a record is reviewed
+    from rummikub.cards.game.review import CardEquityReview, CardEquityTurn
+    from rummikub.play.equity import Budget as CardBudget
+    from rummikub.play.review import PlayerLine
     from rummikub.tiles.game.equity import Budget
     from rummikub.tiles.game.record import Record
     from rummikub.tiles.game.review import EquityReview, EquityTurn, Review
+    from rummikub.tiles.game.review import PlayerLine as TilePlayerLine
 
 __all__ = ["equity", "equity_text", "is_record", "review", "review_text", "run_equity"]
 
@@ -138,22 +142,41 @@ def equity(
 
 def equity_text(found: EquityReview) -> str:
     """The equity review for a terminal: a line a turn, then a line a player."""
-    from rummikub.tiles.game.review import THRESHOLDS
-
-    graded = sum(line.graded for line in found.players)
-    budget = found.budget
-    lines = [
-        f"{found.path} - equity review: {len(found.turns)} turns, {graded} graded "
-        f"({budget.samples} deals x {budget.rounds} round{'s' if budget.rounds != 1 else ''} "
-        "a turn)"
-    ]
+    lines = [_heading(found.path, "", len(found.turns), found.players, found.budget, "turn")]
     width = max([len(t.player) for t in found.turns] + [len("player")])
     lines.append(f"  turn  {'player':<{width}}  win   lost    mark  luck   move")
     for turn in found.turns:
         lines.append(f"  {turn.number:>4}  {turn.player:<{width}}  " + _turn_columns(turn))
-    lines.append("Players:")
-    width = max(len(line.player) for line in found.players)
-    for line in found.players:
+    lines += _players_lines(found.players, "a turn with nothing to lay is not graded")
+    if found.problem is not None:
+        lines.append(f"The replay stopped: {found.problem}")
+    return "\n".join(lines)
+
+
+def _heading(
+    path: str,
+    game: str,
+    turns: int,
+    players: Sequence[PlayerLine | TilePlayerLine],
+    budget: Budget | CardBudget,
+    unit: str,
+) -> str:
+    """An equity review's first line: the record, its turns, the graded ones, the budget."""
+    graded = sum(line.graded for line in players)
+    rounds = f"{budget.rounds} round{'s' if budget.rounds != 1 else ''}"
+    return (
+        f"{path} - equity review{game}: {turns} turns, {graded} graded "
+        f"({budget.samples} deals x {rounds} a {unit})"
+    )
+
+
+def _players_lines(players: Sequence[PlayerLine | TilePlayerLine], ungraded: str) -> list[str]:
+    """Each player's line of an equity review (tiles or cards), and the marks' key."""
+    from rummikub.play.review import THRESHOLDS
+
+    lines = ["Players:"]
+    width = max(len(line.player) for line in players)
+    for line in players:
         marks = ", ".join(f"{mark} {count}" for mark, count in line.marks)
         accuracy = "-" if line.accuracy is None else f"{line.accuracy:.1f}"
         lines.append(
@@ -164,11 +187,9 @@ def equity_text(found: EquityReview) -> str:
     lines.append(
         "Marks by the win probability lost: "
         + ", ".join(f"{mark} {threshold:.2f}+" for mark, threshold in reversed(THRESHOLDS))
-        + "; a turn with nothing to lay is not graded."
+        + f"; {ungraded}."
     )
-    if found.problem is not None:
-        lines.append(f"The replay stopped: {found.problem}")
-    return "\n".join(lines)
+    return lines
 
 
 def _turn_columns(turn: EquityTurn) -> str:
@@ -192,3 +213,65 @@ def _move_words(turn: EquityTurn) -> str:
     if turn.kind == "draw":
         return "drew" + ("" if turn.drew is None else f" {turn.drew}")
     return "passed"
+
+
+# -- the equity review of a card game record -----------------------------------------------
+
+
+def run_card_equity(path: str, *, as_json: bool, several: bool = False) -> int:
+    """``analyse CARD_RECORD --equity``: the card record's equity review printed as text or
+    JSON; the exit code (0, 1 a record with a bad turn, 2 a file that is no record)."""
+    from rummikub.cards.game.record import load
+    from rummikub.cards.game.review import equity_review
+
+    try:
+        record = load(path)
+    except RummikubError as error:
+        click.echo(f"Error: {error}", err=True)
+        return EXIT_BAD_INPUT
+    if as_json or not sys.stderr.isatty():
+        found = equity_review(record, path)
+    else:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("Review", total=None)
+            found = equity_review(
+                record,
+                path,
+                progress=lambda done, total: progress.update(task, completed=done, total=total),
+            )
+    if as_json:
+        click.echo(json.dumps(found.to_data(), ensure_ascii=False))
+    else:
+        click.echo(card_equity_text(found) + ("\n" if several else ""))
+    return EXIT_REJECTED if found.problem is not None else EXIT_OK
+
+
+def card_equity_text(found: CardEquityReview) -> str:
+    """A card record's equity review for a terminal: a line a turn, then a line a player."""
+    game = f" ({found.rules.game})"
+    lines = [_heading(found.path, game, len(found.turns), found.players, found.budget, "decision")]
+    width = max([len(t.player) for t in found.turns] + [len("player")])
+    lines.append(f"  hand  turn  {'player':<{width}}  win   lost    mark  luck   move")
+    for turn in found.turns:
+        lines.append(
+            f"  {turn.hand:>4}  {turn.number:>4}  {turn.player:<{width}}  " + _card_columns(turn)
+        )
+    lines += _players_lines(found.players, "a turn with no choice is not graded")
+    if found.problem is not None:
+        lines.append(f"The replay stopped: {found.problem}")
+    return "\n".join(lines)
+
+
+def _card_columns(turn: CardEquityTurn) -> str:
+    judged = turn.judged
+    if judged is None:
+        return f"{'':4}  {'':6}  {'':4}  {'':5}  {turn.words} (hand unknown)"
+    lost = f"{judged.lost:.4f}" if turn.graded else "-"
+    luck = "" if turn.luck is None else f"{turn.luck:+.2f}"
+    text = f"{judged.win:.2f}  {lost:<6}  {turn.mark or '':<4}  {luck:<5}  {turn.words}"
+    if turn.mark is not None and turn.best_words is not None:
+        text += f"; best: {turn.best_words} ({judged.best.win:.2f})"
+    return text

@@ -13,8 +13,9 @@ import click
 
 from rummikub.cli import ending, render
 from rummikub.cli.card_options import (
-    CARD_GAMES,
     CardOptions,
+    card_options_of,
+    card_position_options,
     card_record_problem,
     is_card_data,
     is_card_record_data,
@@ -194,21 +195,7 @@ def _progress(count: int, show: bool) -> Iterator[_Progress]:
     is_flag=True,
     help="Show tiles without colors (as when NO_COLOR is set; FORCE_COLOR forces them).",
 )
-@click.option(
-    "--game",
-    type=click.Choice(CARD_GAMES),
-    # Read before --rule, which then judges its options as this game's.
-    is_eager=True,
-    help="A card game: the inline position is --hand (and --table) in card notation; with "
-    "card PUZZLE files, play them as this game (their [rules] still apply).",
-)
-@click.option(
-    "--hand", metavar="CARDS", help='The hand of an inline card position, e.g. "7S 8S 9S".'
-)
-@click.option(
-    "--deal", type=click.IntRange(1, 7), help="The deal (1-7) of an inline contract game."
-)
-@click.option("--opened", is_flag=True, help="The card player has already opened (gone down).")
+@card_position_options
 @click.option(
     "--all-picks", is_flag=True, help="Card games: also list the best turn for every pile pick."
 )
@@ -317,15 +304,15 @@ def solve(
         several=len(sources) > 1,
         changed=changed,
         svg=svg is not None,
-        cards=CardOptions(
-            game=game,
-            hand=hand,
-            table=table if hand is not None else (),
-            deal=deal,
-            opened=opened,
+        cards=card_options_of(
+            game,
+            hand,
+            table,
+            deal,
+            opened,
+            rule_options,
+            rules_preset,
             all_picks=all_picks,
-            rule_options=tuple(rule_options.items()),
-            tile_preset=rules_preset,
             four_color=four_color,
         ),
     )

@@ -8,6 +8,7 @@ several hands: the turn that finds a hand over deals the next one.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -17,6 +18,7 @@ from rummikub.cards.game.engine import CardGameState, GameResult
 from rummikub.cards.game.record import CardRecord, Deal, Hand, Turn
 from rummikub.cards.game.strategies import REGISTRY, CardStrategy
 from rummikub.cards.game.view import CardView, view_of
+from rummikub.cards.game.view import determinize as deal_unseen
 from rummikub.cards.rules import CardRules
 from rummikub.core.errors import RummikubError
 from rummikub.play.registry import Registry
@@ -145,6 +147,11 @@ class CardGame:
 def _deal_of(state: CardGameState) -> Deal:
     """The deal of the hand ``state`` starts (as :func:`engine.start_hand` laid it out)."""
     return Deal(state.hands, state.pile[0], state.stock)
+
+    # -- the determinized Monte Carlo: what a seat cannot see, dealt --------------------------
+
+    def determinize(self, view: CardView, rng: random.Random) -> CardGameState:
+        return deal_unseen(view, rng)
 
 
 def _result(state: CardGameState) -> GameResult:

@@ -16,6 +16,8 @@ answer.
   its melds in hand (discarding the card the best turn would) until it can go out, its
   hand is small, an opponent is close to going out or the stock runs low; then it plays
   like ``best``.
+* ``equity``: plays to win the hand: the draw and the lay-down with the best equity by
+  determinized Monte Carlo (:mod:`rummikub.cards.game.equity`), claims as ``best``.
 * ``casual``: no solver: takes the top discard when it makes a meld with its hand, lays
   the natural sets and runs it sees (the contract when it has it), lays off single cards
   at the ends of runs and on sets, and discards its least useful card.
@@ -47,6 +49,7 @@ __all__ = [
     "Lay",
     "best",
     "casual",
+    "equity",
     "keep",
     "lay_of",
     "strategy",
@@ -461,7 +464,24 @@ def casual_claim(view: CardView) -> bool:
 
 casual = CardStrategy("casual", casual_draw, casual_lay, casual_claim)
 
-STRATEGIES: dict[str, CardStrategy] = {s.name: s for s in (best, keep, casual)}
+# -- equity (rummikub.cards.game.equity, which builds on the strategies above) -----------
+
+
+def equity_draw(view: CardView) -> Draw:
+    from rummikub.cards.game.equity import equity_draw as draw
+
+    return draw(view)
+
+
+def equity_lay(view: CardView) -> Lay:
+    from rummikub.cards.game.equity import equity_lay as lay
+
+    return lay(view)
+
+
+equity = CardStrategy("equity", equity_draw, equity_lay, best_claim)
+
+STRATEGIES: dict[str, CardStrategy] = {s.name: s for s in (best, keep, casual, equity)}
 
 
 #: The registry of :data:`STRATEGIES` (the same dict): the lookup by name of every command.

@@ -9,16 +9,18 @@ seat's own hand; a strategy sees nothing else.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from dataclasses import dataclass
 
-from rummikub.cards.cards import Card
-from rummikub.cards.game.engine import CardGameState, HandResult, Seen
+from rummikub.cards.cards import Card, sort_key
+from rummikub.cards.game.engine import CardGameState, HandResult, Seen, pack
 from rummikub.cards.melds import CardMeld
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.core.errors import RummikubError
 
-__all__ = ["CardView", "view_of"]
+__all__ = ["CardView", "determinize", "known_cards", "unseen", "view_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,13 @@ class CardView:
     #: This hand's turns as the table saw them, and the hands finished before it.
     history: tuple[Seen, ...]
     results: tuple[HandResult, ...]
+    #: Public too, for a state rebuilt from the view (:func:`determinize`): the points each
+    #: seat laid this hand and whether it has laid a card, the turns taken in the hand and
+    #: how often its stock was turned over.
+    laid: tuple[int, ...] = ()
+    has_laid: tuple[bool, ...] = ()
+    turns: int = 0
+    turned: int = 0
 
     @property
     def players(self) -> int:
@@ -98,4 +107,102 @@ def view_of(state: CardGameState, seat: int | None = None) -> CardView:
         drawn=state.drawn,
         history=state.history,
         results=state.results,
+        laid=state.laid,
+        has_laid=state.has_laid,
+        turns=state.turns,
+        turned=state.turned,
+    )
+
+
+# -- what a seat cannot see, dealt at random (the determinized Monte Carlo) ---------------
+
+
+def known_cards(view: CardView) -> tuple[Counter[Card], ...]:
+    """The cards of each other hand that ``view``'s seat knows are there: those the hand
+    took from the discard pile this hand (:attr:`Seen.taken`, seen by all), less the cards
+    of their kinds it has laid or discarded since. The seat's own entry is empty.
+
+    A card taken with a "May I?" claim is not in the history (:class:`Seen` of a turn
+    records the mover's pick only): it counts among the unseen cards, as the stock's do.
+    """
+    known: list[Counter[Card]] = [Counter() for _ in view.counts]
+    for seen in view.history:
+        if seen.seat == view.seat:
+            continue
+        hand = known[seen.seat]
+        hand.update(seen.taken)
+        used = [c for meld in seen.melds for c in meld.cards]
+        used += [c for _, cards in seen.layoffs for c in cards]
+        if seen.discard is not None:
+            used.append(seen.discard)
+        hand.subtract(used)
+        known[seen.seat] = +hand
+    for seat, count in enumerate(view.counts):
+        # Never more than the hand holds (a hand that laid a copy of a kind it took keeps
+        # the other copy known, which a stricter reading would not).
+        if known[seat].total() > count:
+            kept = sorted(known[seat].elements(), key=sort_key)[:count]
+            known[seat] = Counter(kept)
+    return tuple(known)
+
+
+def unseen(view: CardView) -> list[Card]:
+    """The cards out of ``view``'s seat's sight, in pack order: the pack less its own hand,
+    the table and the whole discard pile (its dead cards too), less the cards it knows to
+    be in another hand (:func:`known_cards`)."""
+    seen = Counter(view.hand)
+    seen.update(c for meld in view.table for c in meld.cards)
+    seen.update(view.pile)
+    for cards in known_cards(view):
+        seen.update(cards)
+    left = Counter(pack(view.rules)) - seen
+    return sorted(left.elements(), key=sort_key)
+
+
+def determinize(view: CardView, rng: random.Random) -> CardGameState:
+    """One whole state consistent with ``view`` (CARDS.md section 7, what a player knows):
+    the unseen cards (:func:`unseen`) shuffled by ``rng`` alone and dealt into the other
+    hands, each after the cards known to be in it, to its known size, the rest the stock
+    in draw order. Every unseen card is taken to be equally likely anywhere (nobody's
+    discards or passes are read as hints). The players are named ``P1``, ``P2``, ...; the
+    game's seed is not known, so no next hand can be dealt: the state is for one hand."""
+    cards = unseen(view)
+    known = known_cards(view)
+    needed = sum(n - known[s].total() for s, n in enumerate(view.counts) if s != view.seat)
+    if needed + view.stock_count != len(cards):
+        raise RummikubError(
+            f"the other hands ({needed} unknown cards) and the stock ({view.stock_count}) "
+            f"do not hold the {len(cards)} cards out of sight"
+        )
+    rng.shuffle(cards)
+    hands: list[tuple[Card, ...] | None] = []
+    for seat, count in enumerate(view.counts):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        mine = list(known[seat].elements())
+        take = count - len(mine)
+        mine += cards[:take]
+        del cards[:take]
+        hands.append(tuple(sorted(mine, key=sort_key)))
+    return CardGameState(
+        rules=view.rules,
+        players=tuple(f"P{s + 1}" for s in range(view.players)),
+        hand=view.hand_number,
+        results=view.results,
+        hands=tuple(hands),
+        counts=view.counts,
+        table=view.table,
+        owners=view.owners,
+        pile=view.pile,
+        dead=view.dead,
+        stock=tuple(cards),
+        stock_count=view.stock_count,
+        opened=view.opened,
+        laid=view.laid or (0,) * view.players,
+        has_laid=view.has_laid or (False,) * view.players,
+        turns=view.turns,
+        history=view.history,
+        drawn=view.drawn,
+        turned=view.turned,
     )
