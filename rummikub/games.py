@@ -17,7 +17,7 @@ from typing import Any
 
 from rummikub.core.errors import RummikubError
 from rummikub.play import duel as duels
-from rummikub.play.protocol import SelfPlay
+from rummikub.play.protocol import Game, SelfPlay
 
 __all__ = [
     "CARD_GAMES",
@@ -87,7 +87,7 @@ def game_of(
     rules_preset: str | None = None,
     rule_options: Mapping[str, str] | None = None,
     rack_size: int | None = None,
-) -> SelfPlay[Any, Any, Any, Any]:
+) -> Game[Any, Any, Any, Any, Any]:
     """The game called ``name`` under its rule options: for tiles the preset of ``--rules``
     and the rack size too; a card rummy takes neither (a :class:`RummikubError` names
     them)."""

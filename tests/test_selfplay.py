@@ -4,6 +4,7 @@ once: the same functions drive the tile game and every card rummy."""
 from __future__ import annotations
 
 import pickle
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,6 +41,23 @@ def test_one_loop_plays_either_game_to_its_end(game: Any) -> None:
     else:
         assert isinstance(record, CardRecord) and len(record.hands) == len(state.results)
         assert card_replay(record).state == state
+
+
+@pytest.mark.parametrize("game", [SMALL_TILES, SHORT_RUMMY], ids=["tiles", "rummy"])
+def test_a_recorded_turn_applied_through_the_protocol_is_the_engine_s(game: Any) -> None:
+    players = [game.strategies("casual"), game.strategies("best")]
+    record, _ = selfplay.play_out(game, players, 3)
+    turns = record.turns if isinstance(record, Record) else record.hands[0].turns
+    state = game.start(record)
+    for turn in turns:
+        state = game.apply(state, turn)
+        # A seat's view, dealt again at random, holds what the seat sees as it is.
+        seat = game.to_move(state) if not game.over(state) else 0
+        seen = game.view(state, seat)
+        dealt = game.determinize(seen, random.Random(len(turns)))
+        assert game.view(dealt, seat) == seen
+    replayed = game.replay(record)
+    assert replayed.problem is None
 
 
 @pytest.mark.parametrize("game", [SMALL_TILES, SHORT_RUMMY], ids=["tiles", "rummy"])

@@ -67,6 +67,14 @@ class CardGame:
     def view(self, state: CardGameState, seat: int) -> CardView:
         return view_of(state, seat)
 
+    def apply(self, state: CardGameState, turn: Turn) -> CardGameState:
+        return engine.advance(state, turn)
+
+    # -- the determinized Monte Carlo: what a seat cannot see, dealt --------------------------
+
+    def determinize(self, view: CardView, rng: random.Random) -> CardGameState:
+        return deal_unseen(view, rng)
+
     # -- records: replaying one
 
     def replay(self, record: CardRecord) -> engine.Replay:
@@ -147,11 +155,6 @@ class CardGame:
 def _deal_of(state: CardGameState) -> Deal:
     """The deal of the hand ``state`` starts (as :func:`engine.start_hand` laid it out)."""
     return Deal(state.hands, state.pile[0], state.stock)
-
-    # -- the determinized Monte Carlo: what a seat cannot see, dealt --------------------------
-
-    def determinize(self, view: CardView, rng: random.Random) -> CardGameState:
-        return deal_unseen(view, rng)
 
 
 def _result(state: CardGameState) -> GameResult:
