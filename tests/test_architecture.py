@@ -93,7 +93,6 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     # The slow reference searches, and the card domain's public names.
     (("rummikub.tiles.exhaustive",), ("rummikub.cards.exhaustive",), ("rummikub.cards.__init__",)),
     # Built on the solver's and the explanations' public names.
-    # Whole card games beside it: on the card domain's public names, checker and solver.
     (("rummikub.tiles.analysis",),),
     # Each domain's whole games: its rules of play (deal, turns, scoring, notation, its
     # players), plugged into the game layer below.
