@@ -273,3 +273,52 @@ def lines(players: Sequence[str], turns: Sequence[Judged]) -> tuple[PlayerLine, 
             )
         )
     return tuple(found)
+
+
+#: One turn of a review as a game judges it.
+_J = TypeVar("_J", bound=Judged)
+#: What a game hands its judge for one turn (the states around it, the turn).
+_Item = TypeVar("_Item")
+#: ``progress(done, total)``: called after each turn a review judges.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Review(Generic[_J]):
+    """A record's equity review, whatever its game: every turn judged in win probability,
+    up to the first turn the replay refused (``problem`` says why it stopped), and each
+    player's line. A game subclasses it with what its turns' JSON needs."""
+
+    path: str
+    budget: Budget
+    turns: tuple[_J, ...]
+    players: tuple[PlayerLine, ...]
+    problem: str | None
+
+    def review_data(self, turns: Sequence[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        """The review's JSON: ``record``, then the game's own keys (``extra``), the budget,
+        the marks' thresholds, the ``turns`` as the game writes them, the players' lines and
+        the problem."""
+        return {
+            "record": self.path,
+            **extra,
+            "budget": {"samples": self.budget.samples, "rounds": self.budget.rounds},
+            "thresholds": {mark: threshold for mark, threshold in THRESHOLDS},
+            "turns": list(turns),
+            "players": [line.to_data() for line in self.players],
+            "problem": self.problem,
+        }
+
+
+def reviewed(
+    items: Sequence[_Item], judge: Callable[[_Item], _J], progress: Progress | None = None
+) -> tuple[_J, ...]:
+    """Every turn of a review judged in order (``judge`` of each item), ``progress(done,
+    total)`` called after each: the turns are judged one at a time, so a long review shows
+    how far it is."""
+    judged = []
+    for done, item in enumerate(items, 1):
+        judged.append(judge(item))
+        if progress is not None:
+            progress(done, len(items))
+    return tuple(judged)

@@ -28,7 +28,7 @@ drawn costs one solve each.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -51,14 +51,16 @@ from rummikub.cards.game.view import CardView, unseen, view_of
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules
 from rummikub.play.equity import Budget, Outcome, play_out, ranked, wins_of
+from rummikub.play.piles import put_on_top
 from rummikub.play.review import (
-    THRESHOLDS,
     Judgement,
-    PlayerLine,
+    Progress,
+    Review,
     draw_equities,
     draw_luck,
     judge,
     lines,
+    reviewed,
     rounded,
     written_mark,
 )
@@ -144,30 +146,13 @@ class CardEquityTurn:
 
 
 @dataclass(frozen=True, slots=True)
-class CardEquityReview:
+class CardEquityReview(Review[CardEquityTurn]):
     """Every turn of a card record in win probability, up to the first bad turn."""
 
-    path: str
     rules: CardRules
-    budget: Budget
-    turns: tuple[CardEquityTurn, ...]
-    players: tuple[PlayerLine, ...]
-    problem: str | None
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            "record": self.path,
-            "game": self.rules.game,
-            "budget": {"samples": self.budget.samples, "rounds": self.budget.rounds},
-            "thresholds": {mark: threshold for mark, threshold in THRESHOLDS},
-            "turns": [turn.to_data() for turn in self.turns],
-            "players": [line.to_data() for line in self.players],
-            "problem": self.problem,
-        }
-
-
-#: ``progress(done, total)``: called after each turn of :func:`equity_review`.
-Progress = Callable[[int, int], None]
+        return self.review_data([turn.to_data() for turn in self.turns], game=self.rules.game)
 
 
 def equity_review(
@@ -181,19 +166,9 @@ def equity_review(
     the module's text). The same record and budget give the same review, byte for byte."""
     replayed = engine.replay(record)
     played = _played_turns(record, replayed.states)
-    turns: list[CardEquityTurn] = []
-    for done, (state, turn) in enumerate(played, 1):
-        turns.append(_judge(state, turn, budget))
-        if progress is not None:
-            progress(done, len(played))
-    return CardEquityReview(
-        path,
-        record.rules,
-        budget,
-        tuple(turns),
-        lines(record.players, turns),
-        replayed.problem,
-    )
+    turns = reviewed(played, lambda step: _judge(*step, budget), progress)
+    players = lines(record.players, turns)
+    return CardEquityReview(path, budget, turns, players, replayed.problem, record.rules)
 
 
 def _played_turns(
@@ -329,22 +304,9 @@ def _drawing(state: CardGameState, card: Card) -> CardGameState:
 
 
 def _stock_top(state: CardGameState, card: Card) -> CardGameState:
-    """``state`` with ``card`` on top of the stock, swapped with the card there (from
-    deeper in the stock, else from another hand)."""
-    stock = list(state.stock or ())
-    if stock and stock[0] == card:
+    """``state`` with ``card`` on top of the stock (:func:`rummikub.play.piles.put_on_top`)."""
+    found = put_on_top(state.stock or (), state.hands, state.to_move, card, sort_key)
+    if found is None:
         return state
-    if card in stock:
-        at = stock.index(card)
-        stock[0], stock[at] = stock[at], stock[0]
-        return replace(state, stock=tuple(stock))
-    hands = list(state.hands)
-    for seat, held in enumerate(hands):
-        if seat == state.to_move or held is None or card not in held:
-            continue
-        cards = list(held)
-        cards[cards.index(card)] = stock[0]
-        hands[seat] = tuple(sorted(cards, key=sort_key))
-        stock[0] = card
-        return replace(state, hands=tuple(hands), stock=tuple(stock))
-    return state
+    stock, hands = found
+    return replace(state, stock=stock, hands=hands)

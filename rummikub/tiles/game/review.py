@@ -10,12 +10,12 @@ a pass) is compared with the best move too, which says whether a move was there 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError
 from rummikub.play import review as layer
+from rummikub.play.piles import put_on_top
 
 # The review's arithmetic is the game layer's; its constants are named here too (as before).
 from rummikub.play.review import ACCURACY_SCALE as ACCURACY_SCALE
@@ -192,29 +192,16 @@ class EquityTurn:
 
 
 @dataclass(frozen=True, slots=True)
-class EquityReview:
+class EquityReview(layer.Review[EquityTurn]):
     """Every turn of a record in win probability, up to the first turn the replay refused."""
 
-    path: str
     rules: Rules
-    budget: Budget
-    turns: tuple[EquityTurn, ...]
-    players: tuple[PlayerLine, ...]
-    problem: str | None
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            "record": self.path,
-            "budget": {"samples": self.budget.samples, "rounds": self.budget.rounds},
-            "thresholds": {mark: threshold for mark, threshold in THRESHOLDS},
-            "turns": [turn.to_data(self.rules) for turn in self.turns],
-            "players": [line.to_data() for line in self.players],
-            "problem": self.problem,
-        }
+        return self.review_data([turn.to_data(self.rules) for turn in self.turns])
 
 
-#: ``progress(done, total)``: called after each turn of :func:`equity_review`.
-Progress = Callable[[int, int], None]
+Progress = layer.Progress
 
 
 def equity_review(
@@ -228,29 +215,21 @@ def equity_review(
 
     Each turn's position is evaluated as the player saw it
     (:func:`rummikub.tiles.game.view.view_of`, :func:`rummikub.tiles.game.equity.evaluate` at
-    ``budget``, seeded by what the player sees); the move played is scored on the same deals, and
-    the equity lost is the best candidate's win less the played move's. Each draw whose tile is
-    known gets its luck (:func:`draw_luck`).
-    The same record and budget give the same review, byte for byte.
+    ``budget``, seeded by what the player sees); the move played is scored on the same deals,
+    and the equity lost is the best candidate's win less the played move's. Each draw whose
+    tile is known gets its luck (:func:`draw_luck`). The same record and budget give the same
+    review, byte for byte.
     """
     from rummikub.tiles.game import engine
 
     game = engine.replay(record)
     legal = len(game.states) - 1
-    turns: list[EquityTurn] = []
-    for index, turn in enumerate(record.turns[:legal]):
-        state, after = game.states[index], game.states[index + 1]
-        turns.append(_judge(state, after, turn, budget))
-        if progress is not None:
-            progress(index + 1, legal)
-    return EquityReview(
-        path,
-        record.rules,
-        budget,
-        tuple(turns),
-        lines(record.players, turns),
-        game.problem,
-    )
+    steps = [
+        (game.states[i], game.states[i + 1], turn) for i, turn in enumerate(record.turns[:legal])
+    ]
+    turns = layer.reviewed(steps, lambda step: _judge(*step, budget), progress)
+    players = lines(record.players, turns)
+    return EquityReview(path, budget, turns, players, game.problem, record.rules)
 
 
 def _judge(state: GameState, after: GameState, turn: Turn, budget: Budget) -> EquityTurn:
@@ -336,23 +315,10 @@ def _kinds(tiles: list[Tile], rules: Rules) -> list[Tile]:
 
 
 def _drawing(state: GameState, tile: Tile) -> GameState:
-    """``state`` with a ``tile`` at the front of the pool, swapped with the tile there (from
-    later in the pool, else from another rack)."""
-    pool = list(state.pool or ())
-    if pool and pool[0] == tile:
-        return state
-    if tile in pool:
-        at = pool.index(tile)
-        pool[0], pool[at] = pool[at], pool[0]
-        return replace(state, pool=tuple(pool))
-    sort = state.rules.sort_key
-    racks = list(state.racks)
-    for seat, rack in enumerate(racks):
-        if seat == state.to_move or rack is None or tile not in rack:
-            continue
-        held = list(rack)
-        held[held.index(tile)] = pool[0]
-        racks[seat] = tuple(sorted(held, key=sort))
-        pool[0] = tile
-        return replace(state, racks=tuple(racks), pool=tuple(pool))
+    """``state`` with a ``tile`` at the front of the pool, as
+    :func:`rummikub.play.piles.put_on_top` puts it there."""
+    found = put_on_top(state.pool or (), state.racks, state.to_move, tile, state.rules.sort_key)
+    if found is not None:
+        pool, racks = found
+        return replace(state, pool=pool, racks=racks)
     raise RummikubError(f"{tile} is not among the tiles the drawer cannot see")
