@@ -433,3 +433,17 @@ def test_a_turn_given_as_the_whole_new_table(tmp_path: Path) -> None:
     assert "--table: the new table has 1 melds, the table 2: give every old meld" in short.output
     both = run("game", "apply", str(path), "--table", "JS QS KS", "--meld", "6S 6H 6D")
     assert both.exit_code == 2 and "one of them" in both.output
+
+
+@pytest.mark.parametrize("extra", [(), ("--json",), ("--samples", "0")])
+def test_a_tile_only_command_on_a_card_record_is_bad_input(
+    tmp_path: Path, extra: tuple[str, ...]
+) -> None:
+    record = tmp_path / "rum.toml"
+    new_500(record)
+    before = record.read_bytes()
+    done = run("game", "annotate", str(record), *extra)
+    assert done.exit_code == 2 and isinstance(done.exception, SystemExit)
+    assert "'game annotate' is for tile records" in done.output
+    assert "rummikub analyse RECORD --equity" in done.output
+    assert record.read_bytes() == before

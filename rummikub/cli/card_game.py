@@ -488,7 +488,7 @@ def replay_command(path: str, as_json: bool) -> None:
     "--strategy",
     "strategy_name",
     metavar="NAME",
-    help="The turn this card strategy would play (best, keep, casual) instead.",
+    help="The turn this card strategy would play (best, keep, casual, equity) instead.",
 )
 @click.option(
     "--svg",

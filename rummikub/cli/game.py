@@ -82,7 +82,15 @@ class _Game(click.Group):
         if name is not None and _for_cards(name, rest):
             from rummikub.cli.card_game import game as card_game
 
-            return name, card_game.get_command(ctx, name), rest
+            found = card_game.get_command(ctx, name)
+            if found is None:
+                # A tile command the card games lack (annotate): said plainly, exit 2.
+                known = ", ".join(card_game.list_commands(ctx))
+                raise BadInput(
+                    f"'game {name}' is for tile records; a card game record takes {known} "
+                    "(its review: rummikub analyse RECORD --equity)"
+                )
+            return name, found, rest
         return name, command, rest
 
 

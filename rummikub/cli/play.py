@@ -139,7 +139,8 @@ def _think(work: Callable[[], T]) -> T:
     type=click.Choice(CARD_GAMES),
     # Read before --rule, which then judges its options as this game's.
     is_eager=True,
-    help="Play a card game instead (CARDS.md), against the card strategies (best, keep, casual).",
+    help="Play a card game instead (CARDS.md), against the card strategies (best, keep, "
+    "casual, equity).",
 )
 @click.option(
     "--four-color",

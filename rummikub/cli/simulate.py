@@ -271,7 +271,7 @@ def simulate(
 ) -> None:
     """Play whole games between strategies and report, per strategy and seat, the win rate
     and mean score with 95% intervals, game length and how often the pool runs out.
-    With --game, whole card games (strategies best, keep, casual): win rates and mean
+    With --game, whole card games (strategies best, keep, casual, equity): win rates and mean
     totals, hands and turns per game.
 
     The same seed gives the same games and report, with or without Dask."""
