@@ -67,6 +67,7 @@ __all__ = [
     "describe",
     "draw",
     "enter_scores",
+    "hand_scores",
     "hand_seed",
     "lay",
     "new_game",
@@ -769,7 +770,7 @@ def _unknown_hand_problems(
 def _end_hand(state: CardGameState, out: int | None, rummy: bool = False) -> CardGameState:
     rules, n = state.rules, len(state.players)
     penalties = tuple(0 if seat == out else state.penalty(seat) for seat in range(n))
-    scores = _scores(rules, out, rummy, state.laid, penalties)
+    scores = hand_scores(rules, out, rummy, state.laid, penalties)
     before = state.totals
     totals = (
         None
@@ -783,7 +784,7 @@ def _end_hand(state: CardGameState, out: int | None, rummy: bool = False) -> Car
     return _maybe_over(ended)
 
 
-def _scores(
+def hand_scores(
     rules: CardRules,
     out: int | None,
     rummy: bool,
@@ -888,7 +889,7 @@ def _steps(record: CardRecord) -> Iterator[replaying.Step[CardGameState]]:
         for turn in hand.turns:
             yield Step(partial(_turn, turn))
         if hand.scores is not None:
-            yield Step(partial(_hand_scores, number, hand.scores), "replace")
+            yield Step(partial(_entered_scores, number, hand.scores), "replace")
         if number + 1 < len(record.hands):
             yield Step(partial(_ended_before, number), "check")
 
@@ -906,7 +907,7 @@ def _turn(turn: Turn, state: CardGameState) -> CardGameState:
     return advance(state, turn)
 
 
-def _hand_scores(number: int, scores: tuple[int, ...], state: CardGameState) -> CardGameState:
+def _entered_scores(number: int, scores: tuple[int, ...], state: CardGameState) -> CardGameState:
     """The scores written for hand ``number`` (from 0): entered where the engine could not
     count them, checked where it did."""
     if not state.hand_over:

@@ -49,15 +49,15 @@ from rummikub.cards.game.simulate import turn_of
 from rummikub.cards.game.strategies import (
     CardStrategy,
     Lay,
-    _legal,
-    _thrown_before,
     best,
     best_claim,
     best_lay,
     casual_lay,
+    is_legal,
     keep,
     keep_lay,
     least_useful,
+    thrown_before,
 )
 from rummikub.cards.game.view import CardView, determinize, view_of
 from rummikub.cards.position import Draw
@@ -76,6 +76,7 @@ __all__ = [
     "evaluate",
     "evaluation",
     "lay_candidates",
+    "played_of",
     "seed_of",
 ]
 
@@ -106,7 +107,7 @@ class CardDecision:
 # -- the candidates ---------------------------------------------------------------------
 
 
-def _played(view: CardView, lay: Lay) -> tuple[Card, ...]:
+def played_of(view: CardView, lay: Lay) -> tuple[Card, ...]:
     """The cards ``lay`` puts on the table: its new melds and what its lay-offs add."""
     laid = Counter(c for meld in lay.melds for c in meld.cards)
     for index, meld in lay.layoffs:
@@ -117,7 +118,7 @@ def _played(view: CardView, lay: Lay) -> tuple[Card, ...]:
 def lay_words(view: CardView, lay: Lay) -> str:
     """A lay-down in words: ``lay 7S 8S 9S, discard KH`` (``discard KH`` alone: nothing
     laid; ``out`` without a discard)."""
-    played = _played(view, lay)
+    played = played_of(view, lay)
     parts = [f"lay {format_cards(played)}"] if played else []
     parts.append(f"discard {lay.discard}" if lay.discard is not None else "out")
     return ", ".join(parts)
@@ -135,8 +136,8 @@ def lay_candidates(view: CardView) -> list[tuple[str, Lay]]:
     seen: set[tuple[tuple[Card, ...], Card | None]] = set()
 
     def add(label: str, lay: Lay) -> None:
-        key = (_played(view, lay), lay.discard)
-        if key not in seen and (not found or _legal(position, choice, lay)):
+        key = (played_of(view, lay), lay.discard)
+        if key not in seen and (not found or is_legal(position, choice, lay)):
             seen.add(key)
             found.append((label, lay))
 
@@ -170,7 +171,7 @@ def _picks(view: CardView) -> tuple[list[int], Draw]:
 
     liked = solve(position).best.draw
     for depth in dict.fromkeys([liked, 0]):
-        if isinstance(depth, str) or (depth == 0 and _thrown_before(view)):
+        if isinstance(depth, str) or (depth == 0 and thrown_before(view)):
             continue
         if solve_draw(position, depth).status == "infeasible":
             continue
@@ -349,7 +350,7 @@ def _if_out(state: CardGameState, out: int, seat: int) -> float:
     n = len(state.players)
     penalties = tuple(0 if s == out else state.penalty(s) for s in range(n))
     # The engine's own hand scoring (CARDS.md section 7), private to it but the one place.
-    scores = engine._scores(state.rules, out, False, state.laid, penalties) or (0,) * n
+    scores = engine.hand_scores(state.rules, out, False, state.laid, penalties) or (0,) * n
     return _margin([_favour(state, scores, s) for s in range(n)], seat)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from rummikub.cards.cards import sort_key
 from rummikub.cards.game.engine import pack
-from rummikub.cards.game.equity import CardDecision, _played, evaluate, lay_words, seed_of
+from rummikub.cards.game.equity import CardDecision, evaluate, lay_words, played_of, seed_of
 from rummikub.cards.game.view import CardView
 from rummikub.cards.position import CardPosition
 from rummikub.cards.rules import hand_size_of, most_players, pack_for
@@ -168,7 +168,7 @@ class CardPositionEquity:
             "label": o.label,
             "draw": decision.draw,
             "turn": decision_words(self.view, decision),
-            "laid": None if lay is None else [str(c) for c in _played(self.view, lay)],
+            "laid": None if lay is None else [str(c) for c in played_of(self.view, lay)],
             "melds": None if lay is None else [str(m) for m in lay.melds],
             "layoffs": None if lay is None else [[i, str(m)] for i, m in lay.layoffs],
             "discard": None if lay is None or lay.discard is None else str(lay.discard),

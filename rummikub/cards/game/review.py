@@ -40,10 +40,10 @@ from rummikub.cards.game.equity import (
     SEARCH,
     CardDecision,
     _finish_turn,
-    _played,
     draw_candidates,
     lay_candidates,
     lay_words,
+    played_of,
 )
 from rummikub.cards.game.record import CardRecord, Turn
 from rummikub.cards.game.strategies import Lay, best, best_lay
@@ -213,7 +213,7 @@ def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
     before = view_of(state, seat)
     laying = view_of(mid, seat)
     lay = _lay_of(mid, after, turn.discard)
-    plain = replace(plain, laid=_played(laying, lay), discard=lay.discard)
+    plain = replace(plain, laid=played_of(laying, lay), discard=lay.discard)
     # The draw: worth judging when a pick was worth comparing with the stock.
     draws = draw_candidates(before)
     drawn: Judgement[Outcome[CardDecision]] | None = None
@@ -235,7 +235,7 @@ def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
         ranked(play_out(SEARCH, laying, lays, budget)),
         lambda o: (
             o.decision.lay is not None
-            and (_played(laying, o.decision.lay), o.decision.lay.discard) == key
+            and (played_of(laying, o.decision.lay), o.decision.lay.discard) == key
         ),
         lambda: wins_of(SEARCH, laying, CardDecision(None, lay), budget),
     )

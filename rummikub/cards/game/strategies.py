@@ -50,9 +50,11 @@ __all__ = [
     "best",
     "casual",
     "equity",
+    "is_legal",
     "keep",
     "lay_of",
     "strategy",
+    "thrown_before",
     "usefulness",
 ]
 
@@ -169,7 +171,7 @@ def _count(cards: Sequence[Card], rank: int) -> int:
     return sum(1 for c in cards if c.rank == rank)
 
 
-def _thrown_before(view: CardView) -> bool:
+def thrown_before(view: CardView) -> bool:
     """Whether the top discard is a card this player threw earlier in the hand: a careful
     player does not take back what it threw (and two players who did could pass the same
     cards to each other for ever)."""
@@ -181,7 +183,7 @@ def _thrown_before(view: CardView) -> bool:
 
 def _top_fits(view: CardView) -> bool:
     pile = view.live_pile()
-    return bool(pile) and not _thrown_before(view) and _fits(pile[-1], view.hand, view.rules)
+    return bool(pile) and not thrown_before(view) and _fits(pile[-1], view.hand, view.rules)
 
 
 # -- best ----------------------------------------------------------------------------------
@@ -192,7 +194,7 @@ def best_draw(view: CardView) -> Draw:
     if not position.picks():
         return "stock"
     choice = solve(position).best.draw
-    return "stock" if choice == 0 and _thrown_before(view) else choice
+    return "stock" if choice == 0 and thrown_before(view) else choice
 
 
 def best_lay(view: CardView) -> Lay:
@@ -246,7 +248,7 @@ def keep_lay(view: CardView) -> Lay:
     if view.rules.opening == "contract" or discard is None or rules_wild(view, discard):
         discard = least_useful(hand, view.rules, view.deal, banned)
     held = Lay(discard=discard)
-    if _legal(position, choice, held):
+    if is_legal(position, choice, held):
         return held
     return lay
 
@@ -435,7 +437,7 @@ def casual_lay(view: CardView) -> Lay:
     lay = Lay(tuple(melds), tuple(sorted(changed.items())), discard)
     if rest and discard is not None and discard in banned and rest.count(discard) <= 0:
         return _fallback(position, choice, hand, banned, view)
-    if _legal(position, choice, lay):
+    if is_legal(position, choice, lay):
         return lay
     return _fallback(position, choice, hand, banned, view)
 
@@ -447,7 +449,7 @@ def _fallback(
     return Lay(discard=least_useful(hand, view.rules, view.deal, banned))
 
 
-def _legal(position: CardPosition, choice: Draw, lay: Lay) -> bool:
+def is_legal(position: CardPosition, choice: Draw, lay: Lay) -> bool:
     after: list[CardMeld] = list(position.table)
     for index, meld in lay.layoffs:
         after[index] = meld
