@@ -16,9 +16,6 @@ import importlib.util
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,12 +24,13 @@ from urllib.parse import quote
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
-uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
 )
 
-from rummikub.web import Limits, create_app  # noqa: E402
+from rummikub.web import Limits  # noqa: E402
+from rummikub.web.server import in_thread  # noqa: E402
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -82,22 +80,8 @@ def axe_script() -> Path | None:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The app on uvicorn, on a free local port, in a thread."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(Limits(time_limit=10.0)), host="127.0.0.1", port=port, log_level="warning"
-    )
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    with in_thread(Limits(time_limit=10.0)) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

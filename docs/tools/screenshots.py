@@ -14,12 +14,7 @@ sizes from a cache, so the run takes seconds.
 from __future__ import annotations
 
 import os
-import socket
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -55,32 +50,13 @@ def name(size: tuple[int, int]) -> str:
     return f"board-{size[0]}x{size[1]}.png"
 
 
-@contextmanager
-def server() -> Iterator[str]:
-    """The app on uvicorn, on a free local port, in a thread."""
-    import uvicorn
+def server() -> Any:
+    """The app on uvicorn, on a free local port, in a thread (a generous time limit: the
+    pictures wait for whole analyses)."""
+    from rummikub.web import Limits
+    from rummikub.web.server import in_thread
 
-    from rummikub.web import Limits, create_app
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(Limits(time_limit=60.0)), host="127.0.0.1", port=port, log_level="warning"
-    )
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
+    return in_thread(Limits(time_limit=60.0))
 
 
 def take(folder: Path) -> list[Path]:

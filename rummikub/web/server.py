@@ -32,7 +32,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from rummikub.web.api import Limits
 from rummikub.web.app import LOCAL_HOSTS, create_app, stop_all
 
-__all__ = ["GRACE", "AddressInUse", "CannotListen", "allowed_hosts", "listen", "serve"]
+__all__ = ["GRACE", "AddressInUse", "CannotListen", "allowed_hosts", "in_thread", "listen", "serve"]
 
 #: Seconds the server waits, once told to stop, for the requests at work to answer.
 GRACE = 1.0
@@ -218,3 +218,33 @@ def _timed_out(read_seconds: float) -> bytes:
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body
+
+
+@contextlib.contextmanager
+def in_thread(limits: Limits | None = None) -> Generator[str, None, None]:
+    """The app served on a free local port by a thread of this process, for as long as the
+    ``with`` lasts: its base address (``http://127.0.0.1:PORT``). For a browser driving the
+    board (the tests, the script that takes the docs' screenshots), not for people: no
+    signals, no host check beyond the local names."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(limits or Limits()), host="127.0.0.1", port=port, log_level="warning"
+    )
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    # A stopped clock cannot hang a test run: the start is bounded in polls, not seconds.
+    for _ in range(600):
+        if running.started or not thread.is_alive():
+            break
+        threading.Event().wait(0.05)
+    if not running.started:
+        running.should_exit = True
+        raise RuntimeError("the web app did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
