@@ -85,9 +85,11 @@ def save_duel_chart(report: DuelReport, path: str | os.PathLike[str]) -> None:
     counts = [float(report.decisive_a), float(report.decisive_b), float(report.split)]
     _bars(deals, names, counts, None, ["#3b6fb6", "#b6553b", "#9a9a9a"])
     deals.set_ylabel("deals: won in every seating, or split")
+    # A card duel names its game (its report's first JSON key); a tile duel has none.
+    game = setup.head_data().get("game")
     figure.suptitle(
-        f"{setup.a} (A) against {setup.b} (B): {report.games} games, {report.deals} deals, "
-        f"{setup.players} players (95% intervals)"
+        f"{f'{game}: ' if game else ''}{setup.a} (A) against {setup.b} (B): {report.games} "
+        f"games, {report.deals} deals, {setup.players} players (95% intervals)"
     )
     _save(plt, figure, path)
 
