@@ -31,6 +31,7 @@ extends.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import math
 from collections.abc import Sequence
@@ -67,7 +68,7 @@ MAX_GAMES = 1_000_000
 ROLES = ("A", "B", "A", "B")
 
 
-class Pairing:
+class Pairing(abc.ABC):
     """What every game of a duel shares: player ``a`` against player ``b`` (by name, as the
     game's strategies know them; the same name twice is allowed), ``players`` seats, the
     ``seed`` of the deals. A domain's setup extends it with its game and the parts of the
@@ -83,6 +84,7 @@ class Pairing:
     # -- what a domain's setup says ------------------------------------------------------
 
     @property
+    @abc.abstractmethod
     def game(self) -> SelfPlay[Any, Any, Any, Any]:
         """The game both play."""
         raise NotImplementedError

@@ -19,6 +19,7 @@ order: the same seed gives the same report whatever the number of workers.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import math
 from collections.abc import Callable, Sequence
@@ -285,7 +286,7 @@ class Run(Protocol):
         ...
 
 
-class Lineup:
+class Lineup(abc.ABC):
     """What every game of a self-play run shares: ``strategies`` by seat (repeated to fill
     the ``players`` seats, rotated one seat a game), the run's ``seed``. A domain's setup
     extends it with its game."""
@@ -297,6 +298,7 @@ class Lineup:
     seed: int
 
     @property
+    @abc.abstractmethod
     def game(self) -> SelfPlay[Any, Any, Any, Any]:
         raise NotImplementedError
 
