@@ -81,8 +81,8 @@ __all__ = [
 ]
 
 #: The ``equity`` strategy's budget: 4 deals, each played out 1 round (every seat's next
-#: turn), greedily: 20 games of 500 Rum against ``best`` (``simulate --players 2 --seed 1``)
-#: take about 2 minutes of one core, 6 s a game (docs: incoming-cardplay).
+#: turn), greedily: what keeps a duel of 20 games within minutes (benchmarks/RESULTS.md,
+#: "Card duels").
 DEFAULT = Budget(samples=4, rounds=1)
 
 #: The ``equity`` strategy leaves the solver's choice only for a candidate whose expected
