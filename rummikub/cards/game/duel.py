@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rummikub.cards.game.engine import lowest_wins
 from rummikub.cards.game.plugin import CardGame
-from rummikub.cards.game.simulate import CardGameSummary, CardSetup, lowest_wins
+from rummikub.cards.game.simulate import CardGameSummary, CardSetup
 from rummikub.cards.rules import CardRules, rules_data
 from rummikub.core.stats import mean_ci
 from rummikub.play.duel import Pairing

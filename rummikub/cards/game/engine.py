@@ -70,6 +70,7 @@ __all__ = [
     "hand_scores",
     "hand_seed",
     "lay",
+    "lowest_wins",
     "new_game",
     "next_deal",
     "pack",
@@ -784,6 +785,12 @@ def _end_hand(state: CardGameState, out: int | None, rummy: bool = False) -> Car
     return _maybe_over(ended)
 
 
+def lowest_wins(rules: CardRules) -> bool:
+    """Whether the lowest total wins the game (every rummy here but rummy and 500 Rum,
+    where points are won: CARDS.md section 7)."""
+    return rules.game not in ("rummy", "500-rum")
+
+
 def hand_scores(
     rules: CardRules,
     out: int | None,
@@ -839,8 +846,7 @@ def _maybe_over(state: CardGameState) -> CardGameState:
             return state
     elif max(totals) < rules.target:
         return state
-    low_wins = rules.game not in ("rummy", "500-rum")
-    best = min(totals) if low_wins else max(totals)
+    best = min(totals) if lowest_wins(rules) else max(totals)
     winners = tuple(s for s, t in enumerate(totals) if t == best)
     settlement = None
     if rules.game == "500-rum":

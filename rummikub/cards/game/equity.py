@@ -61,7 +61,7 @@ from rummikub.cards.game.strategies import (
 )
 from rummikub.cards.game.view import CardView, determinize, view_of
 from rummikub.cards.position import Draw
-from rummikub.cards.solver import solve_draw
+from rummikub.cards.solver import solve, solve_draw
 from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
 
 __all__ = [
@@ -167,8 +167,6 @@ def _picks(view: CardView) -> tuple[list[int], Draw]:
     if not position.picks():
         return [], "stock"
     picks: list[int] = []
-    from rummikub.cards.solver import solve
-
     liked = solve(position).best.draw
     for depth in dict.fromkeys([liked, 0]):
         if isinstance(depth, str) or (depth == 0 and thrown_before(view)):
@@ -260,9 +258,7 @@ def _finish_turn(
 def _favour(state: CardGameState, scores: Sequence[int], seat: int) -> float:
     """A hand's score in ``seat``'s favour: its own score where the highest total wins
     (rummy, 500 Rum), its penalty negated where the lowest does."""
-    if state.rules.game in ("rummy", "500-rum"):
-        return float(scores[seat])
-    return -float(scores[seat])
+    return -float(scores[seat]) if engine.lowest_wins(state.rules) else float(scores[seat])
 
 
 def evaluation(state: CardGameState, seat: int) -> float:
@@ -349,7 +345,7 @@ def _if_out(state: CardGameState, out: int, seat: int) -> float:
     keeping their hands): the engine's scoring of the hand as it stands."""
     n = len(state.players)
     penalties = tuple(0 if s == out else state.penalty(s) for s in range(n))
-    # The engine's own hand scoring (CARDS.md section 7), private to it but the one place.
+    # The engine's own hand scoring (CARDS.md section 7): the one place it is written.
     scores = engine.hand_scores(state.rules, out, False, state.laid, penalties) or (0,) * n
     return _margin([_favour(state, scores, s) for s in range(n)], seat)
 

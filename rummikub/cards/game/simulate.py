@@ -25,7 +25,7 @@ from typing import Any
 
 from rummikub.cards.cards import Card
 from rummikub.cards.game import engine
-from rummikub.cards.game.engine import CardGameState
+from rummikub.cards.game.engine import CardGameState, lowest_wins
 from rummikub.cards.game.plugin import MAX_TURNS as MAX_TURNS
 from rummikub.cards.game.plugin import CardGame
 from rummikub.cards.game.record import CardRecord, Layoff, Turn
@@ -283,12 +283,6 @@ def summarize(setup: CardSetup, games: Sequence[CardGameSummary]) -> CardReport:
         claims=sum(g.claims for g in ordered),
         failures=found.failures,
     )
-
-
-def lowest_wins(rules: CardRules) -> bool:
-    """Whether the lowest total wins the game (every rummy here but rummy and 500 Rum,
-    where points are won: CARDS.md section 7)."""
-    return rules.game not in ("rummy", "500-rum")
 
 
 def to_text(report: CardReport) -> str:

@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from rummikub.cards.cards import format_cards
-from rummikub.cards.game.engine import CONTRACT_DEALS, CardGameState, HandResult, Replay, TurnError
+from rummikub.cards.game.engine import (
+    CONTRACT_DEALS,
+    CardGameState,
+    HandResult,
+    Replay,
+    TurnError,
+    lowest_wins,
+)
 from rummikub.cards.game.record import Turn
 from rummikub.cards.melds import RawCardMeld, meld_cards
 from rummikub.cards.rules import contract_words
@@ -153,7 +160,7 @@ def result_line(state: CardGameState) -> str:
     names = state.players
     winners = " and ".join(names[w] for w in result.winners)
     verb = "wins" if len(result.winners) == 1 else "share the win"
-    lowest = state.rules.game not in ("rummy", "500-rum")
+    lowest = lowest_wins(state.rules)
     best = result.totals[result.winners[0]]
     line = (
         f"The game is over: {winners} {verb} with {'the lowest total, ' if lowest else ''}{best}."
