@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 import rummikub
+from tests.tools import CHROMIUM
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "docs" / "tools" / "screenshots.py"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SIZES = ((360, 740), (390, 844), (768, 1024), (1280, 900))
 
 

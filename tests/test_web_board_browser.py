@@ -31,23 +31,14 @@ sync_api = pytest.importorskip(
 
 from rummikub.web import Limits  # noqa: E402
 from rummikub.web.server import in_thread  # noqa: E402
+from tests.tools import CHROMIUM  # noqa: E402
+from tests.tools import CHROMIUM_ARGS as ARGS  # noqa: E402
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 expect = sync_api.expect
 
-#: The Debian package's Chromium; CHROMIUM overrides it.
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 KEEP = os.environ.get("RUMMIKUB_SCREENSHOTS")
 PHONE, PHONE_L, TABLET, DESK = (360, 740), (390, 844), (768, 1024), (1280, 900)
 VIEWPORTS = [PHONE, PHONE_L, TABLET, DESK]

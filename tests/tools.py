@@ -1,13 +1,33 @@
-"""Running the puzzle tools (``puzzles/tools``) as a user would, shared by the tile and card
-puzzle tests."""
+"""What several test modules share: running the puzzle tools (``puzzles/tools``) as a user
+would, for the tile and card puzzle tests; the browser the board's tests drive."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def _screenshots() -> ModuleType:
+    """``docs/tools/screenshots.py``, the script that takes the docs' pictures: the browser
+    and its flags are its own, and the browser tests drive the same (its top imports only
+    the standard library)."""
+    path = REPO / "docs" / "tools" / "screenshots.py"
+    spec = importlib.util.spec_from_file_location("docs_screenshots", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_SCRIPT = _screenshots()
+#: The system's Chromium (``CHROMIUM`` names another) and the flags it is started with.
+CHROMIUM: str = _SCRIPT.CHROMIUM
+CHROMIUM_ARGS: list[str] = _SCRIPT.ARGS
 
 
 def run_without_ortools(tool: str, folder: Path) -> list[str]:

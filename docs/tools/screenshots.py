@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 #: The Debian package's Chromium; CHROMIUM overrides it.
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-#: The flags of the browser tests (tests/test_web_board_browser.py).
+#: Its flags, the browser tests' too (tests/tools.py hands them on).
 ARGS = [
     "--headless",
     "--no-sandbox",
