@@ -46,7 +46,10 @@ class Budget:
 DEFAULT = Budget()
 #: Cheaper settings for slow strategies: ``equity`` plays out every candidate on sampled
 #: deals, some 30-100 solves a turn.
-BUDGETS: dict[str, Budget] = {"equity": Budget(turns=16, games=1)}
+BUDGETS: dict[str, Budget] = {
+    "equity": Budget(turns=16, games=1),
+    "equity-v1": Budget(turns=16, games=1),
+}
 
 #: A small box (3 colors of 1-8, two jokers, 50 tiles): whole turns take a few solves, and
 #: two-joker melds, releases and partial releases still come up.
@@ -134,3 +137,19 @@ def test_a_bad_move_fails_the_check() -> None:
     with pytest.raises(AssertionError):
         for seed in range(10):
             checked_game(small("standard"), [_drops_a_meld, best], seed, 40)
+
+
+def _hoard_view(pool: int) -> View:
+    return View(seat=0, rack_counts=(4, 14), opened=(True, True), pool_count=pool, turns=10)
+
+
+def test_hoard_draws_until_it_can_lay_its_whole_rack() -> None:
+    """``hoard`` lays nothing while one tile would stay behind, and everything once none would."""
+    hoard = STRATEGIES["hoard"]
+    stuck = Position.parse(rack="R5 R6 R7 K1", table=["B9 B10 B11"], opened=True)
+    assert best(stuck, _hoard_view(20)).played  # the run could be laid ...
+    assert hoard(stuck, _hoard_view(20)).played == ()  # ... but K1 would stay: draw
+    out = Position.parse(rack="R5 R6 R7 B8", table=["B9 B10 B11"], opened=True)
+    assert sorted(map(str, hoard(out, _hoard_view(20)).played)) == ["B8", "R5", "R6", "R7"]
+    # With the pool empty drawing is a pass: it plays like best rather than stall for ever.
+    assert hoard(stuck, _hoard_view(0)) == best(stuck, _hoard_view(0))

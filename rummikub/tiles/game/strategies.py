@@ -14,6 +14,12 @@ plugs into :func:`rummikub.tiles.game.simulate.play_game` and ``rummikub play``.
 * ``casual``: misses rearrangements: it lays the best new melds from its hand (the solver on
   an empty table), then adds what it can to the ends of runs and the missing colors of groups,
   old melds and new alike. Nothing already on the table is moved.
+* ``hoard``: a baseline, not a good player: it draws every turn until one move lays its whole
+  rack (opening and rearranging the table in the same turn, where the rules allow it), then
+  goes out; once the pool is empty it plays like ``best``, since drawing is no longer
+  possible and passing for ever would never end the hand.
+* ``equity-v1``: the first ``equity`` (determinized playouts in which everyone plays ``best``),
+  kept unchanged under this name so that later players can be measured against it.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ __all__ = [
     "equity",
     "held",
     "held_back",
+    "hoard",
     "hold",
     "strategy",
     "tiles",
@@ -196,6 +203,14 @@ def _fits(meld: Meld, rules: Rules) -> list[tuple[Tile, bool]]:
     return [(Tile(color, meld.number), False) for color in meld.missing_colors(rules)]
 
 
+def hoard(position: Position, view: View) -> Move:
+    """Draws until the move laying the most tiles lays the whole rack, then goes out."""
+    move = solve(position, objective="tiles").move
+    if view.pool_count == 0 or len(move.played) == len(position.rack):
+        return move
+    return no_move(position)
+
+
 def equity(position: Position, view: View) -> Move:
     """Plays to win: the candidate with the best equity (:mod:`rummikub.tiles.game.equity`)."""
     from rummikub.tiles.game.equity import equity as decide
@@ -208,7 +223,9 @@ STRATEGIES: dict[str, Strategy] = {
     "tiles": tiles,
     "hold": hold,
     "casual": casual,
+    "hoard": hoard,
     "equity": equity,
+    "equity-v1": equity,
 }
 
 
