@@ -115,7 +115,8 @@ BAR_AFTER = 0.5
     type=float,
     callback=check_time_limit,
     metavar="SECONDS",
-    help="Stop each solve after this long; an unproven answer then gives exit code 3.",
+    help="Stop each solve after this long, and --equity's playouts (all of them); an "
+    "unproven or stopped answer then gives exit code 3.",
 )
 @click.option(
     "--chart",
@@ -283,12 +284,18 @@ def analyse(
         name = None if inline else puzzle.path
         chances = None
         if equity is not None:
+            from rummikub.play.equity import Stopped
+
             try:
                 with _outs_bar(show=not as_json and sys.stderr.isatty(), label="Playouts") as bar:
-                    chances = equity_cli.run(puzzle.position, equity, top, bar)
+                    chances = equity_cli.run(puzzle.position, equity, top, bar, time_limit)
             except (RummikubError, ValueError) as error:
                 click.echo(f"Error: {name or 'the position'}: {error}", err=True)
                 bad = True
+                continue
+            except Stopped as error:
+                click.echo(f"{name or 'the position'}: {error}", err=True)
+                unproven = True
                 continue
         if as_json:
             data = {"puzzle": name, **analysis.to_data()}
@@ -307,7 +314,7 @@ def analyse(
 
             write_svg(svg, move_svg(puzzle.position, analysis.best.table))
         rejected |= analysis.grade is not None and not analysis.grade.legal
-        unproven |= not analysis.proven
+        unproven |= not analysis.proven or (chances is not None and chances.stopped)
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)

@@ -44,6 +44,7 @@ from rummikub import __version__
 from rummikub.core import deadline
 from rummikub.core.documents import parse_document, quote
 from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.play.equity import Stopped
 from rummikub.tiles.rules import PRESETS
 from rummikub.web import api, cards, games
 from rummikub.web.api import Limits, RequestError
@@ -223,6 +224,10 @@ async def answer(request: Request, work: Callable[[Any], dict[str, Any]]) -> Res
 def _request_error(failure: Exception | None) -> RequestError:
     if isinstance(failure, RequestError):
         return failure
+    if isinstance(failure, Stopped):
+        # An estimate the request's time limit cut short before every candidate had one
+        # playout: nothing honest to answer (one cut later answers "status": "stopped").
+        return RequestError(503, [f"equity: {failure}"])
     if isinstance(failure, RummikubError | ValueError | TypeError | OverflowError):
         # A check of the library that the API's own did not make first (or a number no
         # float holds, float() of a huge integer): still the request's.
