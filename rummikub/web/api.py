@@ -227,10 +227,10 @@ MOST_PLAYOUTS = 200
 MOST_ROUNDS = 20
 #: The playout rounds an equity request may ask for per second of the server's time limit:
 #: its ``playouts`` x ``rounds`` (at least 1) x the candidates it may have (``top`` + 4:
-#: the most tiles, keeping the jokers, the hold variant, drawing). A playout round costs
-#: 2.5-4 ms of one core on a standard mid-game position (benchmarks/RESULTS.md, "Equity
-#: over the web"), so at the default 10 s a request at the maximum, 1,200 rounds, needs
-#: about 5 s: it fits with room for a busy machine; past the limit it stops early anyway.
+#: the most tiles, keeping the jokers, the hold variant, drawing). At the default 10 s a
+#: request at the maximum, 1,200 rounds, takes 1-2 s on a standard mid-game position and
+#: up to 4.7 s on a hard one, 9.6 s on a busy machine (benchmarks/RESULTS.md, "Equity over
+#: the web"): it fits; past the limit it stops early anyway, and says so.
 PLAYOUT_ROUNDS_PER_SECOND = 120
 #: The candidates besides the ``top`` best moves (see above).
 OTHER_CANDIDATES = 4
