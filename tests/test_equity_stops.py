@@ -214,8 +214,8 @@ from rummikub.web import Limits, create_app  # noqa: E402
 
 def test_the_board_under_a_short_time_limit_says_it_stopped() -> None:
     # The reported position needs about 3 s of playouts at the default budget: a server
-    # with 1 s stops them, and says so, instead of scoring playouts nobody moved in.
-    client = TestClient(create_app(Limits(time_limit=1.0)))
+    # with 1.5 s stops them, and says so, instead of scoring playouts nobody moved in.
+    client = TestClient(create_app(Limits(time_limit=1.5)))
     response = client.post("/api/analyse", json={"position": REPORTED, "equity": True})
     assert response.status_code == 200, response.text
     found = response.json()["equity"]
