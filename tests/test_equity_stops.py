@@ -3,7 +3,8 @@ between deals, the answer says so (``"status": "stopped"``, the playouts done, n
 and no playout a cut-short solve spoiled is ever scored.
 
 On the game layer (the race of tests/test_play_equity.py), the tiles and the cards (the
-library, the command line), and the web server (its time limit, a client that goes away).
+library, the command line), and the web server (its time limit, a client that goes away,
+and its own error answers, which must never raise out of the app).
 """
 
 from __future__ import annotations
@@ -210,6 +211,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from rummikub.web import Limits, create_app  # noqa: E402
+from rummikub.web.api import RequestError  # noqa: E402
 
 
 def test_the_board_under_a_short_time_limit_says_it_stopped() -> None:
@@ -303,3 +305,42 @@ def test_a_client_that_leaves_frees_its_slot_at_once() -> None:
     waited, status = asyncio.run(both())
     assert status == 200
     assert waited < 2.0, waited
+
+
+# -- nothing leaves the app: no "Exception in ASGI application" in the server's log --------
+
+
+def _guarded(failure: BaseException) -> Any:
+    from rummikub.web.app import Guard
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise failure
+
+    return Guard(app, Limits(), None)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        RequestError(422, ["record: unknown key 'X\ud800'"]),  # a lone surrogate quoted
+        RuntimeError("a bug"),
+    ],
+)
+def test_the_guards_own_answer_cannot_raise(failure: Exception) -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {**_scope("/api/game/load"), "method": "GET"}
+    asyncio.run(_guarded(failure)(scope, receive, send))
+    assert sent[0]["status"] in (422, 500)
+    assert json.loads(sent[1]["body"])["errors"]
+
+    async def gone(message: dict[str, Any]) -> None:
+        raise OSError("the connection is closed")
+
+    asyncio.run(_guarded(failure)(scope, receive, gone))  # nothing escapes
