@@ -203,6 +203,27 @@ def test_a_stopped_card_equity_says_so() -> None:
     assert "Evaluation" not in equity_text(found)
 
 
+def test_the_card_command_line_says_it_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    looks = [0]
+
+    def passed() -> bool:  # the playouts' clock runs out at its 8th look
+        looks[0] += 1
+        return looks[0] > 7
+
+    clock = SimpleNamespace(
+        passed=passed, stopped=lambda: False, limit=deadline.limit, stop_when=deadline.stop_when
+    )
+    monkeypatch.setattr(play_equity, "deadline", clock)
+    args = ["analyse", "--game", "rummy", "--hand", "7S 8S 9S 4H 4C", "--table", "10S JS QS"]
+    result = CliRunner().invoke(main, [*args, "--opened", "--equity", "--playouts", "6"])
+    assert result.exit_code == 3, result.output
+    assert re.search(r"Stopped early after [1-5] of 6 playouts per candidate", result.stdout)
+    args = [*args, "--opened", "--equity", "--time-limit", "0.0001"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 3
+    assert "the time limit ran out after 0 of 24 playouts" in result.stderr
+
+
 # -- the web server ------------------------------------------------------------------------
 
 starlette = pytest.importorskip("starlette", reason="the web extra is not installed")

@@ -240,6 +240,7 @@ def analyse(
             for line, to_err in report.lines:
                 click.echo(line + ("\n" if len(sources) > 1 and not to_err else ""), err=to_err)
             bad |= report.bad_input
+            unproven |= report.unproven
             continue
         if is_card_data(data):
             click.echo(
@@ -347,6 +348,7 @@ def _card_request(ctx: click.Context, equity: equity_cli.Choices) -> Any:
         playouts=equity.playouts if given("playouts") else None,
         rounds=equity.rounds if given("rounds") else None,
         seed=equity.seed,
+        time_limit=ctx.params.get("time_limit"),
     )
 
 
@@ -390,7 +392,7 @@ def _cards(
     sources: list[str | PuzzleError] = (
         [card_cli.COMMAND_LINE] if cards.hand is not None else expand_all(puzzles)
     )
-    bad = False
+    bad = unproven = False
     for source in sources:
         if isinstance(source, PuzzleError):
             click.echo(f"Error: {source}", err=True)
@@ -407,7 +409,8 @@ def _cards(
         for line, to_err in report.lines:
             click.echo(line + ("\n" if len(sources) > 1 and not to_err else ""), err=to_err)
         bad |= report.bad_input
-    return EXIT_BAD_INPUT if bad else EXIT_OK
+        unproven |= report.unproven
+    return EXIT_BAD_INPUT if bad else EXIT_UNPROVEN if unproven else EXIT_OK
 
 
 def _document(source: str | PuzzleError, stdin: str | None) -> Any:
