@@ -22,7 +22,10 @@ is most likely to win. The answer here, for any game that says what it needs
    of the mean, which counts only the luck of the deals), best first.
 
 The budget (:class:`Budget`) is a count of samples and rounds, never a clock, so a decision
-is the same on any machine. Nothing here knows a tile or a card: each domain implements
+is the same on any machine. A clock may only stop the work: a time limit or a stop signal
+(:mod:`rummikub.core.deadline`, :func:`limited`) ends :func:`play_out` between playouts,
+whole deals only, and the answer then says it stopped (:class:`Stopped`, or
+:attr:`Outcome.stopped` where a partial answer is asked for). Nothing here knows a tile or a card: each domain implements
 :class:`Search` (the tiles: :class:`rummikub.tiles.game.equity.TileSearch`).
 """
 
