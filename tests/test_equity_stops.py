@@ -146,6 +146,18 @@ def test_a_tile_equity_with_nothing_done_is_refused() -> None:
         equity(position, time_limit=-1)
 
 
+def test_a_strategy_never_moves_on_unfinished_work() -> None:
+    from rummikub.tiles.game.equity import equity as equity_strategy
+    from rummikub.tiles.game.position_equity import view_for
+
+    position = parse_position(REPORTED)
+    stop = threading.Event()
+    stop.set()  # the client went away before the seat's turn
+    with deadline.stop_when(stop), pytest.raises(Stopped) as stopped:
+        equity_strategy(position, view_for(position))
+    assert stopped.value.stopped and stopped.value.done == 0
+
+
 def test_the_command_line_says_it_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
     # The playouts' clock alone runs out, at its 11th look: after the first deal or two
     # (the analysis's own solves are not cut).
