@@ -40,8 +40,8 @@ if __name__ == "__main__":
     # are written from focused measurements, as are the endgame's and the equity tables
     # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``) and the game
     # review's (``python -m benchmarks.review``), the card games' (``python -m benchmarks
-    # cardgames``) and the playouts' throughput (``python -m benchmarks playouts``): a full
-    # run keeps them all.
+    # cardgames``), the playouts' throughput (``python -m benchmarks playouts``) and the web's
+    # equity at its maximum (``python -m benchmarks.equity_web``): a full run keeps them all.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
         for name in (
@@ -53,6 +53,7 @@ if __name__ == "__main__":
             "review",
             "playouts",
             "equity-analyse",
+            "equity-web",
         )
     ]
     kept = kept_section(DEFAULT_OUT)

@@ -128,8 +128,10 @@ def test_every_candidate_meets_the_same_deals_in_order() -> None:
     outcomes = play_out(search, VIEW, CANDIDATES, budget, seed=7)
     dealt = deals(search, VIEW, budget, seed=7)
     assert [o.label for o in outcomes] == ["run", "walk"]
-    assert [s for s, _ in search.applied] == dealt + dealt
-    assert [d for _, d in search.applied] == ["run"] * 4 + ["walk"] * 4
+    # The deals in turn, every candidate on one before the next (a stop between deals
+    # leaves every candidate with the same deals).
+    assert [s for s, _ in search.applied] == [d for d in dealt for _ in CANDIDATES]
+    assert [d for _, d in search.applied] == ["run", "walk"] * 4
     # Given deals are played on as they are.
     again = RaceSearch()
     assert play_out(again, VIEW, CANDIDATES, budget, seed=7, deals=dealt) == outcomes
@@ -148,7 +150,7 @@ def test_the_explore_streams_are_common_to_the_candidates() -> None:
     probe = FirstDraws()
     play_out(probe, VIEW, CANDIDATES, Budget(samples=3, rounds=2, explore=0.5), seed=11)
     firsts = [random.Random(f"11:{i}").random() for i in range(3)]
-    assert [u for _, u in probe.streams] == firsts + firsts
+    assert [u for _, u in probe.streams] == [u for u in firsts for _ in CANDIDATES]
     # Without explore there is no stream.
     greedy = FirstDraws()
     play_out(greedy, VIEW, CANDIDATES, Budget(samples=3, rounds=2), seed=11)

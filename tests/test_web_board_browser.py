@@ -391,6 +391,32 @@ def test_preview_the_second_best_move_outs_hold_and_check_a_proposal(
     board.close()
 
 
+#: A position whose playouts at the default budget take seconds (the report's).
+LONG = (
+    "R1-4 | K7 R7 B7 | B9 B10 B11 | O5 O6 O7 | K10-13 | R12 B12 O12 / "
+    "K1 K3 K5 K8 R5 R6 R9 B3 B4 B13 O1 O9 O10 J"
+)
+
+
+def test_chances_to_win_stopped_by_the_time_limit_say_so(
+    boards: list[Board], browser: Browser
+) -> None:
+    # A server with 2 s: the playouts stop early, and the board says so plainly, with no
+    # chance for the position and no advice.
+    with in_thread(Limits(time_limit=2.0)) as hurried:
+        board = new_board(boards, browser, hurried, DESK)
+        page = board.open("/?p=" + quote(LONG))
+        page.get_by_role("button", name="Chances to win").click()
+        evaluation = page.locator("#equity-evaluation")
+        expect(evaluation).to_contain_text("Stopped early after", timeout=60_000)
+        expect(evaluation).to_contain_text("of 48 playouts per move")
+        expect(evaluation).not_to_contain_text("to win (95% interval")
+        expect(page.locator("#equity-advice")).to_have_count(0)
+        expect(page.locator("table.equity tbody tr").first).to_be_visible()
+        check_axe(page)
+        board.close()
+
+
 @pytest.mark.parametrize("size", [PHONE, DESK])
 def test_the_chances_to_win_show_as_bars_best_first(
     boards: list[Board], browser: Browser, server: str, size: tuple[int, int], tmp_path: Path

@@ -115,7 +115,8 @@ BAR_AFTER = 0.5
     type=float,
     callback=check_time_limit,
     metavar="SECONDS",
-    help="Stop each solve after this long; an unproven answer then gives exit code 3.",
+    help="Stop each solve after this long, and --equity's playouts (all of them); an "
+    "unproven or stopped answer then gives exit code 3.",
 )
 @click.option(
     "--chart",
@@ -239,6 +240,7 @@ def analyse(
             for line, to_err in report.lines:
                 click.echo(line + ("\n" if len(sources) > 1 and not to_err else ""), err=to_err)
             bad |= report.bad_input
+            unproven |= report.unproven
             continue
         if is_card_data(data):
             click.echo(
@@ -283,12 +285,18 @@ def analyse(
         name = None if inline else puzzle.path
         chances = None
         if equity is not None:
+            from rummikub.play.equity import Stopped
+
             try:
                 with _outs_bar(show=not as_json and sys.stderr.isatty(), label="Playouts") as bar:
-                    chances = equity_cli.run(puzzle.position, equity, top, bar)
+                    chances = equity_cli.run(puzzle.position, equity, top, bar, time_limit)
             except (RummikubError, ValueError) as error:
                 click.echo(f"Error: {name or 'the position'}: {error}", err=True)
                 bad = True
+                continue
+            except Stopped as error:
+                click.echo(f"{name or 'the position'}: {error}", err=True)
+                unproven = True
                 continue
         if as_json:
             data = {"puzzle": name, **analysis.to_data()}
@@ -307,7 +315,7 @@ def analyse(
 
             write_svg(svg, move_svg(puzzle.position, analysis.best.table))
         rejected |= analysis.grade is not None and not analysis.grade.legal
-        unproven |= not analysis.proven
+        unproven |= not analysis.proven or (chances is not None and chances.stopped)
     if bad:
         ctx.exit(EXIT_BAD_INPUT)
     ctx.exit(EXIT_REJECTED if rejected else EXIT_UNPROVEN if unproven else EXIT_OK)
@@ -340,6 +348,7 @@ def _card_request(ctx: click.Context, equity: equity_cli.Choices) -> Any:
         playouts=equity.playouts if given("playouts") else None,
         rounds=equity.rounds if given("rounds") else None,
         seed=equity.seed,
+        time_limit=ctx.params.get("time_limit"),
     )
 
 
@@ -383,7 +392,7 @@ def _cards(
     sources: list[str | PuzzleError] = (
         [card_cli.COMMAND_LINE] if cards.hand is not None else expand_all(puzzles)
     )
-    bad = False
+    bad = unproven = False
     for source in sources:
         if isinstance(source, PuzzleError):
             click.echo(f"Error: {source}", err=True)
@@ -400,7 +409,8 @@ def _cards(
         for line, to_err in report.lines:
             click.echo(line + ("\n" if len(sources) > 1 and not to_err else ""), err=to_err)
         bad |= report.bad_input
-    return EXIT_BAD_INPUT if bad else EXIT_OK
+        unproven |= report.unproven
+    return EXIT_BAD_INPUT if bad else EXIT_UNPROVEN if unproven else EXIT_OK
 
 
 def _document(source: str | PuzzleError, stdin: str | None) -> Any:

@@ -430,6 +430,8 @@ class EquityRequest:
     playouts: int | None = None
     rounds: int | None = None
     seed: int | None = None
+    #: ``--time-limit``: the playouts stop early past it, and the answer says so.
+    time_limit: float | None = None
 
 
 def equity_one(
@@ -445,6 +447,7 @@ def equity_one(
     file ``source``), rendered: every candidate with its chance to win the hand."""
     from rummikub.cards.game.position_equity import ANALYSE, equity, equity_text
     from rummikub.core.errors import RummikubError
+    from rummikub.play.equity import Stopped
 
     try:
         puzzle = _puzzle(CardTask(options), source, data)
@@ -461,12 +464,17 @@ def equity_one(
             rounds=ANALYSE.rounds if request.rounds is None else request.rounds,
             explore=ANALYSE.explore,
             seed=request.seed,
+            time_limit=request.time_limit,
         )
     except (RummikubError, ValueError) as error:
         return CardReport([(f"Error: {name or COMMAND_LINE}: {error}", True)], bad_input=True)
+    except Stopped as error:
+        return CardReport([(f"{name or COMMAND_LINE}: {error}", True)], unproven=True)
     if as_json:
         payload = {"puzzle": name, "game": puzzle.position.rules.game, "equity": found.to_data()}
-        return CardReport([(json.dumps(payload, ensure_ascii=False), False)])
+        return CardReport(
+            [(json.dumps(payload, ensure_ascii=False), False)], unproven=found.stopped
+        )
     lines = []
     if name is not None:
         lines.append(f"{name} - {puzzle.title}" if puzzle.title else name)
@@ -477,4 +485,4 @@ def equity_one(
         from rummikub.render.text import paint_cards
 
         text = paint_cards(text, four_color=options.four_color)
-    return CardReport([(text, False)])
+    return CardReport([(text, False)], unproven=found.stopped)

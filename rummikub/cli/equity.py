@@ -184,10 +184,16 @@ def equity_options(command: F) -> F:
 
 
 def run(
-    position: Position, choices: Choices, top: int, progress: Progress | None
+    position: Position,
+    choices: Choices,
+    top: int,
+    progress: Progress | None,
+    time_limit: float | None = None,
 ) -> PositionEquity:
-    """The equity analysis of ``position``; a :class:`RummikubError` or :class:`ValueError`
-    (racks that do not fit) for the caller to report."""
+    """The equity analysis of ``position``, its playouts within ``time_limit`` (``analyse
+    --time-limit``: then it may be stopped early); a :class:`RummikubError` or
+    :class:`ValueError` (racks that do not fit), or a ``Stopped`` (not one deal done), for
+    the caller to report."""
     from rummikub.tiles.game.position_equity import equity
 
     return equity(
@@ -202,6 +208,7 @@ def run(
         exact=choices.exact,
         nodes=choices.nodes,
         progress=progress,
+        time_limit=time_limit,
     )
 
 
@@ -210,6 +217,8 @@ def run(
 
 def equity_text(found: PositionEquity, *, color: bool, seed_given: bool) -> str:
     """The ``--equity`` part of ``analyse``'s text."""
+    from rummikub.play.equity import stopped_words
+
     view, budget = found.view, found.budget
     others = ", ".join(str(n) for n in view.opponents())
     rounds = f"{budget.rounds} round" + ("" if budget.rounds == 1 else "s")
@@ -218,14 +227,19 @@ def equity_text(found: PositionEquity, *, color: bool, seed_given: bool) -> str:
         f"Equity ({view.players} players, other racks {others}, pool {view.pool_count}; "
         f"{budget.samples} playouts of {rounds} each{seed}):"
     ]
-    lines.append(f"  Evaluation: {_evaluation(found)}")
+    if found.stopped:
+        lines.append("  " + stopped_words(found.playouts, budget.samples, found.stopped_by))
+    else:
+        lines.append(f"  Evaluation: {_evaluation(found)}")
     rows = [_row(c, found, color) for c in found.candidates]
     width = max(len(r[1]) for r in rows)
     lines.append(f"       win  {'95%':>{width}}  mean ±    score  value  tiles  move")
     for rank, (win, interval, rest) in enumerate(rows, 1):
         lines.append(f"  {rank:>2}. {win:>4}  {interval:>{width}}  {rest}")
     advice = found.advice()
-    if advice:
+    if found.stopped:
+        pass  # no advice from an unfinished comparison (said above)
+    elif advice:
         lines.append(f"  {advice}")
     elif not found.most_points.played:
         lines.append("  Nothing can be laid: " + ("pass." if view.pool_count == 0 else "draw."))

@@ -81,9 +81,20 @@ def _stopped() -> bool:
 
 def check() -> None:
     """Raise :class:`OutOfTime` if the current solve's time limit has passed."""
-    at = _deadline.get()
-    if (at is not None and time.perf_counter() > at) or _stopped():
+    if passed():
         raise OutOfTime
+
+
+def passed() -> bool:
+    """Whether the work must stop: the current time limit has passed, or it was told to stop
+    (:func:`check` would raise). Once true it stays true within the block."""
+    at = _deadline.get()
+    return (at is not None and time.perf_counter() > at) or _stopped()
+
+
+def stopped() -> bool:
+    """Whether the work was told to stop (:func:`stop_when`), rather than out of time."""
+    return _stopped()
 
 
 def remaining() -> float | None:

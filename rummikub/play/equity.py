@@ -22,7 +22,10 @@ is most likely to win. The answer here, for any game that says what it needs
    of the mean, which counts only the luck of the deals), best first.
 
 The budget (:class:`Budget`) is a count of samples and rounds, never a clock, so a decision
-is the same on any machine. Nothing here knows a tile or a card: each domain implements
+is the same on any machine. A clock may only stop the work: a time limit or a stop signal
+(:mod:`rummikub.core.deadline`, :func:`limited`) ends :func:`play_out` between playouts,
+whole deals only, and the answer then says it stopped (:class:`Stopped`, or
+:attr:`Outcome.stopped` where a partial answer is asked for). Nothing here knows a tile or a card: each domain implements
 :class:`Search` (the tiles: :class:`rummikub.tiles.game.equity.TileSearch`).
 """
 
@@ -30,10 +33,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from rummikub.core import deadline
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import mean_ci, wilson
 
@@ -42,11 +47,16 @@ __all__ = [
     "Outcome",
     "Progress",
     "Search",
+    "Stopped",
     "deals",
     "interval",
+    "limited",
     "mean_interval",
     "play_out",
     "ranked",
+    "stopped_by",
+    "stopped_data",
+    "stopped_words",
     "wins_of",
 ]
 
@@ -147,6 +157,27 @@ class Outcome(Generic[Decision]):
     finished: float
     #: True when the candidate itself ends the hand on every deal: :attr:`ci` is a point.
     certain: bool
+    #: True when the time limit or the stop signal cut the playouts short: :attr:`samples`
+    #: deals were played (the same for every candidate), fewer than the budget's.
+    stopped: bool = False
+
+
+class Stopped(Exception):
+    """The time limit or the stop signal (:mod:`rummikub.core.deadline`) cut an estimate
+    short: ``done`` of the ``asked`` deals were played out for every candidate. Raised where
+    no answer may come from unfinished work (a strategy's decision, a review, a request that
+    did not take a partial answer), and where not even one deal was done."""
+
+    def __init__(self, done: int, asked: int, *, stopped: bool = False) -> None:
+        self.done = done
+        self.asked = asked
+        #: True when told to stop (the client went away, the server stops), not out of time.
+        self.stopped = stopped
+        cause = "the work was stopped" if stopped else "the time limit ran out"
+        super().__init__(
+            f"{cause} after {done} of {asked} playouts per candidate: too few to compare "
+            "the candidates (ask for fewer playouts or rounds, or allow more time)"
+        )
 
 
 #: ``progress(done, total)``: called after every playout of :func:`play_out`.
@@ -186,6 +217,7 @@ def play_out(
     seed: int | None = None,
     deals: Sequence[State] | None = None,
     progress: Progress | None = None,
+    partial: bool = False,
 ) -> list[Outcome[Decision]]:
     """Each ``(label, decision)`` candidate played out on the same deals, in candidate order.
 
@@ -193,54 +225,127 @@ def play_out(
     same ``seed`` for the explore streams to match them). Playout ``index`` of every candidate
     draws its variants from ``random.Random(f"{base}:{index}")`` when ``budget.explore`` > 0.
     ``progress(done, total)`` follows every playout.
+
+    The deals are taken in turn, every candidate played out on one before the next, and the
+    time limit and the stop signal (:mod:`rummikub.core.deadline`) are looked at between
+    playouts: once either cuts the work, a solve inside a playout may have answered "no move"
+    for want of time (a playout where nobody moves), so the deal at work is dropped whole
+    and the playouts end. Every candidate then has the same deals, fewer than asked: with
+    ``partial`` the outcomes say so (:attr:`Outcome.stopped`, :attr:`Outcome.samples`), else
+    :class:`Stopped` is raised; with no deal done it is raised either way. A run that no
+    limit cuts gives the same outcomes as before, playout for playout.
     """
     base = search.seed_of(view) if seed is None else seed
     states = list(deals) if deals is not None else _deals(search, view, budget, base)
     seat = search.seat_of(view)
     total, done = len(candidates) * len(states), 0
-    outcomes: list[Outcome[Decision]] = []
-    for label, decision in candidates:
-        wins: list[float] = []
-        leads: list[float] = []
-        scores: list[float] = []
-        ended = now = 0
-        for index, state in enumerate(states):
+    # Per candidate: each deal's (win, lead, score), whether the candidate itself ended the
+    # hand on it, and whether the playout's did.
+    tallies: list[list[tuple[float, float, float, bool, bool]]] = [[] for _ in candidates]
+    for index, state in enumerate(states):
+        if deadline.passed():
+            break
+        row: list[tuple[float, float, float, bool, bool]] = []
+        for _, decision in candidates:
+            if deadline.passed():
+                break  # the deal is dropped below: no need to finish it
             after = search.apply(state, decision)
-            now += search.over(after)
             # Every candidate meets the same variants on the same deal (common random
             # numbers, as for the deals).
             rng = random.Random(f"{base}:{index}") if budget.explore > 0 else None
             end = search.playout(after, budget.rounds, budget.explore, rng)
             win, lead, score = search.scored(end, seat)
-            ended += search.over(end)
-            wins.append(win)
-            leads.append(lead)
-            scores.append(score)
+            row.append((win, lead, score, search.over(after), search.over(end)))
             done += 1
             if progress is not None:
                 progress(done, total)
-        outcomes.append(
-            Outcome(
-                label=label,
-                decision=decision,
-                wins=tuple(wins),
-                win=sum(wins) / len(wins),
-                ci=interval(wins, certain=now == len(states)),
-                mean_ci=mean_interval(wins),
-                lead=sum(leads) / len(leads),
-                score=sum(scores) / len(scores),
-                samples=len(wins),
-                finished=ended / len(wins),
-                certain=now == len(states),
-            )
-        )
-    return outcomes
+        if deadline.passed():
+            break  # this deal's playouts may hold solves the limit cut short
+        for tally, playout in zip(tallies, row, strict=True):
+            tally.append(playout)
+    kept = len(tallies[0]) if tallies else len(states)
+    if kept < len(states) and (kept == 0 or not partial):
+        raise Stopped(kept, len(states), stopped=deadline.stopped())
+    return [
+        _outcome(label, decision, tally, stopped=kept < len(states))
+        for (label, decision), tally in zip(candidates, tallies, strict=True)
+    ]
+
+
+def _outcome(
+    label: str,
+    decision: Decision,
+    tally: Sequence[tuple[float, float, float, bool, bool]],
+    *,
+    stopped: bool,
+) -> Outcome[Decision]:
+    """One candidate's outcome from its playouts (each deal's win, lead, score, and whether
+    the candidate, then the playout, ended the hand)."""
+    wins = tuple(t[0] for t in tally)
+    certain = all(t[3] for t in tally)
+    return Outcome(
+        label=label,
+        decision=decision,
+        wins=wins,
+        win=sum(wins) / len(wins),
+        ci=interval(wins, certain=certain),
+        mean_ci=mean_interval(wins),
+        lead=sum(t[1] for t in tally) / len(tally),
+        score=sum(t[2] for t in tally) / len(tally),
+        samples=len(wins),
+        finished=sum(t[4] for t in tally) / len(tally),
+        certain=certain,
+        stopped=stopped,
+    )
 
 
 def _deals(
     search: Search[State, View, Decision], view: View, budget: Budget, base: int
 ) -> list[State]:
     return deals(search, view, budget, seed=base)
+
+
+@contextmanager
+def limited(time_limit: float | None, stop: deadline.Stop | None) -> Iterator[None]:
+    """Within the block, the playouts stop (between deals, :func:`play_out`) once
+    ``time_limit`` seconds have passed (None: no limit of its own; an enclosing one, a web
+    request's, still holds) or once ``stop`` is set (a :class:`threading.Event` set from
+    another thread; None: only an enclosing one). Raises ``TypeError``/``ValueError`` for a
+    ``time_limit`` that is not a finite number of seconds above 0."""
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+            raise TypeError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+        if not math.isfinite(time_limit) or time_limit <= 0:
+            raise ValueError(f"time_limit={time_limit!r} must be a finite number of seconds > 0")
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise TypeError(f"stop must be an event (with is_set()) or None, got {stop!r}")
+    with (
+        deadline.limit(time_limit),
+        deadline.stop_when(stop) if stop is not None else nullcontext(),
+    ):
+        yield
+
+
+def stopped_by() -> str:
+    """What cut the work short, in the JSON's words: ``"stop"`` (the stop signal: the
+    client went away, the server stops, the caller's event) or ``"time limit"``."""
+    return "stop" if deadline.stopped() else "time limit"
+
+
+def stopped_data(done: int, asked: int, by: str | None) -> dict[str, Any]:
+    """The keys an estimate's JSON gains when the playouts were cut short: ``"status":
+    "stopped"``, what stopped them, and the playouts each candidate had (``done`` of the
+    ``asked``, which the JSON's ``"playouts"`` keeps saying)."""
+    return {"status": "stopped", "stopped_by": by or "time limit", "playouts_done": done}
+
+
+def stopped_words(done: int, asked: int, by: str | None) -> str:
+    """A stopped estimate in words, for the text outputs."""
+    cause = "it was stopped" if by == "stop" else "the time limit ran out"
+    return (
+        f"Stopped early after {done} of {asked} playouts per candidate ({cause}): the "
+        "chances are rough and no move is advised."
+    )
 
 
 def wins_of(

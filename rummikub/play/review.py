@@ -18,8 +18,9 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from rummikub.core import deadline
 from rummikub.core.errors import RummikubError
-from rummikub.play.equity import Budget, Search, deals
+from rummikub.play.equity import Budget, Search, Stopped, deals
 
 State = TypeVar("State")
 View = TypeVar("View")
@@ -177,7 +178,9 @@ def draw_equities(
     is taken to the state after drawing it (``drawing(deal, kind)``, the game's: a uniform
     deal given that the kind is drawn), played out greedily for ``budget.rounds`` rounds and
     scored for the drawer; a kind's equity is the mean over the deals. The figures depend only
-    on what the drawer saw and the budget, never on what was actually drawn.
+    on what the drawer saw and the budget, never on what was actually drawn. The luck is all
+    the kinds or nothing: once the time limit or the stop signal cuts the work
+    (:mod:`rummikub.core.deadline`), :class:`~rummikub.play.equity.Stopped` is raised.
     """
     states = deals(search, view, budget, seed=seed)
     seat = search.seat_of(view)
@@ -185,9 +188,14 @@ def draw_equities(
     for kind in kinds:
         wins = []
         for deal in states:
+            if deadline.passed():
+                raise Stopped(0, len(states), stopped=deadline.stopped())
             end = search.playout(drawing(deal, kind), budget.rounds, 0.0, None)
             wins.append(search.scored(end, seat)[0])
         equities[kind] = math.fsum(wins) / len(wins)
+    if deadline.passed():
+        # The last playouts may hold solves the limit cut short.
+        raise Stopped(0, len(states), stopped=deadline.stopped())
     return equities
 
 

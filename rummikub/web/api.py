@@ -225,6 +225,15 @@ MOST_MOVES = 10
 EQUITY_KEYS = ("playouts", "rounds", "players", "rack_sizes", "others_opened", "seed", "exact")
 MOST_PLAYOUTS = 200
 MOST_ROUNDS = 20
+#: The playout rounds an equity request may ask for per second of the server's time limit:
+#: its ``playouts`` x ``rounds`` (at least 1) x the candidates it may have (``top`` + 4:
+#: the most tiles, keeping the jokers, the hold variant, drawing). At the default 10 s a
+#: request at the maximum, 1,200 rounds, takes 1-2 s on a standard mid-game position and
+#: up to 4.7 s on a hard one, 9.6 s on a busy machine (benchmarks/RESULTS.md, "Equity over
+#: the web"): it fits; past the limit it stops early anyway, and says so.
+PLAYOUT_ROUNDS_PER_SECOND = 120
+#: The candidates besides the ``top`` best moves (see above).
+OTHER_CANDIDATES = 4
 
 
 def _solve_options(request: Mapping[str, Any], limits: Limits) -> tuple[Any, float]:
@@ -274,9 +283,12 @@ def analyse(data: Any, limits: Limits) -> dict[str, Any]:
     )
     answer: dict[str, Any] = {"puzzle": None, **found.to_data()}
     if options is not None:
-        from rummikub.tiles.game.position_equity import equity
+        from rummikub.tiles.game.position_equity import equity, view_for
 
+        around = {k: options[k] for k in ("players", "rack_sizes", "others_opened") if k in options}
         try:
+            view_for(position, **around)  # the game around it first: its problems come first
+            _within_time(options, top, limits)
             answer["equity"] = equity(position, top=top, **options).to_data()
         except (RummikubError, ValueError) as error:
             raise RequestError(422, [f"equity: {error}"]) from None
@@ -285,6 +297,44 @@ def analyse(data: Any, limits: Limits) -> dict[str, Any]:
 
         answer["svg"] = move_svg(position, found.best.table)
     return answer
+
+
+def playout_rounds(playouts: int, rounds: int, top: int) -> int:
+    """The most playout rounds an equity analysis may play: ``playouts`` x ``rounds`` (at
+    least 1) x its candidates (at most ``top`` + :data:`OTHER_CANDIDATES`)."""
+    return playouts * max(rounds, 1) * (top + OTHER_CANDIDATES)
+
+
+def most_playout_rounds(limits: Limits) -> int:
+    """The playout rounds one equity request may ask for: :data:`PLAYOUT_ROUNDS_PER_SECOND`
+    over the server's time limit, and never fewer than the defaults' (``"equity": true``,
+    the board's *Chances to win*: under a short time limit they stop early and say so)."""
+    from rummikub.tiles.game.position_equity import ANALYSE, DEFAULT_TOP
+
+    default = playout_rounds(ANALYSE.samples, ANALYSE.rounds, DEFAULT_TOP)
+    return max(default, math.floor(PLAYOUT_ROUNDS_PER_SECOND * limits.time_limit))
+
+
+def _within_time(options: Mapping[str, Any], top: int, limits: Limits) -> None:
+    """Refuse (422) an equity request that could not end within the server's time limit:
+    more playout rounds than :func:`most_playout_rounds`."""
+    from rummikub.tiles.game.position_equity import ANALYSE
+
+    playouts = options.get("playouts", ANALYSE.samples)
+    rounds = options.get("rounds", ANALYSE.rounds)
+    work = playout_rounds(playouts, rounds, top)
+    most = most_playout_rounds(limits)
+    if work > most:
+        raise RequestError(
+            422,
+            [
+                f"equity: {playouts} playouts x {max(rounds, 1)} round(s) x up to "
+                f"{top + OTHER_CANDIDATES} candidates is {work} playout rounds, more than "
+                f"this server's time limit of {limits.time_limit:g} s allows ({most}): ask "
+                "for fewer playouts, rounds or top moves, or start the server with a longer "
+                "--time-limit"
+            ],
+        )
 
 
 def _whole(raw: Mapping[str, Any], key: str, low: int, high: int | None) -> int | None:

@@ -23,6 +23,7 @@ The request plumbing is here, in front of every route, so that a new route inher
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import threading
@@ -44,6 +45,7 @@ from rummikub import __version__
 from rummikub.core import deadline
 from rummikub.core.documents import parse_document, quote
 from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.play.equity import Stopped
 from rummikub.tiles.rules import PRESETS
 from rummikub.web import api, cards, games
 from rummikub.web.api import Limits, RequestError
@@ -55,6 +57,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: Where :class:`Guard` leaves a request's JSON for the route.
 BODY = "rummikub.json"
+#: The media type of every answer.
+JSON_TYPE = "application/json"
 #: The methods whose body is read (and must be JSON).
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -182,7 +186,7 @@ async def answer(request: Request, work: Callable[[Any], dict[str, Any]]) -> Res
     try:
         data = request_data(request)
     except RequestError as error:
-        return JSONResponse(error.data(), status_code=error.status)
+        return _error_response(error)
     stop = threading.Event()
     shared.active.add(stop)
     if shared.stopping:
@@ -208,7 +212,7 @@ async def answer(request: Request, work: Callable[[Any], dict[str, Any]]) -> Res
         # the process); the client, if still there, hears why.
         stop.set()
         refused = _request_error(None)
-        return JSONResponse(refused.data(), status_code=refused.status)
+        return _error_response(refused)
     except Exception as error:  # answered below
         failure = error
     finally:
@@ -217,12 +221,16 @@ async def answer(request: Request, work: Callable[[Any], dict[str, Any]]) -> Res
     if failure is None and found is not None:
         return JSONResponse(found)
     refused = _request_error(failure)
-    return JSONResponse(refused.data(), status_code=refused.status)
+    return _error_response(refused)
 
 
 def _request_error(failure: Exception | None) -> RequestError:
     if isinstance(failure, RequestError):
         return failure
+    if isinstance(failure, Stopped):
+        # An estimate the request's time limit cut short before every candidate had one
+        # playout: nothing honest to answer (one cut later answers "status": "stopped").
+        return RequestError(503, [f"equity: {failure}"])
     if isinstance(failure, RummikubError | ValueError | TypeError | OverflowError):
         # A check of the library that the API's own did not make first (or a number no
         # float holds, float() of a huge integer): still the request's.
@@ -234,9 +242,13 @@ def _request_error(failure: Exception | None) -> RequestError:
 
 async def _watch(receive: Receive, stop: threading.Event) -> None:
     """Set ``stop`` when the client disconnects (the body is read: the next message the
-    server has for the app is the disconnect)."""
+    server has for the app is the disconnect), or when the connection cannot be read (a
+    failure here would be a task's exception nobody retrieves: a traceback in the log)."""
     while True:
-        message = await receive()
+        try:
+            message = await receive()
+        except (OSError, RuntimeError):
+            message = {"type": "http.disconnect"}
         if message["type"] == "http.disconnect":
             stop.set()
             return
@@ -410,12 +422,33 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+def _error_body(error: RequestError) -> bytes:
+    """The error JSON as :class:`JSONResponse` writes it; in ASCII escapes when a message
+    quotes text that is no Unicode (a lone surrogate), which UTF-8 cannot write."""
+    data = error.data()
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, separators=(",", ":")).encode("ascii")
+
+
+def _error_response(error: RequestError, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        _error_body(error), status_code=error.status, headers=headers, media_type=JSON_TYPE
+    )
+
+
 async def _send_error(send: Send, error: RequestError) -> None:
+    """The error JSON, sent by the Guard itself: nothing here may raise, or the exception
+    would leave the app (a traceback in the server's log, "Exception in ASGI application")."""
     # A body refused unread (too large, too slow) leaves the connection in no state for
     # another request: it is closed after the answer.
     unread = {"connection": "close"} if error.status in (408, 413) else None
-    response = JSONResponse(error.data(), status_code=error.status, headers=unread)
-    await send(
-        {"type": "http.response.start", "status": error.status, "headers": response.raw_headers}
-    )
-    await send({"type": "http.response.body", "body": response.body})
+    response = _error_response(error, unread)
+    try:
+        await send(
+            {"type": "http.response.start", "status": error.status, "headers": response.raw_headers}
+        )
+        await send({"type": "http.response.body", "body": response.body})
+    except (OSError, RuntimeError):
+        pass  # the connection is gone, or the server refused the message: nobody to tell

@@ -360,11 +360,15 @@ def evaluate(
     seed: int | None = None,
     choices: Sequence[tuple[str, CardDecision]] | None = None,
     progress: Progress | None = None,
+    partial: bool = False,
 ) -> list[Outcome[CardDecision]]:
     """Every candidate of the seat's decision (``choices``, default :func:`candidates`) with
-    its equity, the best first."""
+    its equity, the best first. Once the time limit or the stop signal cuts the playouts
+    (:func:`rummikub.play.equity.play_out`), the outcomes say so (``stopped``) with
+    ``partial``, else :class:`~rummikub.play.equity.Stopped` is raised."""
     found = candidates(view) if choices is None else list(choices)
-    return ranked(play_out(SEARCH, view, found, budget, seed=seed, progress=progress))
+    outcomes = play_out(SEARCH, view, found, budget, seed=seed, progress=progress, partial=partial)
+    return ranked(outcomes)
 
 
 # -- the ``equity`` strategy ----------------------------------------------------------------

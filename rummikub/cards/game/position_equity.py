@@ -26,8 +26,17 @@ from rummikub.cards.game.equity import CardDecision, evaluate, lay_words, played
 from rummikub.cards.game.view import CardView
 from rummikub.cards.position import CardPosition
 from rummikub.cards.rules import hand_size_of, most_players, pack_for
+from rummikub.core.deadline import Stop
 from rummikub.core.errors import RummikubError
-from rummikub.play.equity import Budget, Outcome, Progress
+from rummikub.play.equity import (
+    Budget,
+    Outcome,
+    Progress,
+    limited,
+    stopped_by,
+    stopped_data,
+    stopped_words,
+)
 
 __all__ = [
     "ANALYSE",
@@ -130,6 +139,19 @@ class CardPositionEquity:
     seed: int
     #: Every candidate, the best equity first.
     candidates: tuple[Outcome[CardDecision], ...]
+    #: What cut the playouts short (``"time limit"`` or ``"stop"``), None when nothing did.
+    stopped_by: str | None = None
+
+    @property
+    def stopped(self) -> bool:
+        """True when the time limit or the stop signal cut the playouts short: each
+        candidate had :attr:`playouts` of the ``budget.samples`` asked."""
+        return self.best.stopped
+
+    @property
+    def playouts(self) -> int:
+        """The playouts each candidate had (all alike: the same deals)."""
+        return self.best.samples
 
     @property
     def best(self) -> Outcome[CardDecision]:
@@ -145,9 +167,11 @@ class CardPositionEquity:
         return self.best.ci
 
     def to_data(self) -> dict[str, Any]:
-        """The ``"equity"`` key of ``analyse --equity --json`` on a card position."""
+        """The ``"equity"`` key of ``analyse --equity --json`` on a card position; when
+        :attr:`stopped`, with ``"status": "stopped"``, ``"stopped_by"`` and
+        ``"playouts_done"`` added."""
         view = self.view
-        return {
+        data = {
             "win": _round(self.win),
             "ci": [_round(x) for x in self.ci],
             "candidates": [self._candidate(o) for o in self.candidates],
@@ -160,6 +184,9 @@ class CardPositionEquity:
             "explore": self.budget.explore,
             "seed": self.seed,
         }
+        if self.stopped:
+            data.update(stopped_data(self.playouts, self.budget.samples, self.stopped_by))
+        return data
 
     def _candidate(self, o: Outcome[CardDecision]) -> dict[str, Any]:
         decision = o.decision
@@ -197,11 +224,16 @@ def equity(
     explore: float = ANALYSE.explore,
     seed: int | None = None,
     progress: Progress | None = None,
+    time_limit: float | None = None,
+    stop: Stop | None = None,
 ) -> CardPositionEquity:
     """Every candidate of ``position`` with its chance to win the hand, the best first:
     ``playouts`` deals (:func:`view_for` of ``players``, ``hand_sizes``, ``others_opened``)
     each played out for ``rounds`` rounds (``explore``: :class:`~rummikub.play.equity.Budget`),
-    seeded by ``seed`` (default: one drawn from what the player sees)."""
+    seeded by ``seed`` (default: one drawn from what the player sees). ``time_limit``
+    (seconds) and ``stop`` (an event) cut the playouts short between deals: the answer is
+    then :attr:`CardPositionEquity.stopped`; with not one deal done,
+    :class:`~rummikub.play.equity.Stopped` is raised."""
     for value, name in ((playouts, "playouts"), (rounds, "rounds")):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be a whole number, got {value!r}")
@@ -212,8 +244,10 @@ def equity(
     budget = Budget(samples=playouts, rounds=rounds, explore=float(explore))
     view = view_for(position, players=players, hand_sizes=hand_sizes, others_opened=others_opened)
     used = seed_of(view) if seed is None else seed
-    found = evaluate(view, budget, seed=used, progress=progress)
-    return CardPositionEquity(position, view, budget, used, tuple(found))
+    with limited(time_limit, stop):
+        found = evaluate(view, budget, seed=used, progress=progress, partial=True)
+        cause = stopped_by() if found[0].stopped else None
+    return CardPositionEquity(position, view, budget, used, tuple(found), cause)
 
 
 def equity_text(found: CardPositionEquity) -> str:
@@ -225,7 +259,12 @@ def equity_text(found: CardPositionEquity) -> str:
     lines = [
         f"Equity ({view.players} players, other hands {others}, stock {view.stock_count}; "
         f"{budget.samples} playouts of {rounds} each, seed {found.seed}):",
-        f"  Evaluation: {found.win:.0%} to win the hand (95% interval {low:.0%}-{high:.0%}).",
+        "  "
+        + (
+            stopped_words(found.playouts, budget.samples, found.stopped_by)
+            if found.stopped
+            else f"Evaluation: {found.win:.0%} to win the hand (95% interval {low:.0%}-{high:.0%})."
+        ),
         f"       win  {'95%':>9}  mean ±    score  turn",
     ]
     for rank, o in enumerate(found.candidates, 1):

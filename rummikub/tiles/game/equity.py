@@ -36,6 +36,7 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 
+from rummikub.core import deadline
 from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked, wins_of
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
 from rummikub.tiles.game.view import View, determinize
@@ -110,6 +111,9 @@ class Equity:
     exact: bool = False
     #: The position's value when :attr:`exact` (1 a win, 0.5 a draw, 0 a loss), else None.
     value: float | None = None
+    #: True when the time limit or the stop signal cut the playouts short (``partial``
+    #: of :func:`evaluate`): each candidate has :attr:`playouts` of them, fewer than asked.
+    stopped: bool = False
 
     @property
     def best(self) -> Candidate:
@@ -124,6 +128,11 @@ class Equity:
     def ci(self) -> tuple[float, float]:
         """The 95% interval of :attr:`win` (a point when exact)."""
         return (self.win, self.win) if self.value is not None else self.best.ci
+
+    @property
+    def playouts(self) -> int:
+        """The playouts each candidate had (all alike: the same deals)."""
+        return self.best.samples
 
 
 def candidates(position: Position, top: int = 1) -> list[tuple[str, Move]]:
@@ -328,6 +337,7 @@ def evaluate(
     exact: bool = False,
     nodes: int = ENDGAME_NODES_ANALYSE,
     progress: Progress | None = None,
+    partial: bool = False,
 ) -> Equity:
     """Every candidate's equity, the best first (see the module's text).
 
@@ -338,6 +348,11 @@ def evaluate(
     ``exact`` True, and a winning or drawing move the candidates lacked is added (label
     ``endgame``). The playouts still give every candidate its ``score`` and ``lead``.
     ``progress(done, total)`` follows every playout.
+
+    The time limit and the stop signal (:mod:`rummikub.core.deadline`) are looked at between
+    the deals (:func:`rummikub.play.equity.play_out`): once either cuts the playouts, the
+    answer is :attr:`Equity.stopped` with the deals done with ``partial``, else
+    :class:`~rummikub.play.equity.Stopped` is raised (a strategy's move, a review's turn).
     """
     moves = candidates(position, top)
     base = seed_of(position, view) if seed is None else seed
@@ -347,7 +362,9 @@ def evaluate(
     value: float | None = None
     if exact and view.players == 2 and view.pool_count == 0:
         value = _exact(states[0], moves, nodes, solved)
-    outcomes = play_out(search, seen, moves, budget, seed=base, deals=states, progress=progress)
+    outcomes = play_out(
+        search, seen, moves, budget, seed=base, deals=states, progress=progress, partial=partial
+    )
     found: list[Candidate] = []
     for order, outcome in enumerate(outcomes):
         move = outcome.decision
@@ -371,7 +388,8 @@ def evaluate(
                 finished=outcome.finished,
             )
         )
-    return Equity(tuple(ranked(found)), exact=value is not None, value=value)
+    stopped = any(o.stopped for o in outcomes)
+    return Equity(tuple(ranked(found)), exact=value is not None, value=value, stopped=stopped)
 
 
 def _exact(
@@ -437,7 +455,9 @@ def equity(position: Position, view: View) -> Move:
         state = determinize(position, view, random.Random(0))
         if not state.over:
             verdict = decide(state, nodes=ENDGAME_BUDGET)
-            if verdict.outcome != "unknown":
+            # A search the time limit cut short may have judged on solves that found no
+            # move in time: then the playouts below stop too (Stopped), never a move.
+            if verdict.outcome != "unknown" and not deadline.passed():
                 return verdict.move or Move(position.table, ())
     return evaluate(position, view).best.move
 

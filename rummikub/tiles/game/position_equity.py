@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rummikub.core.deadline import Stop
 from rummikub.core.errors import RummikubError
+from rummikub.play.equity import limited, stopped_by, stopped_data
 from rummikub.tiles.game.endgame import ENDGAME_NODES
 from rummikub.tiles.game.equity import Budget, Candidate, Equity, Progress, evaluate, seed_of
 from rummikub.tiles.game.record import MAX_PLAYERS, MIN_PLAYERS
@@ -112,6 +114,8 @@ class PositionEquity:
     seed: int
     top: int
     equity: Equity
+    #: What cut the playouts short when :attr:`stopped`: ``"time limit"`` or ``"stop"``.
+    stopped_by: str | None = None
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -136,15 +140,28 @@ class PositionEquity:
         return self.equity.exact
 
     @property
+    def stopped(self) -> bool:
+        """True when the time limit or the stop signal cut the playouts short: each
+        candidate had :attr:`playouts` of the ``budget.samples`` asked, and no advice is
+        given (:meth:`advice` is None)."""
+        return self.equity.stopped
+
+    @property
+    def playouts(self) -> int:
+        """The playouts each candidate had (``budget.samples`` unless :attr:`stopped`)."""
+        return self.equity.playouts
+
+    @property
     def most_points(self) -> Candidate:
         """The candidate laying the most points (then the most tiles, then the best equity)."""
         return max(self.candidates, key=lambda c: (c.value, c.tiles, -self.candidates.index(c)))
 
     def advice(self) -> str | None:
         """The best-equity move against the most-points move, in words, when they differ:
-        "laying the most is not best here: keep the joker"."""
+        "laying the most is not best here: keep the joker". None when they agree, and when
+        the playouts were :attr:`stopped` (no advice from an unfinished comparison)."""
         best, most = self.best, self.most_points
-        if best is most:
+        if best is most or self.stopped:
             return None
         kept = Counter(most.played) - Counter(best.played)
         extra = Counter(best.played) - Counter(most.played)
@@ -162,10 +179,12 @@ class PositionEquity:
         return f"Laying the most is not best here: {what} ({odds})."
 
     def to_data(self) -> dict[str, Any]:
-        """The ``"equity"`` key of ``analyse --equity --json`` (README, "Playing to win")."""
+        """The ``"equity"`` key of ``analyse --equity --json`` (README, "Playing to win");
+        when :attr:`stopped`, with ``"status": "stopped"`` and ``"stopped_by"`` (``"time
+        limit"`` or ``"stop"``) added, and ``"advice"`` null."""
         candidates = self.candidates
         most = candidates.index(self.most_points)
-        return {
+        data = {
             "win": _round(self.win),
             "ci": [_round(x) for x in self.ci],
             "exact": self.exact,
@@ -182,6 +201,9 @@ class PositionEquity:
             "top": self.top,
             "seed": self.seed,
         }
+        if self.stopped:
+            data.update(stopped_data(self.playouts, self.budget.samples, self.stopped_by))
+        return data
 
 
 def _candidate_data(c: Candidate) -> dict[str, Any]:
@@ -240,6 +262,8 @@ def equity(
     exact: bool = True,
     nodes: int = ENDGAME_NODES,
     progress: Progress | None = None,
+    time_limit: float | None = None,
+    stop: Stop | None = None,
 ) -> PositionEquity:
     """Every candidate move of ``position`` with its chance to win, the best equity first.
 
@@ -251,6 +275,12 @@ def equity(
     :func:`~rummikub.tiles.game.view.view_of`), or :func:`view_for` of ``players``,
     ``rack_sizes`` and ``others_opened``. With ``exact``, an exact endgame (2 players, the
     pool empty) is searched within ``nodes`` per search, and decides where it can.
+
+    ``time_limit`` (seconds, over the whole analysis; a web request's encloses it) and
+    ``stop`` (a :class:`threading.Event` set from another thread) cut the playouts short
+    between deals: the answer is then :attr:`PositionEquity.stopped`, each candidate with
+    the deals done, and gives no advice; with not one deal done,
+    :class:`~rummikub.play.equity.Stopped` is raised.
 
     >>> from rummikub import Position
     >>> p = Position.parse(rack="R1 R2 R3 K5", table=["K2 K3 K4"], opened=True)
@@ -283,7 +313,17 @@ def equity(
         raise TypeError(f"view must be a View (rummikub.tiles.game.view), got {kind}")
     budget = Budget(samples=playouts, rounds=rounds, explore=float(explore))
     used = seed_of(position, view) if seed is None else seed
-    found = evaluate(
-        position, view, budget, seed=used, top=top, exact=exact, nodes=nodes, progress=progress
-    )
-    return PositionEquity(position, view, budget, used, top, found)
+    with limited(time_limit, stop):
+        found = evaluate(
+            position,
+            view,
+            budget,
+            seed=used,
+            top=top,
+            exact=exact,
+            nodes=nodes,
+            progress=progress,
+            partial=True,
+        )
+        cause = stopped_by() if found.stopped else None
+    return PositionEquity(position, view, budget, used, top, found, cause)

@@ -617,10 +617,19 @@ async function askEquity() {
   title.textContent = t("equity_title");
   const evaluation = document.createElement("p");
   evaluation.id = "equity-evaluation";
-  evaluation.textContent = found.exact
-    ? t("equity_exact", wholePercent(found.win))
-    : t("equity_eval", wholePercent(found.win), wholePercent(found.ci[0]), wholePercent(found.ci[1]));
-  box.append(title, evaluation, equityBar(found.win, found.ci, t("equity_position")));
+  // Cut short by the time limit: said plainly, in place of the position's chance, and no
+  // advice from an unfinished comparison.
+  const stopped = found.status === "stopped";
+  if (stopped) {
+    evaluation.className = "stopped";
+    evaluation.textContent = t("equity_stopped", found.playouts_done, found.playouts);
+    box.append(title, evaluation);
+  } else {
+    evaluation.textContent = found.exact
+      ? t("equity_exact", wholePercent(found.win))
+      : t("equity_eval", wholePercent(found.win), wholePercent(found.ci[0]), wholePercent(found.ci[1]));
+    box.append(title, evaluation, equityBar(found.win, found.ci, t("equity_position")));
+  }
   const table = document.createElement("table");
   table.className = "outs equity";
   const head = table.createTHead().insertRow();
@@ -646,15 +655,17 @@ async function askEquity() {
     row.insertCell().textContent = candidate.value;
   }
   box.appendChild(table);
-  const best = found.candidates[0];
-  const most = found.candidates[found.most_points];
-  const advice = document.createElement("p");
-  advice.id = "equity-advice";
-  advice.textContent =
-    best === most
-      ? t("equity_same")
-      : t("equity_differs", candidateText(best, found.pool), candidateText(most, found.pool));
-  box.appendChild(advice);
+  if (!stopped) {
+    const best = found.candidates[0];
+    const most = found.candidates[found.most_points];
+    const advice = document.createElement("p");
+    advice.id = "equity-advice";
+    advice.textContent =
+      best === most
+        ? t("equity_same")
+        : t("equity_differs", candidateText(best, found.pool), candidateText(most, found.pool));
+    box.appendChild(advice);
+  }
   scrollToAnswer("answer");
 }
 

@@ -91,6 +91,8 @@ const WORDS = {
     equity_eval: "Evaluation: {0} to win (95% interval {1} to {2}).",
     equity_exact: "Evaluation: {0} to win, exactly (the endgame searched to its end).",
     equity_position: "The position",
+    equity_stopped:
+      "Stopped early after {0} of {1} playouts per move (the server's time limit ran out): these chances are rough, so no move is advised.",
     eq_move: "Move",
     eq_win: "Chance to win",
     eq_interval: "95% interval",
@@ -258,6 +260,8 @@ const WORDS = {
     equity_eval: "Avaliação: {0} de ganhar (intervalo de 95% de {1} a {2}).",
     equity_exact: "Avaliação: {0} de ganhar, exatamente (o fim da mão procurado até ao fim).",
     equity_position: "A posição",
+    equity_stopped:
+      "Parado cedo, após {0} de {1} simulações por jogada (acabou o tempo do servidor): estas hipóteses são aproximadas, por isso nenhuma jogada é aconselhada.",
     eq_move: "Jogada",
     eq_win: "Hipótese de ganhar",
     eq_interval: "Intervalo de 95%",
