@@ -44,6 +44,7 @@ from rummikub.cli.positions import (
 )
 from rummikub.core.documents import STDIN, read_document, read_stdin
 from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.tiles.analysis import MAX_TOP
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.puzzles import expand_all
 from rummikub.tiles.tiles import Tile
@@ -77,7 +78,7 @@ BAR_AFTER = 0.5
 @rules_options
 @click.option(
     "--top",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_TOP),
     metavar="K",
     help="Show the K best moves, distinct by the tiles they play, each proven "
     f"[default: 1; {equity_cli.TOP} with --equity, which weighs them all].",

@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from rummikub.core.errors import RummikubError
+from rummikub.core.arguments import fraction, instance, whole
+from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci, wilson
 
 __all__ = [
@@ -73,13 +74,15 @@ class Budget:
     explore: float = 0.0
 
     def __post_init__(self) -> None:
+        # Types first (a sample count of 1.5 or "6" is a mistake, not a budget), one line each.
+        whole(self.samples, "samples")
+        whole(self.rounds, "rounds")
+        fraction(self.explore, "explore")
         if self.samples < 1 or self.rounds < 0:
-            raise RummikubError(
+            raise ArgumentError(
                 f"an equity budget needs at least 1 sample and 0 rounds, not "
                 f"{self.samples} and {self.rounds}"
             )
-        if not 0.0 <= self.explore <= 1.0:
-            raise RummikubError(f"explore={self.explore!r} must lie between 0 and 1")
 
 
 class Search(Protocol[State, _View_contra, _Decision_contra]):
@@ -173,6 +176,7 @@ def deals(
 ) -> list[State]:
     """The ``budget.samples`` deals every candidate is played out on: deal ``i`` from
     ``random.Random(base + i)``, ``base`` being ``seed`` or :meth:`Search.seed_of` the view."""
+    instance(budget, Budget, "budget", "Budget(samples=6)")
     base = search.seed_of(view) if seed is None else seed
     return [search.determinize(view, random.Random(base + i)) for i in range(budget.samples)]
 
@@ -194,6 +198,7 @@ def play_out(
     draws its variants from ``random.Random(f"{base}:{index}")`` when ``budget.explore`` > 0.
     ``progress(done, total)`` follows every playout.
     """
+    instance(budget, Budget, "budget", "Budget(samples=6)")
     base = search.seed_of(view) if seed is None else seed
     states = list(deals) if deals is not None else _deals(search, view, budget, base)
     seat = search.seat_of(view)
