@@ -481,3 +481,77 @@ def test_a_misused_public_function_says_so_at_once(name: str) -> None:
         call()
     message = str(raised.value)
     assert words in message and "\n" not in message, message
+
+
+# -- the command line on card games and records ----------------------------------------------
+
+
+def test_a_card_simulation_refuses_the_tile_rack_size() -> None:
+    for command in (["simulate"], ["duel", "best", "keep"]):
+        code, output = run(*command, "--game", "rummy", "--rack-size", "5", "--games", "2")
+        assert code == 2, output
+        assert "--rack-size is the tile game's deal" in output
+
+
+def _finished_card_game(tmp_path: Path) -> tuple[Path, str]:
+    """A card game played to its end (rummy to 30), its record's path and text."""
+    from rummikub.cards import preset, with_options
+    from rummikub.cards.game import record as card_record
+    from rummikub.cards.game.simulate import play_game
+    from rummikub.cards.game.strategies import strategy
+
+    rules = with_options(preset("rummy"), {"target": 30})
+    record, state = play_game(rules, [strategy("best"), strategy("best")], 5)
+    assert state.over
+    path = tmp_path / "rummy.toml"
+    path.write_text(card_record.dumps(record), encoding="utf-8")
+    return path, card_record.dumps(record)
+
+
+def test_a_hand_dealt_after_the_game_s_end_is_named(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from rummikub.cards.game import engine as card_engine
+    from rummikub.cards.game import record as card_record
+
+    path, _ = _finished_card_game(tmp_path)
+    record = card_record.load(path)
+    extra = card_record.Hand(card_engine.deal_hand(record.rules, 2, 5, len(record.hands)))
+    path.write_text(card_record.dumps(replace(record, hands=(*record.hands, extra))))
+    hand = len(record.hands) + 1
+    for command in ("show", "replay"):
+        code, output = run("game", command, str(path))
+        assert code == 1, output
+        # The replay names the record, as show and hint do, and the hand.
+        assert f"{path}: hand {hand}: dealt after the game's end" in output
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code"),
+    [
+        ('card = "4H"', 'card = "ZZ"', 2),  # not a card: bad input
+        ('card = "4H"', 'card = "5H"', 1),  # a card, but not the one drawn: illegal
+    ],
+)
+def test_a_record_s_turn_that_is_no_card_is_bad_input_everywhere(
+    tmp_path: Path, old: str, new: str, code: int
+) -> None:
+    path, text = _finished_card_game(tmp_path)
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    for command in ("show", "replay"):
+        found, output = run("game", command, str(path))
+        assert found == code, (command, output)
+        assert f"{path}: hand 1, turn 1" in output
+    found, output = run("game", "hint", str(path))
+    assert found == 2 and f"{path}: hand 1, turn 1" in output
+
+
+def test_a_tile_record_s_turn_that_is_no_tile_is_bad_input(tmp_path: Path) -> None:
+    path = tmp_path / "tiles.toml"
+    record = deal(["Ann", "Bob"], STANDARD, 2)
+    path.write_text(dumps(record) + '\n[[turns]]\nplayer = 0\ndraw = "hello"\n')
+    for command in ("show", "replay", "hint"):
+        code, output = run("game", command, str(path))
+        assert code == 2, (command, output)
+        assert "invalid tile 'hello'" in output

@@ -899,7 +899,7 @@ def _steps(record: CardRecord) -> Iterator[replaying.Step[CardGameState]]:
     Step = replaying.Step
     for number, hand in enumerate(record.hands):
         if number > 0:
-            yield Step(partial(_next_hand, hand.deal))
+            yield Step(partial(_next_hand, number, hand.deal))
         for turn in hand.turns:
             yield Step(partial(_turn, turn))
         if hand.scores is not None:
@@ -908,11 +908,14 @@ def _steps(record: CardRecord) -> Iterator[replaying.Step[CardGameState]]:
             yield Step(partial(_ended_before, number), "check")
 
 
-def _next_hand(deal: Deal, state: CardGameState) -> CardGameState:
+def _next_hand(number: int, deal: Deal, state: CardGameState) -> CardGameState:
+    """Hand ``number`` (from 0) dealt, the hand named where it cannot be."""
+    if state.over:
+        raise replaying.Trouble(f"hand {number + 1}: dealt after the game's end")
     try:
         return start_hand(state, deal)
     except RummikubError as error:
-        raise replaying.Trouble(str(error)) from None
+        raise replaying.Trouble(f"hand {number + 1}: {error}") from None
 
 
 def _turn(turn: Turn, state: CardGameState) -> CardGameState:

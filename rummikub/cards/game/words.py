@@ -243,7 +243,10 @@ def state_data(state: CardGameState) -> dict[str, Any]:
     }
 
 
-def replay_lines(played: Replay) -> list[str]:
+def replay_lines(played: Replay, path: str | None = None) -> list[str]:
+    """A record replayed, as ``game replay`` prints it: each hand's legal turns and its end,
+    then the first problem (the record named ``path``, where given), or that every turn is
+    legal and the result."""
     instance(played, replaying.Replay, "played", "replay(record)")
     lines: list[str] = []
     states = iter(played.states)
@@ -276,7 +279,7 @@ def replay_lines(played: Replay) -> list[str]:
     if played.error is not None:
         lines.append(turn_error_text(played.error))
     elif played.problem is not None:
-        lines.append(played.problem)
+        lines.append(played.problem if path is None else f"{path}: {played.problem}")
     else:
         lines.append(f"All {legal} turns are legal.")
         if played.state.over:
