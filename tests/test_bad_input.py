@@ -555,3 +555,52 @@ def test_a_tile_record_s_turn_that_is_no_tile_is_bad_input(tmp_path: Path) -> No
         code, output = run("game", command, str(path))
         assert code == 2, (command, output)
         assert "invalid tile 'hello'" in output
+
+
+# -- a batch of solves raises the first bad position's error ------------------------------
+
+
+def _too_many(tile: str) -> Any:
+    """A position holding three ``tile`` in a box of two: refused by every solve."""
+    from dataclasses import replace
+
+    from rummikub import Position
+
+    position = Position.parse(rack=tile, table=["K1 K2 K3"])
+    return replace(position, rack=(position.rack[0],) * 3)
+
+
+def test_a_batch_raises_the_first_bad_position_s_error_whatever_the_workers() -> None:
+    from rummikub import Position
+    from rummikub.core.errors import PositionError
+    from rummikub.tiles.solver import solve
+    from rummikub.tiles.solver.batch import CHUNK, BatchSolver
+
+    # The first worker takes the first two chunks: slow positions, the first bad one last;
+    # the second worker's chunk starts with another bad one, reported long before.
+    slow = [
+        Position.parse(
+            rack=f"R{n} R{n + 1} B{n} B{n + 1} O{n} K{n} J {extra}",
+            table=["O1 O2 O3", "K11 K12 K13"],
+        )
+        for n in range(1, 12)
+        for extra in ("K9 K10", "R12 O12")
+    ][: 2 * CHUNK - 1]
+    assert len(set(slow)) == len(slow)  # none solved once for two
+    first, later = _too_many("R9"), _too_many("B9")
+    items = [*slow, first, later, *slow[:3]]
+    with pytest.raises(PositionError) as alone:
+        for position in items:
+            solve(position)
+    assert "R9" in str(alone.value)
+    for jobs in (1, 2, 3):
+        with BatchSolver(jobs) as solver, pytest.raises(PositionError) as batch:
+            solver.solve(items)
+        assert str(batch.value) == str(alone.value), jobs
+
+
+def test_a_batch_names_a_position_that_is_not_one() -> None:
+    from rummikub.tiles.solver.batch import solve_many
+
+    with pytest.raises(TypeError, match=r"^positions\[1\] must be a Position, got list"):
+        solve_many([_too_many("R9"), [1]])  # type: ignore[list-item]
