@@ -68,6 +68,8 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
         ("x" * (MAX_NAME + 1), f"at most {MAX_NAME} characters"),
         ("   ", "blank"),
         ("\ud800", "not valid text"),
+        ("a\tb", "no control characters"),
+        ("\x1b[31mred", "no control characters"),
         (5, "text"),
     ],
 )
@@ -83,6 +85,18 @@ def test_a_name_no_record_can_hold_is_refused_everywhere(name: Any, problem: str
     good["players"] = ["Ann", name]
     with pytest.raises(RecordError, match=re.escape(problem)):
         from_data(good, "r.toml")
+
+
+def test_a_seed_is_a_toml_integer(tmp_path: Path) -> None:
+    # TOML's integers have 64 bits: a bigger seed would write a record no TOML reader reads.
+    with pytest.raises(ValueError, match="seed=1000000000000000000000000000000 must be at most"):
+        deal(["Ann", "Bob"], STANDARD, 10**30)
+    data = to_data(deal(["Ann", "Bob"], STANDARD, 1))
+    data["seed"] = 10**30
+    with pytest.raises(RecordError, match="seed: expected a whole number"):
+        loads(json.dumps(data), "r.json", fmt="json")
+    code, output = run("game", "new", str(tmp_path / "x.toml"), "--seed", str(10**30))
+    assert code == 2 and "seed=" in output
 
 
 def test_a_name_of_the_longest_length_reads_back() -> None:

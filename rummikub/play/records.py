@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -36,6 +37,7 @@ from rummikub.core.errors import PuzzleError, RummikubError
 __all__ = [
     "MAX_NAME",
     "MIN_PLAYERS",
+    "TOML_INTEGERS",
     "RecordError",
     "check_names",
     "header",
@@ -55,6 +57,9 @@ __all__ = [
 
 #: Every game seats at least two.
 MIN_PLAYERS = 2
+#: The whole numbers a record holds (a seed, a seat): TOML's integers, of 64 bits, so that
+#: every TOML reader reads the record back.
+TOML_INTEGERS = (-(2**63), 2**63 - 1)
 #: The longest name of a player (its blanks around not counted): a name is shown on one
 #: line beside the others' (docs/formats.md, "Record files").
 MAX_NAME = 40
@@ -142,14 +147,19 @@ def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a player's name (None if it can): **the** rule of every name
     a record holds, whoever gives it (a record read, a game dealt by the library, the
     command line or the web page): text, not blank, at most :data:`MAX_NAME` characters
-    once its blanks around are trimmed, on one line and writable (:func:`text_problem`)."""
+    once its blanks around are trimmed, on one line and writable (:func:`text_problem`),
+    without control characters."""
     if not isinstance(name, str):
         return "a name is text"
     if not name.strip():
         return "a name must not be blank"
     if len(name.strip()) > MAX_NAME:
         return f"a name has at most {MAX_NAME} characters, not {len(name.strip()):,}"
-    return text_problem(name)
+    found = text_problem(name)
+    if found is None and any(unicodedata.category(ch) == "Cc" for ch in name):
+        # A tab or an escape would move or paint the terminal that shows the name.
+        return "a name holds no control characters (such as a tab or an escape)"
+    return found
 
 
 def check_names(players: Sequence[object], error: type[RummikubError]) -> tuple[str, ...]:
@@ -210,8 +220,12 @@ def whole_or_none(
     value = data.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{key}: expected a whole number, got {show(value)}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not TOML_INTEGERS[0] <= value <= TOML_INTEGERS[1]
+    ):
+        problems.append(f"{key}: expected a whole number (of 64 bits), got {show(value)}")
         return None
     return value
 

@@ -263,7 +263,7 @@ def pack(rules: CardRules) -> list[Card]:
 
 def hand_seed(seed: int, hand: int) -> int:
     """The seed hand ``hand`` (from 0) of a game seeded ``seed`` is shuffled with."""
-    whole(seed, "seed")
+    whole(seed, "seed", *records.TOML_INTEGERS)
     whole(hand, "hand")
     digest = hashlib.sha256(f"rummikub-cards-deal:{seed}:{hand}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
@@ -319,7 +319,7 @@ def new_game(players: Sequence[str], rules: CardRules, seed: int) -> CardRecord:
     """A new record with its first hand dealt from ``seed``."""
     rules_argument(rules)
     names = _names(players, rules)
-    whole(seed, "seed")
+    whole(seed, "seed", *records.TOML_INTEGERS)
     _fits(rules, len(names))
     first = deal_hand(rules, len(names), seed, 0)
     return CardRecord(rules=rules, players=names, hands=(Hand(first),), seed=seed)

@@ -154,7 +154,7 @@ def deal(players: Sequence[str], rules: Rules, seed: int, rack_size: int = RACK_
     other than 2-4 or racks the box cannot fill :class:`RummikubError`."""
     players = _names(players)
     rules_argument(rules)
-    whole(seed, "seed")
+    whole(seed, "seed", *records.TOML_INTEGERS)
     whole(rack_size, "rack_size")
     _check_size(len(players), rules, rack_size)
     tiles = box(rules)
