@@ -247,7 +247,11 @@ def _misuses() -> dict[str, tuple[Callable[[], Any], type[Exception], str]]:
     word: Any = "x"
     xml: Any = "xml"
     return {
-        "DuelSetup(5, 'best')": (lambda: duel.DuelSetup(5, "best"), TypeError, "names"),  # type: ignore[arg-type]
+        "DuelSetup(5, 'best')": (
+            lambda: duel.DuelSetup(5, "best"),  # type: ignore[arg-type]
+            TypeError,
+            "a and b must hold names (strings), got int 5",
+        ),  # type: ignore[arg-type]
         "DuelSetup(rack_size=0)": (
             lambda: duel.DuelSetup("best", "best", rack_size=0),
             ValueError,

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rummikub.core.arguments import names
 from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci, wilson
 from rummikub.play import selfplay
@@ -146,6 +147,11 @@ class Pairing(abc.ABC):
     def even_rate(self) -> float:
         """A's win rate between equal players: A's share of the seats."""
         return ROLES[: self.players].count("A") / self.players
+
+    def pair(self) -> tuple[str, ...]:
+        """``a`` and ``b``, checked to be names: the domain's setup then checks them as a
+        run's strategies (:func:`rummikub.play.selfplay.check_lineup`)."""
+        return names((self.a, self.b), "a and b")
 
     def name(self, role: str) -> str:
         return self.a if role == "A" else self.b
