@@ -622,3 +622,17 @@ def test_a_batch_names_a_position_that_is_not_one() -> None:
 
     with pytest.raises(TypeError, match=r"^positions\[1\] must be a Position, got list"):
         solve_many([_too_many("R9"), [1]])  # type: ignore[list-item]
+
+
+def test_a_review_of_a_record_with_no_tile_in_a_turn_is_bad_input(tmp_path: Path) -> None:
+    path = tmp_path / "tiles.toml"
+    record = deal(["Ann", "Bob"], STANDARD, 2)
+    path.write_text(dumps(record) + '\n[[turns]]\nplayer = 0\ndraw = "hello"\n')
+    for extra in ([], ["--equity"]):
+        code, output = run("analyse", str(path), *extra)
+        assert code == 2, (extra, output)
+        assert "The replay stopped: turn 1: column 1 ('hello')" in output
+    # A turn that is tiles but breaks the rules stays exit 1.
+    path.write_text(dumps(record) + '\n[[turns]]\nplayer = 0\ndraw = "R1"\n')
+    code, output = run("analyse", str(path))
+    assert code == 1 and "The replay stopped" in output

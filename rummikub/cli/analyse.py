@@ -203,7 +203,7 @@ def analyse(
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
             try:
-                found = review.review(source, time_limit=time_limit)
+                found, code = review.review(source, time_limit=time_limit)
             except RummikubError as error:
                 click.echo(f"Error: {error}", err=True)
                 bad = True
@@ -212,7 +212,8 @@ def analyse(
                 click.echo(json.dumps(found.to_data()))
             else:
                 click.echo(review.review_text(found) + ("\n" if len(sources) > 1 else ""))
-            rejected |= found.problem is not None
+            bad |= code == EXIT_BAD_INPUT
+            rejected |= code == EXIT_REJECTED
             unproven |= not found.proven
             continue
         data: Any = None if inline else _document(source, stdin)

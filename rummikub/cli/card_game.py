@@ -291,7 +291,7 @@ def show(path: str, as_json: bool, svg: str | None) -> None:
         _picture(state, svg)
     if played.problem is not None:
         click.echo(f"{path}: {played.problem}", err=True)
-        sys.exit(problem_code(played))
+        sys.exit(problem_code(played.problem, played.record.problem))
 
 
 def _picture(state: CardGameState, svg: str) -> None:
@@ -478,7 +478,7 @@ def replay_command(path: str, as_json: bool) -> None:
         click.echo("\n".join(replay_lines(played, path)))
         named(path, played)
     if played.problem is not None:
-        sys.exit(problem_code(played))
+        sys.exit(problem_code(played.problem, played.record.problem))
 
 
 # -- hint --------------------------------------------------------------------------------------

@@ -173,12 +173,14 @@ def quoted(text: str) -> str:
     return quote(text if len(text) <= 40 else text[:37] + "...")
 
 
-def problem_code(played: Any) -> int:
-    """The exit code of ``game show`` and ``game replay`` on a record with a problem (a
-    replay's): 2 where its text is not the game's notation (bad input, as ``hint`` and
-    ``apply`` say of it too), 1 where a turn or a step breaks the rules."""
-    unread = played.error is None and played.record.problem is not None
-    return EXIT_BAD_INPUT if unread else EXIT_REJECTED
+def problem_code(problem: str | None, unread: str | None) -> int:
+    """The exit code of a record whose replay stopped at ``problem`` (``game show``, ``game
+    replay``, ``analyse RECORD [--equity]``): 0 without one; 2 where it stopped at text
+    that is not the game's notation (``unread``, the record's reading problem: bad input,
+    as ``hint`` and ``apply`` say of it too); 1 where a turn or a step breaks the rules."""
+    if problem is None:
+        return EXIT_OK
+    return EXIT_BAD_INPUT if problem == unread else EXIT_REJECTED
 
 
 def named(path: str, played: Any) -> None:

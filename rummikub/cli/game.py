@@ -246,7 +246,7 @@ def show(path: str, as_json: bool) -> None:
             click.echo("\n".join(notes))
     if game.problem is not None:
         click.echo(f"{path}: {game.problem}", err=True)
-        sys.exit(problem_code(game))
+        sys.exit(problem_code(game.problem, game.record.problem))
 
 
 @game.command()
@@ -360,7 +360,7 @@ def replay_command(path: str, as_json: bool) -> None:
         click.echo("\n".join(replay_lines(game, path)))
         named(path, game)
     if game.problem is not None:
-        sys.exit(problem_code(game))
+        sys.exit(problem_code(game.problem, game.record.problem))
 
 
 @game.command()
