@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
         (
             "rummikub.core.__init__",
             "rummikub.core.errors",
+            "rummikub.core.arguments",
             "rummikub.core.deadline",
             "rummikub.core.documents",
             "rummikub.core.files",

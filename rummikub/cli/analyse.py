@@ -44,6 +44,7 @@ from rummikub.cli.positions import (
 )
 from rummikub.core.documents import STDIN, read_document, read_stdin
 from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.tiles.analysis import MAX_TOP
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.puzzles import expand_all
 from rummikub.tiles.tiles import Tile
@@ -77,7 +78,7 @@ BAR_AFTER = 0.5
 @rules_options
 @click.option(
     "--top",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_TOP),
     metavar="K",
     help="Show the K best moves, distinct by the tiles they play, each proven "
     f"[default: 1; {equity_cli.TOP} with --equity, which weighs them all].",
@@ -203,7 +204,7 @@ def analyse(
     for source in sources:
         if isinstance(source, str) and not inline and source != STDIN and review.is_record(source):
             try:
-                found = review.review(source, time_limit=time_limit)
+                found, code = review.review(source, time_limit=time_limit)
             except RummikubError as error:
                 click.echo(f"Error: {error}", err=True)
                 bad = True
@@ -212,7 +213,8 @@ def analyse(
                 click.echo(json.dumps(found.to_data()))
             else:
                 click.echo(review.review_text(found) + ("\n" if len(sources) > 1 else ""))
-            rejected |= found.problem is not None
+            bad |= code == EXIT_BAD_INPUT
+            rejected |= code == EXIT_REJECTED
             unproven |= not found.proven
             continue
         data: Any = None if inline else _document(source, stdin)

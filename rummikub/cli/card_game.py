@@ -50,6 +50,8 @@ from rummikub.cli.common import (
     EXIT_REJECTED,
     BadInput,
     intact,
+    named,
+    problem_code,
     quoted,
     refuse_existing,
     rules_options,
@@ -289,7 +291,7 @@ def show(path: str, as_json: bool, svg: str | None) -> None:
         _picture(state, svg)
     if played.problem is not None:
         click.echo(f"{path}: {played.problem}", err=True)
-        sys.exit(EXIT_REJECTED)
+        sys.exit(problem_code(played.problem, played.record.problem))
 
 
 def _picture(state: CardGameState, svg: str) -> None:
@@ -473,9 +475,10 @@ def replay_command(path: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(replay_data(played)))
     else:
-        click.echo("\n".join(replay_lines(played)))
+        click.echo("\n".join(replay_lines(played, path)))
+        named(path, played)
     if played.problem is not None:
-        sys.exit(EXIT_REJECTED)
+        sys.exit(problem_code(played.problem, played.record.problem))
 
 
 # -- hint --------------------------------------------------------------------------------------

@@ -141,6 +141,13 @@ def rack_size_option(command: F) -> F:
     )(command)
 
 
+def rack_size_given(rack_size: int) -> int | None:
+    """``--rack-size`` where the user typed it, else None (its default): a card game,
+    which deals its own hands, refuses it given and ignores only its default."""
+    given = click.get_current_context().get_parameter_source("rack_size")
+    return rack_size if given is not click.core.ParameterSource.DEFAULT else None
+
+
 def overrides(
     rules_preset: str | None, rule_options: dict[str, str], opened: bool | None = None
 ) -> Overrides:
@@ -164,6 +171,24 @@ def quoted(text: str) -> str:
     from rummikub.core.documents import quote
 
     return quote(text if len(text) <= 40 else text[:37] + "...")
+
+
+def problem_code(problem: str | None, unread: str | None) -> int:
+    """The exit code of a record whose replay stopped at ``problem`` (``game show``, ``game
+    replay``, ``analyse RECORD [--equity]``): 0 without one; 2 where it stopped at text
+    that is not the game's notation (``unread``, the record's reading problem: bad input,
+    as ``hint`` and ``apply`` say of it too); 1 where a turn or a step breaks the rules."""
+    if problem is None:
+        return EXIT_OK
+    return EXIT_BAD_INPUT if problem == unread else EXIT_REJECTED
+
+
+def named(path: str, played: Any) -> None:
+    """``game replay``'s line on stderr naming the record of an illegal turn, as ``show``
+    and ``hint`` name it (the lines of stdout name it for any other problem; ``--json``
+    prints the JSON alone)."""
+    if played.error is not None:
+        click.echo(f"{path}: {played.problem}", err=True)
 
 
 def intact(path: str, problem: str | None) -> None:

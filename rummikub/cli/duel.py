@@ -7,7 +7,7 @@ import inspect
 import click
 
 from rummikub import games as registry
-from rummikub.cli.common import BadInput, rack_size_option, rules_options
+from rummikub.cli.common import BadInput, rack_size_given, rack_size_option, rules_options
 from rummikub.cli.simulate import RunOptions, game_option, play_and_report, run_options
 from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.strategies import STRATEGIES
@@ -86,13 +86,12 @@ def duel(
         raise click.BadParameter(
             f"{players} is not in the range 2<=x<=4.", ctx=ctx, param_hint="'--players'"
         )
-    given = ctx.get_parameter_source("rack_size") is not click.core.ParameterSource.DEFAULT
     try:
         chosen = registry.game_of(
             game or registry.TILES,
             rules_preset=rules_preset,
             rule_options=rule_options,
-            rack_size=rack_size if game is None or given else None,
+            rack_size=rack_size if game is None else rack_size_given(rack_size),
         )
         contest = registry.duel(chosen, a.strip().lower(), b.strip().lower(), players, seed)
         if games is None:

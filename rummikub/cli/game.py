@@ -18,6 +18,8 @@ from rummikub.cli.common import (
     BadInput,
     check_time_limit,
     intact,
+    named,
+    problem_code,
     quoted,
     rack_size_option,
     refuse_existing,
@@ -244,7 +246,7 @@ def show(path: str, as_json: bool) -> None:
             click.echo("\n".join(notes))
     if game.problem is not None:
         click.echo(f"{path}: {game.problem}", err=True)
-        sys.exit(EXIT_REJECTED)
+        sys.exit(problem_code(game.problem, game.record.problem))
 
 
 @game.command()
@@ -356,8 +358,9 @@ def replay_command(path: str, as_json: bool) -> None:
         click.echo(json.dumps(replay_data(game)))
     else:
         click.echo("\n".join(replay_lines(game, path)))
+        named(path, game)
     if game.problem is not None:
-        sys.exit(EXIT_REJECTED)
+        sys.exit(problem_code(game.problem, game.record.problem))
 
 
 @game.command()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rummikub.cli.common import EXIT_BAD_INPUT, EXIT_OK, EXIT_REJECTED
+from rummikub.cli.common import EXIT_BAD_INPUT, EXIT_OK, problem_code
 from rummikub.core.documents import STDIN, read_document
 from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.tiles.tiles import format_tiles
@@ -45,12 +45,15 @@ def is_record(path: str) -> bool:
     return isinstance(value, str) and value.startswith(FORMAT_PREFIX)
 
 
-def review(path: str, time_limit: float | None = None) -> Review:
-    """Replay the record at ``path`` and grade each turn whose rack is known."""
+def review(path: str, time_limit: float | None = None) -> tuple[Review, int]:
+    """Replay the record at ``path`` and grade each turn whose rack is known; the review
+    and its exit code (:func:`problem_code`)."""
     from rummikub.tiles.game.record import load
     from rummikub.tiles.game.review import review_record
 
-    return review_record(load(path), path, time_limit)
+    record = load(path)
+    found = review_record(record, path, time_limit)
+    return found, problem_code(found.problem, record.problem)
 
 
 def review_text(found: Review) -> str:
@@ -95,24 +98,28 @@ def run_equity(
         from rummikub.tiles.game.chart import need_matplotlib
 
         need_matplotlib()  # before the review: a missing extra is told at once (exit 2)
-    bad = rejected = False
+    from rummikub.tiles.game.record import load
+
+    codes = {EXIT_OK}
     for path in records:
         try:
-            found = equity(path, bar=not as_json and sys.stderr.isatty())
+            record = load(path)
+            found = equity(path, bar=not as_json and sys.stderr.isatty(), record=record)
             if chart_path is not None:
                 from rummikub.tiles.game.chart import save_review_chart
 
                 save_review_chart(found, chart_path)
         except RummikubError as error:
             click.echo(f"Error: {error}", err=True)
-            bad = True
+            codes.add(EXIT_BAD_INPUT)
             continue
         if as_json:
             click.echo(json.dumps(found.to_data()))
         else:
             click.echo(equity_text(found) + ("\n" if len(records) > 1 else ""))
-        rejected |= found.problem is not None
-    return EXIT_BAD_INPUT if bad else EXIT_REJECTED if rejected else EXIT_OK
+        codes.add(problem_code(found.problem, record.problem))
+    # Bad input first, then a bad turn (EXIT_BAD_INPUT 2 > EXIT_REJECTED 1 > EXIT_OK 0).
+    return max(codes)
 
 
 def equity(
@@ -246,7 +253,7 @@ def run_card_equity(path: str, *, as_json: bool, several: bool = False) -> int:
         click.echo(json.dumps(found.to_data(), ensure_ascii=False))
     else:
         click.echo(card_equity_text(found) + ("\n" if several else ""))
-    return EXIT_REJECTED if found.problem is not None else EXIT_OK
+    return problem_code(found.problem, record.problem)
 
 
 def card_equity_text(found: CardEquityReview) -> str:

@@ -15,7 +15,13 @@ from typing import Any, TypeVar, cast
 import click
 
 from rummikub import games as registry
-from rummikub.cli.common import EXIT_REJECTED, BadInput, rack_size_option, rules_options
+from rummikub.cli.common import (
+    EXIT_REJECTED,
+    BadInput,
+    rack_size_given,
+    rack_size_option,
+    rules_options,
+)
 from rummikub.core import cluster
 from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
@@ -286,8 +292,8 @@ def simulate(
             game or registry.TILES,
             rules_preset=rules_preset,
             rule_options=rule_options,
-            # A card game deals its own hands: --rack-size is the tile game's.
-            rack_size=rack_size if game is None else None,
+            # A card game deals its own hands: --rack-size, the tile game's, is refused.
+            rack_size=rack_size if game is None else rack_size_given(rack_size),
         )
         contest = registry.simulation(game_played, names, players, seed)
     except RummikubError as error:

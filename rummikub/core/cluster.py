@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from rummikub.core.arguments import described, whole
 from rummikub.core.errors import RummikubError
 
 __all__ = [
@@ -138,6 +139,14 @@ def run(
     :class:`~rummikub.core.errors.RummikubError` of one line (a task should catch what it
     can answer itself, as self-play does with a failing strategy).
     """
+    whole(workers, "workers", 1)
+    if batch_size is not None:
+        whole(batch_size, "batch_size", 1)
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise TypeError(
+            f"scheduler must be an address such as 'tcp://host:8786' or None, "
+            f"got {described(scheduler)}"
+        )
     if scheduler is None and workers <= 1:
         found = []
         for item in items:

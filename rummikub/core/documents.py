@@ -28,8 +28,10 @@ from typing import Any, BinaryIO, Literal
 from rummikub.core.errors import PuzzleError
 
 __all__ = [
+    "FORMATS",
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "NOT_A_FILE",
     "STDIN",
     "TOO_DEEP",
     "Format",
@@ -47,6 +49,8 @@ __all__ = [
 ]
 
 Format = Literal["toml", "json"]
+#: The formats a document is written in, by the names ``fmt`` takes.
+FORMATS: tuple[Format, ...] = ("toml", "json")
 
 #: The largest document read (the largest real puzzle is a few kilobytes). A bigger file is
 #: refused before it is read, so that a wrong file costs no time or memory.
@@ -57,6 +61,8 @@ MAX_DEPTH = 32
 #: The name stdin goes by, on the command line (as a file argument) and in messages.
 STDIN = "-"
 
+#: Why a path that is not a regular file (a pipe, a device) is not read.
+NOT_A_FILE = "not a regular file (a pipe or a device is not read: give its text on stdin, as -)"
 TOO_DEEP = f"lists and tables nested more than {MAX_DEPTH} levels deep"
 
 
@@ -92,24 +98,35 @@ def file_info(name: str) -> os.stat_result:
 
 
 def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
-    """The bytes of a file of at most :data:`MAX_FILE_BYTES` (one more, read, tells that it
-    is too big); ``info``: the file's ``os.stat`` when the caller has it already. Raises
-    :class:`PuzzleError`."""
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (one more, read, tells
+    that it is too big); ``info``: the file's ``os.stat`` when the caller has it already.
+    Anything else (a pipe, a device, a socket) is refused, never waited on: a named pipe
+    nobody writes to would hang the reader, and text from a pipe comes on stdin (``-``).
+    Raises :class:`PuzzleError`."""
     info = info or file_info(name)
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
         raise PuzzleError(name, [_too_big(info.st_size)])
-    # A file is read at its size (a buffer for the whole limit costs more than reading a
-    # small puzzle); one byte more than that tells a file that grew since, which is read
-    # on, and one byte more than allowed tells it, or a pipe, too big.
-    expected = info.st_size if stat.S_ISREG(info.st_mode) else MAX_FILE_BYTES
     try:
-        with open(name, "rb") as file:
+        # Opened without waiting (a pipe's open waits for a writer), then judged by what
+        # was opened, not by the path's earlier stat: a file swapped meanwhile is caught.
+        handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise PuzzleError(name, [f"cannot read: {os_reason(error)}"]) from None
+    with os.fdopen(handle, "rb") as file:
+        opened = os.fstat(file.fileno())
+        if not stat.S_ISREG(opened.st_mode):
+            raise PuzzleError(name, [NOT_A_FILE])
+        # A file is read at its size when listed (a buffer for the whole limit costs more
+        # than reading a small puzzle); one byte more than that tells a file that grew
+        # since, which is read on, and one byte more than allowed tells it too big.
+        expected = min(info.st_size, MAX_FILE_BYTES)
+        try:
             data = file.read(expected + 1)
             if len(data) > expected:
                 data += file.read(MAX_FILE_BYTES + 1 - len(data))
             return data
-    except OSError as error:
-        raise PuzzleError(name, [f"cannot read: {os_reason(error)}"]) from None
+        except OSError as error:
+            raise PuzzleError(name, [f"cannot read: {os_reason(error)}"]) from None
 
 
 def read_stdin(stream: BinaryIO | None = None) -> str:

@@ -26,6 +26,11 @@ class RulesError(RummikubError, ValueError):
     """An unknown preset, an unknown rule option or a value out of range."""
 
 
+class ArgumentError(RummikubError, ValueError):
+    """A value a public function cannot take (a count out of range, a seat no game has, a
+    name no record can hold): :mod:`rummikub.core.arguments` checks them."""
+
+
 class PositionError(RummikubError, ValueError):
     """A position that cannot occur with its rule set (e.g. a tile used too often)."""
 

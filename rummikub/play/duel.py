@@ -38,10 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rummikub.core.errors import RummikubError
+from rummikub.core.arguments import names
+from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci, wilson
 from rummikub.play import selfplay
-from rummikub.play.selfplay import GameFailure, Seating, Summary, Table
+from rummikub.play.selfplay import MAX_GAMES, GameFailure, Seating, Summary, Table
 
 if TYPE_CHECKING:
     from rummikub.play.protocol import SelfPlay
@@ -62,8 +63,6 @@ __all__ = [
     "to_text",
 ]
 
-#: The most games one duel plays (its games are held in memory until the report).
-MAX_GAMES = 1_000_000
 #: The roles at the seats before any rotation: A first, then B, in turn.
 ROLES = ("A", "B", "A", "B")
 
@@ -149,6 +148,11 @@ class Pairing(abc.ABC):
         """A's win rate between equal players: A's share of the seats."""
         return ROLES[: self.players].count("A") / self.players
 
+    def pair(self) -> tuple[str, ...]:
+        """``a`` and ``b``, checked to be names: the domain's setup then checks them as a
+        run's strategies (:func:`rummikub.play.selfplay.check_lineup`)."""
+        return names((self.a, self.b), "a and b")
+
     def name(self, role: str) -> str:
         return self.a if role == "A" else self.b
 
@@ -162,13 +166,13 @@ class Pairing(abc.ABC):
         """The number of deals of ``games`` games, or a :class:`RummikubError`."""
         per = len(self.seatings)
         if games < per or games % per:
-            raise RummikubError(
+            raise ArgumentError(
                 f"--games {games}: a duel of {self.players} players plays every deal "
                 f"{per} times (once per seating), so --games must be a positive multiple "
                 f"of {per}"
             )
         if games > MAX_GAMES:
-            raise RummikubError(f"--games {games}: a duel plays at most {MAX_GAMES:,} games")
+            raise ArgumentError(f"--games {games}: a duel plays at most {MAX_GAMES:,} games")
         return games // per
 
 
@@ -281,7 +285,7 @@ def summarize(setup: Pairing, games: Sequence[Any]) -> DuelReport:
     """The report of a duel's ``games`` (read in index order, grouped by deal)."""
     lineups = setup.seatings
     per = len(lineups)
-    everything: list[Any] = sorted(games, key=lambda g: g.index)
+    everything = selfplay.in_order(games)
     deals: dict[int, list[Any]] = {}
     for game in everything:
         deals.setdefault(game.index // per, []).append(game)

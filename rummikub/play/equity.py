@@ -25,8 +25,9 @@ The budget (:class:`Budget`) is a count of samples and rounds, never a clock, so
 is the same on any machine. A clock may only stop the work: a time limit or a stop signal
 (:mod:`rummikub.core.deadline`, :func:`limited`) ends :func:`play_out` between playouts,
 whole deals only, and the answer then says it stopped (:class:`Stopped`, or
-:attr:`Outcome.stopped` where a partial answer is asked for). Nothing here knows a tile or a card: each domain implements
-:class:`Search` (the tiles: :class:`rummikub.tiles.game.equity.TileSearch`).
+:attr:`Outcome.stopped` where a partial answer is asked for). Nothing here knows a tile or
+a card: each domain implements :class:`Search` (the tiles:
+:class:`rummikub.tiles.game.equity.TileSearch`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from rummikub.core import deadline
-from rummikub.core.errors import RummikubError
+from rummikub.core.arguments import fraction, instance, whole
+from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci, wilson
 
 __all__ = [
@@ -83,13 +85,15 @@ class Budget:
     explore: float = 0.0
 
     def __post_init__(self) -> None:
+        # Types first (a sample count of 1.5 or "6" is a mistake, not a budget), one line each.
+        whole(self.samples, "samples")
+        whole(self.rounds, "rounds")
+        fraction(self.explore, "explore")
         if self.samples < 1 or self.rounds < 0:
-            raise RummikubError(
+            raise ArgumentError(
                 f"an equity budget needs at least 1 sample and 0 rounds, not "
                 f"{self.samples} and {self.rounds}"
             )
-        if not 0.0 <= self.explore <= 1.0:
-            raise RummikubError(f"explore={self.explore!r} must lie between 0 and 1")
 
 
 class Search(Protocol[State, _View_contra, _Decision_contra]):
@@ -204,6 +208,7 @@ def deals(
 ) -> list[State]:
     """The ``budget.samples`` deals every candidate is played out on: deal ``i`` from
     ``random.Random(base + i)``, ``base`` being ``seed`` or :meth:`Search.seed_of` the view."""
+    instance(budget, Budget, "budget", "Budget(samples=6)")
     base = search.seed_of(view) if seed is None else seed
     return [search.determinize(view, random.Random(base + i)) for i in range(budget.samples)]
 
@@ -235,6 +240,7 @@ def play_out(
     :class:`Stopped` is raised; with no deal done it is raised either way. A run that no
     limit cuts gives the same outcomes as before, playout for playout.
     """
+    instance(budget, Budget, "budget", "Budget(samples=6)")
     base = search.seed_of(view) if seed is None else seed
     states = list(deals) if deals is not None else _deals(search, view, budget, base)
     seat = search.seat_of(view)

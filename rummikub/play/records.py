@@ -25,21 +25,27 @@ import contextlib
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rummikub.core import files
-from rummikub.core.documents import Format, format_of, parse_document, read_bytes
+from rummikub.core.arguments import described, one_of
+from rummikub.core.documents import FORMATS, Format, format_of, parse_document, read_bytes
 from rummikub.core.errors import PuzzleError, RummikubError
 
 __all__ = [
+    "MAX_NAME",
     "MIN_PLAYERS",
+    "TOML_INTEGERS",
     "RecordError",
+    "check_names",
     "header",
     "json_text",
     "load_data",
     "loads_data",
     "locked",
+    "name_problem",
     "players",
     "seats",
     "shown",
@@ -51,6 +57,12 @@ __all__ = [
 
 #: Every game seats at least two.
 MIN_PLAYERS = 2
+#: The whole numbers a record holds (a seed, a seat): TOML's integers, of 64 bits, so that
+#: every TOML reader reads the record back.
+TOML_INTEGERS = (-(2**63), 2**63 - 1)
+#: The longest name of a player (its blanks around not counted): a name is shown on one
+#: line beside the others' (docs/formats.md, "Record files").
+MAX_NAME = 40
 
 R = TypeVar("R")
 
@@ -77,6 +89,9 @@ def load_data(path: str | os.PathLike[str], error: type[RecordError]) -> tuple[A
 def loads_data(text: str | bytes, path: str, fmt: Format, error: type[RecordError]) -> Any:
     """A record's text (or UTF-8 bytes) parsed as every document is
     (:func:`rummikub.core.documents.parse_document`); ``path`` names it in messages."""
+    if not isinstance(text, str | bytes):
+        raise TypeError(f"a record's text must be str or bytes, got {described(text)}")
+    one_of(fmt, "format", FORMATS)
     try:
         return parse_document(text, path, fmt=fmt)
     except PuzzleError as problem:
@@ -115,17 +130,51 @@ def players(raw: Any, problems: list[str], *, most: int, holds: str) -> tuple[st
     """The players' names of a record's header, ``MIN_PLAYERS`` to ``most`` of them, each one
     line of text; a problem is added to ``problems`` (``holds`` says who seats how many, as
     in ``players: 5 given, a game has 2-4``)."""
-    if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
+    if not isinstance(raw, list) or not raw:
         problems.append(f"players: expected a list of {MIN_PLAYERS}-{most} names")
         return ("?", "?")
     if not MIN_PLAYERS <= len(raw) <= most:
         problems.append(f"players: {len(raw)} given, {holds} {MIN_PLAYERS}-{most}")
     for seat, name in enumerate(raw):
-        problem = text_problem(name)
+        problem = name_problem(name)
         if problem:
-            problems.append(f"players[{seat}] {shown(name)}: {problem}")
+            problems.append(f"players[{seat}] {quoted_name(name)}: {problem}")
             return ("?",) * max(len(raw), MIN_PLAYERS)
-    return tuple(p.strip() for p in raw) or ("?", "?")
+    return tuple(p.strip() for p in raw)
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a player's name (None if it can): **the** rule of every name
+    a record holds, whoever gives it (a record read, a game dealt by the library, the
+    command line or the web page): text, not blank, at most :data:`MAX_NAME` characters
+    once its blanks around are trimmed, on one line and writable (:func:`text_problem`),
+    without control characters."""
+    if not isinstance(name, str):
+        return "a name is text"
+    if not name.strip():
+        return "a name must not be blank"
+    if len(name.strip()) > MAX_NAME:
+        return f"a name has at most {MAX_NAME} characters, not {len(name.strip()):,}"
+    found = text_problem(name)
+    if found is None and any(unicodedata.category(ch) == "Cc" for ch in name):
+        # A tab or an escape would move or paint the terminal that shows the name.
+        return "a name holds no control characters (such as a tab or an escape)"
+    return found
+
+
+def check_names(players: Sequence[object], error: type[RummikubError]) -> tuple[str, ...]:
+    """The players' names of a new game, trimmed, or ``error`` naming the first that
+    :func:`name_problem` refuses (the seat, the name, why)."""
+    for seat, name in enumerate(players):
+        problem = name_problem(name)
+        if problem:
+            raise error(f"players[{seat}] {quoted_name(name)}: {problem}")
+    return tuple(str(name).strip() for name in players)
+
+
+def quoted_name(name: object) -> str:
+    """A name as a message quotes it (:func:`shown`), whatever was given for it."""
+    return shown(name) if isinstance(name, str) else repr(name)[:40]
 
 
 def text_problem(text: str) -> str | None:
@@ -171,8 +220,12 @@ def whole_or_none(
     value = data.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{key}: expected a whole number, got {show(value)}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not TOML_INTEGERS[0] <= value <= TOML_INTEGERS[1]
+    ):
+        problems.append(f"{key}: expected a whole number (of 64 bits), got {show(value)}")
         return None
     return value
 

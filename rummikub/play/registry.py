@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Generic, TypeVar
 
-from rummikub.core.errors import RummikubError
+from rummikub.core.errors import ArgumentError
 
 __all__ = ["Registry"]
 
@@ -41,7 +41,7 @@ class Registry(Generic[P]):
             return self.players[name.strip().lower()]
         except (KeyError, AttributeError):
             known = ", ".join(self.players)
-            raise RummikubError(f"unknown {self.what} {name!r} (expected one of {known})") from None
+            raise ArgumentError(f"unknown {self.what} {name!r} (expected one of {known})") from None
 
     def __contains__(self, name: object) -> bool:
         return name in self.players

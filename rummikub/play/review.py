@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from rummikub.core import deadline
+from rummikub.core.arguments import instance
 from rummikub.core.errors import RummikubError
 from rummikub.play.equity import Budget, Search, Stopped, deals
 
@@ -42,6 +43,7 @@ __all__ = [
     "lines",
     "lost_of",
     "mark_of",
+    "review_arguments",
     "rounded",
     "written_mark",
 ]
@@ -330,3 +332,11 @@ def reviewed(
         if progress is not None:
             progress(done, len(items))
     return tuple(judged)
+
+
+def review_arguments(record: object, kind: type, path: object, budget: object) -> None:
+    """**The** check of a review's arguments, in either game: a record of the game's
+    ``kind``, the ``path`` that names it (text) and an equity :class:`Budget`."""
+    instance(record, kind, "record", "load_record(path)")
+    instance(path, str, "path")
+    instance(budget, Budget, "budget", "Budget(samples=6)")

@@ -28,14 +28,16 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rummikub.core import cluster
+from rummikub.core.arguments import described, names, whole
 from rummikub.core.cluster import Progress
-from rummikub.core.errors import RummikubError
+from rummikub.core.errors import ArgumentError, RummikubError
 from rummikub.core.stats import mean_ci, wilson
 
 if TYPE_CHECKING:
     from rummikub.play.protocol import SelfPlay
 
 __all__ = [
+    "MAX_GAMES",
     "GameFailed",
     "GameFailure",
     "Line",
@@ -45,10 +47,12 @@ __all__ = [
     "Summary",
     "Table",
     "Tally",
+    "check_lineup",
     "failure_of",
     "failures_of",
     "failures_text",
     "game_seed",
+    "in_order",
     "lines_csv",
     "lines_text",
     "lineup_of",
@@ -160,6 +164,7 @@ def game_seed(seed: int, index: int, salt: str = "rummikub-simulate") -> int:
 def lineup_of(strategies: Sequence[str], players: int, index: int) -> tuple[str, ...]:
     """The player at each seat in game ``index``: the strategies fill the seats in order
     (repeating when fewer), rotated by one seat each game so every one plays every seat."""
+    whole(index, "index", 0)
     base = [strategies[s % len(strategies)] for s in range(players)]
     shift = index % players
     return tuple(base[(s + shift) % players] for s in range(players))
@@ -193,6 +198,8 @@ def play_out(
     :class:`GameFailed`, naming the hand, the turn and the seat; so does a hand that goes on
     past the game's :attr:`~Game.max_turns`.
     """
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise TypeError(f"players must be a sequence of strategies, got {described(players)}")
     seats = list(names) if names is not None else [f"P{s + 1}" for s in range(len(players))]
     record = game.deal(seats, seed)
     state = game.start(record)
@@ -286,6 +293,35 @@ class Run(Protocol):
         ...
 
 
+#: The most games one run or duel plays (its games' summaries are held in memory until the
+#: report: docs/players.md, "Limits and exit codes of game, play and simulate").
+MAX_GAMES = 1_000_000
+
+
+def check_lineup(
+    strategies: object,
+    players: object,
+    seed: object,
+    most: int,
+    known: Callable[[str], object],
+    seats: str,
+) -> None:
+    """**The** checks every setup of self-play or a duel makes before any game is played:
+    ``strategies`` a sequence of names the game knows (``known`` looks one up and raises for
+    an unknown one), ``players`` a whole number of seats from 2 to ``most`` (``seats`` says
+    so to one who gives more or fewer: ``a game has 2-4 players``), ``seed`` a whole
+    number."""
+    found = names(strategies, "strategies")
+    if not found:
+        raise ArgumentError("no strategy given")
+    seated = whole(players, "players")
+    whole(seed, "seed")
+    if not 2 <= seated <= most:
+        raise ArgumentError(f"--players {seated}: {seats}")
+    for name in found:
+        known(name)  # an unknown name fails here, before any game is played
+
+
 class Lineup(abc.ABC):
     """What every game of a self-play run shares: ``strategies`` by seat (repeated to fill
     the ``players`` seats, rotated one seat a game), the run's ``seed``. A domain's setup
@@ -307,7 +343,9 @@ class Lineup(abc.ABC):
 
     def schedule(self, games: int) -> list[Seating]:
         if games < 1:
-            raise RummikubError(f"--games {games}: expected at least 1")
+            raise ArgumentError(f"--games {games}: expected at least 1")
+        if games > MAX_GAMES:
+            raise ArgumentError(f"--games {games}: a run plays at most {MAX_GAMES:,} games")
         return seatings(self.game, self.strategies, self.players, self.seed, games)
 
 
@@ -325,6 +363,12 @@ def play(
     Dask (a ``LocalCluster`` of ``workers`` processes, or the cluster at ``scheduler``; see
     :func:`rummikub.core.cluster.run`). ``progress`` is called with the number of games
     just finished."""
+    if not callable(getattr(run, "schedule", None)) or not callable(getattr(run, "table", None)):
+        raise TypeError(
+            "play() takes the setup of a run or a duel (e.g. Setup(('best', 'hold')) or "
+            f"DuelSetup('best', 'hold')), got {described(run)}"
+        )
+    whole(games, "games")
     schedule = run.schedule(games)
     return cluster.run(
         partial(play_seated, run.table()),
@@ -401,6 +445,16 @@ class Tally:
     failures: tuple[GameFailure, ...]
 
 
+def in_order(games: object) -> list[Any]:
+    """The games' summaries of a run or a duel (what :func:`play` returns), in index order:
+    **the** check of a report's ``games`` argument."""
+    if isinstance(games, str) or not isinstance(games, Sequence):
+        raise TypeError(
+            f"games must be the summaries play() returns (a list), got {described(games)}"
+        )
+    return sorted(games, key=lambda g: g.index)
+
+
 def tally(
     strategies: Sequence[str],
     players: int,
@@ -408,7 +462,7 @@ def tally(
     make: Callable[..., Line] = Line,
 ) -> Tally:
     """The lines of ``games`` (read in index order; the failed ones left out and listed)."""
-    everything = sorted(games, key=lambda g: g.index)
+    everything = in_order(games)
     played = [game for game in everything if game.error is None]
     by_strategy: dict[str, list[tuple[float, float]]] = {name: [] for name in strategies}
     by_seat: list[list[tuple[float, float]]] = [[] for _ in range(players)]

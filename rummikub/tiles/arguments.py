@@ -8,16 +8,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from rummikub.core.arguments import described as _type
+from rummikub.core.arguments import whole
 from rummikub.tiles.melds import Meld, RawMeld
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.tiles import Tile
 
 OBJECTIVES = ("value", "tiles")
-
-
-def _type(value: object) -> str:
-    shown = repr(value)
-    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
 
 
 def solvable(position: Any, objective: Any, time_limit: Any) -> None:
@@ -120,14 +117,10 @@ def _tiles(tiles: Any, where: str) -> None:
             )
 
 
-def count(value: Any, name: str, minimum: int = 1) -> int:
+def count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
     """A whole-number argument (``top``, ``k``) checked: an int (not a bool) of at least
-    ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, got {_type(value)}")
-    if value < minimum:
-        raise ValueError(f"{name}={value} must be at least {minimum}")
-    return value
+    ``minimum`` (and at most ``maximum``)."""
+    return whole(value, name, minimum, maximum)
 
 
 def flag(value: Any, name: str) -> bool:

@@ -26,7 +26,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rummikub.core.errors import RummikubError
+from rummikub.core.errors import RummikubError, unknown
+from rummikub.play.records import name_problem
 from rummikub.render.data import result_data
 from rummikub.tiles.game.engine import GameState, TurnError, advance, deal, describe, replay
 from rummikub.tiles.game.record import (
@@ -42,7 +43,7 @@ from rummikub.tiles.game.record import (
     loads,
     to_data,
 )
-from rummikub.tiles.game.strategies import STRATEGIES, Strategy
+from rummikub.tiles.game.strategies import REGISTRY, Strategy
 from rummikub.tiles.game.view import view_of
 from rummikub.tiles.notation import parse_melds, parse_rack
 from rummikub.web.api import Limits, RequestError, _bad, _keys, _rules
@@ -73,13 +74,12 @@ def _record(request: Mapping[str, Any]) -> Record:
 
 def _strategy(record: Record, seat: int) -> Strategy:
     name = record.players[seat]
-    found = STRATEGIES.get(name.strip().lower())
-    if found is None:
-        known = ", ".join(STRATEGIES)
+    if name.strip().lower() not in REGISTRY:
+        known = ", ".join(REGISTRY.names)
         raise RequestError(
-            422, [f"record: seat {seat} {name!r} is not a solver player (expected {known})"]
+            422, [f"record: seat {seat} {name!r} is not a solver player (expected one of {known})"]
         )
-    return found
+    return REGISTRY(name)
 
 
 def _state(record: Record) -> GameState:
@@ -172,12 +172,16 @@ def new(data: Any) -> dict[str, Any]:
     ):
         raise _bad(f"opponents: expected a list of 1-{MAX_PLAYERS - 1} strategy names")
     for name in opponents:
-        if name.strip().lower() not in STRATEGIES:
-            known = ", ".join(STRATEGIES)
-            raise RequestError(422, [f"opponents: unknown player {name!r} (expected {known})"])
+        # Any strategy of the registry, the one list the docs name (docs/players.md).
+        if name.strip().lower() not in REGISTRY:
+            raise RequestError(422, [f"opponents: {unknown('player', name, REGISTRY.names)}"])
     name = request.get("name", "you")
-    if not isinstance(name, str) or not name.strip() or name.strip().lower() in STRATEGIES:
-        raise _bad("name: expected a name that is not a strategy's")
+    # The rule of every name a record holds, so that the record this game writes reads back.
+    problem = name_problem(name)
+    if problem is not None:
+        raise _bad(f"name: {problem}")
+    if name.strip().lower() in REGISTRY:
+        raise _bad(f"name {name.strip()!r}: the name of a strategy, which a player's must not be")
     seed = request.get("seed")
     if seed is None:
         seed = random.SystemRandom().randrange(MOST_SEEDS)
@@ -303,6 +307,6 @@ def load(data: Any) -> dict[str, Any]:
     else:
         record = _record(request)
     state = _state(record)
-    if all(name.strip().lower() in STRATEGIES for name in record.players[1:]):
+    if all(name.strip().lower() in REGISTRY for name in record.players[1:]):
         record, state = _settle(record, state)
     return answer(record, state)

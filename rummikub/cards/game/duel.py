@@ -44,7 +44,7 @@ class CardDuelSetup(Pairing):
 
     def __post_init__(self) -> None:
         # The same checks as a card simulation's: the seats, known strategies.
-        CardSetup(self.rules, (self.a, self.b), self.players, self.seed)
+        CardSetup(self.rules, self.pair(), self.players, self.seed)
 
     @property
     def game(self) -> CardGame:

@@ -48,7 +48,9 @@ from rummikub.cards.game.record import CardRecord, Deal, Hand, Layoff, Turn, loa
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw, too_often
 from rummikub.cards.rules import CardRules, hand_size_of, most_players, pack_for
-from rummikub.core.errors import RummikubError
+from rummikub.core.arguments import described, instance, whole
+from rummikub.core.errors import ArgumentError, RummikubError
+from rummikub.play import records
 from rummikub.play import replay as replaying
 from rummikub.play.piles import take_next
 
@@ -255,11 +257,14 @@ class CardGameState:
 
 def pack(rules: CardRules) -> list[Card]:
     """Every card of the pack in a fixed order: the decks, then the jokers."""
+    rules_argument(rules)
     return [card for card in DECK for _ in range(rules.decks)] + [JOKER] * rules.jokers
 
 
 def hand_seed(seed: int, hand: int) -> int:
     """The seed hand ``hand`` (from 0) of a game seeded ``seed`` is shuffled with."""
+    whole(seed, "seed", *records.TOML_INTEGERS)
+    whole(hand, "hand")
     digest = hashlib.sha256(f"rummikub-cards-deal:{seed}:{hand}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
@@ -267,6 +272,9 @@ def hand_seed(seed: int, hand: int) -> int:
 def deal_hand(rules: CardRules, players: int, seed: int, hand: int = 0) -> Deal:
     """The deal of hand ``hand`` of a game seeded ``seed`` (README, "Readings of the whole
     games")."""
+    rules_argument(rules)
+    _fits(rules, whole(players, "players", 2, most_players(rules)))
+    whole(hand, "hand", 0)
     effective = pack_for(rules, players)
     size = hand_size_of(effective, players)
     cards = pack(effective)
@@ -290,16 +298,10 @@ def _names(players: object, rules: CardRules) -> tuple[str, ...]:
         raise TypeError(f"players must be a list of names, got {type(players).__name__}")
     most = most_players(rules)
     if not 2 <= len(players) <= most:
-        raise RummikubError(f"{len(players)} players: {rules.game} seats 2-{most}")
-    if not all(isinstance(name, str) and name.strip() for name in players):
-        raise RummikubError(f"players {list(players)!r:.60}: names must be non-blank text")
-    return tuple(name.strip() for name in players)
-
-
-def _whole(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {value!r:.40}")
-    return value
+        raise ArgumentError(f"{len(players)} players: {rules.game} seats 2-{most}")
+    if not all(isinstance(name, str) for name in players):
+        raise TypeError(f"players must be names (strings), got {list(players)!r:.60}")
+    return records.check_names(players, ArgumentError)
 
 
 def _fits(rules: CardRules, players: int) -> None:
@@ -317,7 +319,7 @@ def new_game(players: Sequence[str], rules: CardRules, seed: int) -> CardRecord:
     """A new record with its first hand dealt from ``seed``."""
     rules_argument(rules)
     names = _names(players, rules)
-    _whole(seed, "seed")
+    whole(seed, "seed", *records.TOML_INTEGERS)
     _fits(rules, len(names))
     first = deal_hand(rules, len(names), seed, 0)
     return CardRecord(rules=rules, players=names, hands=(Hand(first),), seed=seed)
@@ -330,7 +332,7 @@ def real_table(
     and the card turned up to start the pile (``up``)."""
     rules_argument(rules)
     names = _names(players, rules)
-    if not 0 <= _whole(me, "me") < len(names):
+    if not 0 <= whole(me, "me") < len(names):
         raise RummikubError(f"me={me}: expected a seat 0-{len(names) - 1}")
     _fits(rules, len(names))
     if isinstance(cards, str) or not all(card_problem(c) is None for c in cards):
@@ -824,6 +826,11 @@ def hand_scores(
 def enter_scores(state: CardGameState, scores: Sequence[int]) -> CardGameState:
     """The scores of the hand just ended entered by hand (a real table, where the engine
     does not see every hand left)."""
+    instance(state, CardGameState, "state", "replay(record).state")
+    if isinstance(scores, str) or not isinstance(scores, Sequence):
+        raise TypeError(f"scores must be a list of whole numbers, got {described(scores)}")
+    for score in scores:
+        whole(score, "a score")
     if not state.hand_over or state.results[-1].scores is not None:
         raise RummikubError("scores are entered only for an ended hand the engine cannot count")
     if len(scores) != len(state.players):
@@ -862,6 +869,7 @@ def _maybe_over(state: CardGameState) -> CardGameState:
 def advance(state: CardGameState, turn: Turn) -> CardGameState:
     """The state after the recorded ``turn`` of the player to move (its draw, its claim, its
     lay-down); raises :class:`TurnError`."""
+    instance(state, CardGameState, "state", "replay(record).state")
     if not isinstance(turn, Turn):
         raise TypeError(f"advance() takes a Turn, got {type(turn).__name__}")
     after = draw(state, turn.draw, turn.card)
@@ -891,7 +899,7 @@ def _steps(record: CardRecord) -> Iterator[replaying.Step[CardGameState]]:
     Step = replaying.Step
     for number, hand in enumerate(record.hands):
         if number > 0:
-            yield Step(partial(_next_hand, hand.deal))
+            yield Step(partial(_next_hand, number, hand.deal))
         for turn in hand.turns:
             yield Step(partial(_turn, turn))
         if hand.scores is not None:
@@ -900,11 +908,14 @@ def _steps(record: CardRecord) -> Iterator[replaying.Step[CardGameState]]:
             yield Step(partial(_ended_before, number), "check")
 
 
-def _next_hand(deal: Deal, state: CardGameState) -> CardGameState:
+def _next_hand(number: int, deal: Deal, state: CardGameState) -> CardGameState:
+    """Hand ``number`` (from 0) dealt, the hand named where it cannot be."""
+    if state.over:
+        raise replaying.Trouble(f"hand {number + 1}: dealt after the game's end")
     try:
         return start_hand(state, deal)
     except RummikubError as error:
-        raise replaying.Trouble(str(error)) from None
+        raise replaying.Trouble(f"hand {number + 1}: {error}") from None
 
 
 def _turn(turn: Turn, state: CardGameState) -> CardGameState:
@@ -945,6 +956,7 @@ def replay_file(path: str | os.PathLike[str]) -> Replay:
 
 def scores_of(state: CardGameState) -> tuple[tuple[int, ...] | None, ...]:
     """The scores of each finished hand."""
+    instance(state, CardGameState, "state", "replay(record).state")
     return tuple(result.scores for result in state.results)
 
 
@@ -955,6 +967,7 @@ def totals_of(state: CardGameState) -> tuple[tuple[int, ...] | None, ...]:
 
 def describe(turn: Turn) -> str:
     """A turn in words, e.g. ``drew from the stock, laid 7S 8S 9S, discarded KH``."""
+    instance(turn, Turn, "turn", "Turn(draw='stock')")
     parts = [
         "drew from the stock" if turn.draw == "stock" else f"took {turn.draw + 1} from the pile"
     ]

@@ -59,7 +59,7 @@ from rummikub.cards.game.strategies import (
     least_useful,
     thrown_before,
 )
-from rummikub.cards.game.view import CardView, determinize, view_of
+from rummikub.cards.game.view import CardView, check_view, determinize, seat_of, view_of
 from rummikub.cards.position import Draw
 from rummikub.cards.solver import solve, solve_draw
 from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
@@ -130,6 +130,7 @@ def lay_candidates(view: CardView) -> list[tuple[str, Lay]]:
     ``hold`` (lay nothing, discard the card the best turn throws) and ``hold-least`` (lay
     nothing, discard the least useful card). Every one is legal (the variants the checker
     refuses are left out)."""
+    check_view(view)
     position = view.position()
     choice: Draw = "stock" if view.drawn is None else view.drawn
     found: list[tuple[str, Lay]] = []
@@ -180,6 +181,7 @@ def _picks(view: CardView) -> tuple[list[int], Draw]:
 def draw_candidates(view: CardView) -> list[tuple[str, CardDecision]]:
     """Before the draw: the stock and each pick worth comparing (:func:`_picks`), each
     followed by the ``best`` strategy's lay-down; the solver's own draw first."""
+    check_view(view)
     picks, liked = _picks(view)
     found = [
         (_pick_label(depth), CardDecision(depth, best_lay(replace(view, drawn=depth))))
@@ -196,6 +198,7 @@ def candidates(view: CardView) -> list[tuple[str, CardDecision]]:
     (:func:`lay_candidates`); before it, the stock (then the ``best`` lay-down on each deal)
     and every pick worth comparing with each lay-down after it (labelled ``pile: keep``,
     ...)."""
+    check_view(view)
     if view.drawn is not None:
         return [(label, CardDecision(None, lay)) for label, lay in lay_candidates(view)]
     found = [("stock", CardDecision("stock"))]
@@ -211,6 +214,7 @@ def candidates(view: CardView) -> list[tuple[str, CardDecision]]:
 
 def seed_of(view: CardView) -> int:
     """A seed from everything the seat sees (never another hand nor the stock's order)."""
+    check_view(view)
     text = repr(
         (
             view.rules,
@@ -268,6 +272,7 @@ def evaluation(state: CardGameState, seat: int) -> float:
     opening requirement (points or a contract) and higher for each opponent who has not; in
     500 Rum, where a hand is won by its points, also in the lead in points laid less the
     penalty of the cards held (25 points about as much as two cards)."""
+    seat = seat_of(state, seat)
     mine = state.counts[seat]
     others = [n for s, n in enumerate(state.counts) if s != seat]
     x = 0.45 * (min(others) - mine) - 0.35 * (len(others) - 1)

@@ -29,7 +29,8 @@ from rummikub.cards.cards import Card, format_cards, parse_cards
 from rummikub.cards.melds import RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, preset, read_rules, rules_data
-from rummikub.core.documents import Format, describe
+from rummikub.core.arguments import instance, one_of
+from rummikub.core.documents import FORMATS, Format, describe
 from rummikub.core.errors import RummikubError
 from rummikub.play import records
 from rummikub.play.records import MIN_PLAYERS as MIN_PLAYERS
@@ -357,6 +358,7 @@ def to_data(record: CardRecord, totals: Sequence[Sequence[int] | None] = ()) -> 
     """A record as plain data with the keys of a record file (reads back with
     :func:`from_data`). ``totals`` (the engine's, hand by hand) are written beside each
     finished hand's scores for the reader; they are not read back."""
+    instance(record, CardRecord, "record", "load_record(path)")
     data: dict[str, Any] = {"format": FORMAT, "game": record.game, "players": list(record.players)}
     if record.seed is not None:
         data["seed"] = record.seed
@@ -409,6 +411,7 @@ def dumps(
     record: CardRecord, fmt: Format = "toml", totals: Sequence[Sequence[int] | None] = ()
 ) -> str:
     """A record as the text of a record file (``totals`` as for :func:`to_data`)."""
+    one_of(fmt, "format", FORMATS)
     data = to_data(record, totals)
     if fmt == "json":
         return records.json_text(data)

@@ -60,6 +60,7 @@ from rummikub.play.review import (
     draw_luck,
     judge,
     lines,
+    review_arguments,
     reviewed,
     rounded,
     written_mark,
@@ -164,6 +165,7 @@ def equity_review(
 ) -> CardEquityReview:
     """Replay ``record`` and judge every turn whose hand is known in win probability (see
     the module's text). The same record and budget give the same review, byte for byte."""
+    review_arguments(record, CardRecord, path, budget)
     replayed = engine.replay(record)
     played = _played_turns(record, replayed.states)
     turns = reviewed(played, lambda step: _judge(*step, budget), progress)

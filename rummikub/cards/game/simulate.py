@@ -34,7 +34,7 @@ from rummikub.cards.game.view import view_of
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, rules_data
-from rummikub.core.errors import RummikubError
+from rummikub.core.arguments import instance
 from rummikub.core.stats import mean_ci
 from rummikub.play import selfplay
 from rummikub.play.selfplay import GameFailed as GameFailed
@@ -73,13 +73,10 @@ class CardSetup(selfplay.Lineup):
     seed: int = 0
 
     def __post_init__(self) -> None:
+        engine.rules_argument(self.rules)
         most = most_players(self.rules)
-        if not 2 <= self.players <= most:
-            raise RummikubError(f"--players {self.players}: {self.rules.game} seats 2-{most}")
-        if not self.strategies:
-            raise RummikubError("no strategy given")
-        for name in self.strategies:
-            strategy(name)  # an unknown name fails here, before any game is played
+        seats = f"{self.rules.game} seats 2-{most}"
+        selfplay.check_lineup(self.strategies, self.players, self.seed, most, strategy, seats)
 
     @property
     def game(self) -> CardGame:
@@ -287,6 +284,7 @@ def summarize(setup: CardSetup, games: Sequence[CardGameSummary]) -> CardReport:
 
 def to_text(report: CardReport) -> str:
     """The report as a table for people."""
+    instance(report, CardReport, "report", "summarize(setup, games)")
     setup = report.setup
     low = lowest_wins(setup.rules)
     lines = [

@@ -19,6 +19,7 @@ from rummikub.cards.game.engine import CardGameState, TurnError
 from rummikub.cards.game.record import CardRecord, Hand, Layoff, Turn
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
+from rummikub.core.arguments import described, instance
 from rummikub.core.errors import RummikubError
 
 if TYPE_CHECKING:  # the strategies (and the solver) load only when a turn is built
@@ -60,6 +61,11 @@ def lay_cards(state: CardGameState, cards: Sequence[Card], rest: Turn) -> Turn:
     from rummikub.cards.game.strategies import lay_of
     from rummikub.cards.solver import solve
 
+    instance(rest, Turn, "rest", "Turn(draw='stock')")
+    if isinstance(cards, str) or not all(isinstance(c, Card) for c in cards):
+        raise TypeError(
+            f"cards must be a sequence of Card (e.g. parse_cards('7S 8S')), got {described(cards)}"
+        )
     draw, card, discard, claim, penalty = (
         rest.draw,
         rest.card,

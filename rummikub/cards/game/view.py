@@ -18,9 +18,11 @@ from rummikub.cards.game.engine import CardGameState, HandResult, Seen, pack
 from rummikub.cards.melds import CardMeld
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
+from rummikub.core import arguments
+from rummikub.core.arguments import instance
 from rummikub.core.errors import RummikubError
 
-__all__ = ["CardView", "determinize", "known_cards", "unseen", "view_of"]
+__all__ = ["CardView", "check_view", "determinize", "known_cards", "seat_of", "unseen", "view_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +85,22 @@ class CardView:
         )
 
 
+def seat_of(state: object, seat: object) -> int:
+    """**The** check of a card game's ``state`` and a ``seat`` of it (None: the player to
+    move), for every public function that takes them."""
+    found = instance(state, CardGameState, "state", "replay(record).state")
+    return found.to_move if seat is None else arguments.seat(seat, len(found.players))
+
+
+def check_view(view: object) -> CardView:
+    """**The** check of what a seat knows, as :func:`view_of` gives it."""
+    return instance(view, CardView, "view", "view_of(state)")
+
+
 def view_of(state: CardGameState, seat: int | None = None) -> CardView:
     """What ``seat`` (default: the player to move) knows of ``state``; only its own hand
     is read, never another's or the stock."""
-    seat = state.to_move if seat is None else seat
+    seat = seat_of(state, seat)
     hand = state.hands[seat]
     if hand is None:
         raise RummikubError(f"the hand of {state.players[seat]} is not known")
@@ -125,6 +139,7 @@ def known_cards(view: CardView) -> tuple[Counter[Card], ...]:
     A card taken with a "May I?" claim is not in the history (:class:`Seen` of a turn
     records the mover's pick only): it counts among the unseen cards, as the stock's do.
     """
+    check_view(view)
     known: list[Counter[Card]] = [Counter() for _ in view.counts]
     for seen in view.history:
         if seen.seat == view.seat:
@@ -150,6 +165,7 @@ def unseen(view: CardView) -> list[Card]:
     """The cards out of ``view``'s seat's sight, in pack order: the pack less its own hand,
     the table and the whole discard pile (its dead cards too), less the cards it knows to
     be in another hand (:func:`known_cards`)."""
+    check_view(view)
     seen = Counter(view.hand)
     seen.update(c for meld in view.table for c in meld.cards)
     seen.update(view.pile)

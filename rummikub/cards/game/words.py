@@ -21,6 +21,8 @@ from rummikub.cards.game.engine import (
 from rummikub.cards.game.record import Turn
 from rummikub.cards.melds import RawCardMeld, meld_cards
 from rummikub.cards.rules import contract_words
+from rummikub.core.arguments import instance
+from rummikub.play import replay as replaying
 from rummikub.play.session import illegal
 
 __all__ = [
@@ -74,6 +76,7 @@ def _status(state: CardGameState, seat: int) -> str:
 def state_text(state: CardGameState) -> str:
     """The game between two turns: the hand, who is to move, the table, the discard pile,
     every player's hand (where known), the scores."""
+    instance(state, CardGameState, "state", "replay(record).state")
     lines: list[str] = []
     if state.over:
         assert state.result is not None
@@ -218,6 +221,7 @@ def turn_error_text(error: TurnError) -> str:
 
 def state_data(state: CardGameState) -> dict[str, Any]:
     """The state as JSON: what ``game show --json`` prints."""
+    instance(state, CardGameState, "state", "replay(record).state")
     return {
         "game": state.rules.game,
         "hand": state.hand + 1,
@@ -239,7 +243,11 @@ def state_data(state: CardGameState) -> dict[str, Any]:
     }
 
 
-def replay_lines(played: Replay) -> list[str]:
+def replay_lines(played: Replay, path: str | None = None) -> list[str]:
+    """A record replayed, as ``game replay`` prints it: each hand's legal turns and its end,
+    then the first problem (the record named ``path``, where given), or that every turn is
+    legal and the result."""
+    instance(played, replaying.Replay, "played", "replay(record)")
     lines: list[str] = []
     states = iter(played.states)
     state = next(states)
@@ -271,7 +279,7 @@ def replay_lines(played: Replay) -> list[str]:
     if played.error is not None:
         lines.append(turn_error_text(played.error))
     elif played.problem is not None:
-        lines.append(played.problem)
+        lines.append(played.problem if path is None else f"{path}: {played.problem}")
     else:
         lines.append(f"All {legal} turns are legal.")
         if played.state.over:
@@ -282,6 +290,7 @@ def replay_lines(played: Replay) -> list[str]:
 def replay_data(played: Replay) -> dict[str, Any]:
     """A record replayed as JSON (``game replay --json``): its hands and turns, the first
     problem, each hand's scores and the result."""
+    instance(played, replaying.Replay, "played", "replay(record)")
     record = played.record
     error = played.error
     return {

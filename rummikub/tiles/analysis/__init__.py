@@ -10,10 +10,11 @@ from __future__ import annotations
 from rummikub.tiles.analysis.analyse import Analysis, analyse
 from rummikub.tiles.analysis.grade import Grade, grade, grade_draw
 from rummikub.tiles.analysis.hold import Hold, hold
-from rummikub.tiles.analysis.moves import RankedMove, best_move, top_moves
+from rummikub.tiles.analysis.moves import MAX_TOP, RankedMove, best_move, top_moves
 from rummikub.tiles.analysis.outs import Out, Outs, fits_a_meld, outs, unseen_tiles
 
 __all__ = [
+    "MAX_TOP",
     "Analysis",
     "Grade",
     "Hold",

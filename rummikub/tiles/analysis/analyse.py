@@ -10,7 +10,7 @@ from rummikub.tiles.analysis.grade import Grade
 from rummikub.tiles.analysis.grade import grade as grade_move
 from rummikub.tiles.analysis.hold import Hold
 from rummikub.tiles.analysis.hold import hold as hold_back
-from rummikub.tiles.analysis.moves import RankedMove, best_move, top_moves
+from rummikub.tiles.analysis.moves import MAX_TOP, RankedMove, best_move, top_moves
 from rummikub.tiles.analysis.outs import Outs, Progress
 from rummikub.tiles.analysis.outs import outs as find_outs
 from rummikub.tiles.melds import Meld, RawMeld
@@ -82,7 +82,7 @@ def analyse(
     """
     from rummikub.tiles.arguments import count, flag, time_limit_seconds
 
-    count(top, "top")
+    count(top, "top", 1, MAX_TOP)
     flag(outs, "outs")
     flag(hold, "hold")
     time_limit_seconds(time_limit)

@@ -18,6 +18,11 @@ from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import Objective, SolveResult, Status, solve
 from rummikub.tiles.tiles import Tile
 
+#: The most moves one ranking lists (``top_moves``' ``k``, ``analyse``'s ``top``, ``analyse
+#: --top``): each is a proven solve of its own, and a rack has rarely more distinct moves
+#: worth reading (docs/analysts.md, "The k best moves").
+MAX_TOP = 100
+
 if TYPE_CHECKING:  # the explain package loads only when a move is explained
     from rummikub.tiles.explain import Explanation
 
@@ -117,7 +122,7 @@ def top_moves(
     """
     from rummikub.tiles.arguments import count
 
-    count(k, "k")
+    count(k, "k", 1, MAX_TOP)
     found: list[RankedMove] = []
     excluded: list[Counter[Tile]] = []
     while len(found) < k:

@@ -77,7 +77,7 @@ class DuelSetup(Pairing):
 
     def __post_init__(self) -> None:
         # The same checks as a simulation's: players, known strategies, the box's size.
-        Setup((self.a, self.b), self.players, self.rules, self.rack_size, self.seed)
+        Setup(self.pair(), self.players, self.rules, self.rack_size, self.seed)
 
     @property
     def game(self) -> TileGame:

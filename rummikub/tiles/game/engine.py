@@ -29,7 +29,9 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TypeAlias
 
-from rummikub.core.errors import RummikubError
+from rummikub.core.arguments import whole
+from rummikub.core.errors import ArgumentError, RummikubError
+from rummikub.play import records
 from rummikub.play import replay as replaying
 from rummikub.play.piles import take_next
 from rummikub.tiles.game.record import (
@@ -152,8 +154,8 @@ def deal(players: Sequence[str], rules: Rules, seed: int, rack_size: int = RACK_
     other than 2-4 or racks the box cannot fill :class:`RummikubError`."""
     players = _names(players)
     rules_argument(rules)
-    _whole(seed, "seed")
-    _whole(rack_size, "rack_size")
+    whole(seed, "seed", *records.TOML_INTEGERS)
+    whole(rack_size, "rack_size")
     _check_size(len(players), rules, rack_size)
     tiles = box(rules)
     random.Random(seed).shuffle(tiles)
@@ -178,8 +180,8 @@ def real_table(
     """A new record for a game at a real table: only ``me``'s rack is known."""
     players = _names(players)
     rules_argument(rules)
-    _whole(me, "me")
-    _whole(rack_size, "rack_size")
+    whole(me, "me")
+    whole(rack_size, "rack_size")
     _check_size(len(players), rules, rack_size)
     if not 0 <= me < len(players):
         raise RummikubError(f"me={me}: expected a seat 0-{len(players) - 1}")
@@ -199,17 +201,10 @@ def _names(players: object) -> tuple[str, ...]:
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise TypeError(f"players must be a list of names, got {type(players).__name__}")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RummikubError(f"{len(players)} players: a game has {MIN_PLAYERS}-{MAX_PLAYERS}")
+        raise ArgumentError(f"{len(players)} players: a game has {MIN_PLAYERS}-{MAX_PLAYERS}")
     if not all(isinstance(name, str) for name in players):
         raise TypeError(f"players must be names (strings), got {list(players)!r:.60}")
-    if not all(name.strip() for name in players):
-        raise RummikubError(f"players {list(players)!r:.60}: a name must not be blank")
-    return tuple(players)
-
-
-def _whole(value: object, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {value!r:.40}")
+    return records.check_names(players, ArgumentError)
 
 
 def _record(record: object, function: str) -> Record:
@@ -223,9 +218,9 @@ def _record(record: object, function: str) -> Record:
 
 def _check_size(players: int, rules: Rules, rack_size: int) -> None:
     if not 2 <= players <= 4:
-        raise RummikubError(f"{players} players: a game has 2-4")
+        raise ArgumentError(f"{players} players: a game has 2-4")
     if rack_size < 1 or players * rack_size > rules.tile_count:
-        raise RummikubError(
+        raise ArgumentError(
             f"{players} racks of {rack_size} tiles need {players * rack_size} tiles, "
             f"but the box holds {rules.tile_count}"
         )

@@ -37,9 +37,10 @@ import random
 from dataclasses import dataclass, field, replace
 
 from rummikub.core import deadline
+from rummikub.core.arguments import whole
 from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked, wins_of
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
-from rummikub.tiles.game.view import View, determinize
+from rummikub.tiles.game.view import View, check_view, determinize, seat_of
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve
 from rummikub.tiles.tiles import Tile
@@ -143,6 +144,7 @@ def candidates(position: Position, top: int = 1) -> list[tuple[str, Move]]:
     from rummikub.tiles.checker import check
     from rummikub.tiles.game.strategies import held
 
+    whole(top, "top", 1)
     found: list[tuple[str, Move]] = []
     seen: set[tuple[Tile, ...]] = set()
 
@@ -185,6 +187,7 @@ def evaluation(state: GameState, seat: int) -> float:
     empty, in the lead in rack totals (lowest total wins there)."""
     # Set by hand, not fitted: a tile of lead is worth about as much as not having opened
     # is a handicap of two; benchmarks/RESULTS.md ("Play to win") measures the whole.
+    seat = seat_of(state, seat)
     mine = state.rack_counts[seat]
     others = [n for s, n in enumerate(state.rack_counts) if s != seat]
     lead = min(others) - mine
@@ -354,6 +357,7 @@ def evaluate(
     answer is :attr:`Equity.stopped` with the deals done with ``partial``, else
     :class:`~rummikub.play.equity.Stopped` is raised (a strategy's move, a review's turn).
     """
+    check_view(position, view)
     moves = candidates(position, top)
     base = seed_of(position, view) if seed is None else seed
     search, seen = _search(), (position, view)
@@ -447,6 +451,7 @@ def equity(position: Position, view: View) -> Move:
     """The ``equity`` strategy: with 2 players and the pool empty, the exact endgame's move
     where the search decides within :data:`ENDGAME_BUDGET`; else the candidate with the best
     equity at the default budget."""
+    check_view(position, view)
     if view.players == 2 and view.pool_count == 0:
         from rummikub.tiles.game.endgame import decide
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from rummikub.core.errors import RummikubError
+from rummikub.core.errors import ArgumentError, RummikubError
 from rummikub.play import session
 from rummikub.play.session import PERSON, Quit, Think, illegal
 from rummikub.play.session import now as _now
@@ -101,6 +101,9 @@ def lay(state: GameState, tiles: Sequence[Tile], rack_name: str | None = None) -
 
     from rummikub.tiles.solver import solve
 
+    if not tiles:
+        # Laying nothing is a draw or a pass, never a play: said, not left to the solver.
+        raise ArgumentError("no tiles to lay: give the tiles, e.g. R4 O7 (or draw)")
     seat = state.to_move
     rack = state.racks[seat]
     if rack is not None:

@@ -25,6 +25,7 @@ from typing import Any
 from rummikub.core.deadline import Stop
 from rummikub.core.errors import RummikubError
 from rummikub.play.equity import limited, stopped_by, stopped_data
+from rummikub.tiles.analysis import MAX_TOP
 from rummikub.tiles.game.endgame import ENDGAME_NODES
 from rummikub.tiles.game.equity import Budget, Candidate, Equity, Progress, evaluate, seed_of
 from rummikub.tiles.game.record import MAX_PLAYERS, MIN_PLAYERS
@@ -295,7 +296,7 @@ def equity(
     position.check_built()
     count(playouts, "playouts")
     count(rounds, "rounds", 0)
-    count(top, "top")
+    count(top, "top", 1, MAX_TOP)
     count(nodes, "nodes")
     flag(exact, "exact")
     if isinstance(explore, bool) or not isinstance(explore, int | float):

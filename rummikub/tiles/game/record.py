@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Literal
 
-from rummikub.core.documents import Format
+from rummikub.core.arguments import instance, one_of
+from rummikub.core.documents import FORMATS, Format
 from rummikub.core.errors import RummikubError
 from rummikub.core.files import LOCK_WAIT as LOCK_WAIT
 from rummikub.play import records
@@ -462,6 +463,7 @@ def _result(raw: Any) -> Result:
 
 def to_data(record: Record) -> dict[str, Any]:
     """A record as plain data with the keys of a record file (reads back with from_data)."""
+    instance(record, Record, "record", "load_record(path)")
     data: dict[str, Any] = {"format": FORMAT, "players": list(record.players)}
     if record.seed is not None:
         data["seed"] = record.seed
@@ -540,6 +542,7 @@ def _turn_data(turn: Turn, seat: int) -> dict[str, Any]:
 
 def dumps(record: Record, fmt: Format = "toml") -> str:
     """A record as the text of a record file."""
+    one_of(fmt, "format", FORMATS)
     data = to_data(record)
     if fmt == "json":
         return records.json_text(data)

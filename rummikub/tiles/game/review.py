@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from rummikub.core.arguments import instance
 from rummikub.core.errors import RummikubError
 from rummikub.play import review as layer
 from rummikub.play.piles import put_on_top
@@ -34,7 +35,7 @@ from rummikub.play.review import (
 from rummikub.tiles.game.engine import GameState, advance
 from rummikub.tiles.game.equity import DEFAULT, Budget, Candidate
 from rummikub.tiles.game.record import Draw, Play, Record, Turn
-from rummikub.tiles.game.view import View, unseen
+from rummikub.tiles.game.view import View, check_view, unseen
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.tiles import Tile
@@ -107,6 +108,9 @@ def review_record(record: Record, path: str, time_limit: float | None = None) ->
     """Replay ``record`` (named ``path``) and grade each turn whose rack is known."""
     from rummikub.tiles.analysis import grade, grade_draw
     from rummikub.tiles.game import engine
+
+    instance(record, Record, "record", "load_record(path)")
+    instance(path, str, "path")
 
     turns: list[GradedTurn] = []
     for number, seat, turn, position in engine.positions(record):
@@ -222,6 +226,7 @@ def equity_review(
     """
     from rummikub.tiles.game import engine
 
+    layer.review_arguments(record, Record, path, budget)
     game = engine.replay(record)
     legal = len(game.states) - 1
     steps = [
@@ -279,6 +284,8 @@ def draw_equities(position: Position, view: View, budget: Budget = DEFAULT) -> d
     drawer saw and the budget, never on the tile actually drawn.
     """
     from rummikub.tiles.game.equity import TileSearch
+
+    check_view(position, view)
 
     def drawing(deal: GameState, tile: Tile) -> GameState:
         return advance(_drawing(deal, tile), Draw(tile), judge=False)

@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rummikub.core.arguments import whole
 from rummikub.core.cluster import Progress as Progress
 from rummikub.core.cluster import dask_available as dask_available
 from rummikub.core.cluster import default_workers as default_workers
-from rummikub.core.errors import RummikubError
+from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci as mean_ci
 from rummikub.core.stats import wilson as wilson
 from rummikub.play import selfplay
@@ -41,9 +42,9 @@ from rummikub.play.selfplay import play_seated as play_seated
 from rummikub.play.selfplay import simulate as simulate
 from rummikub.tiles.game.engine import GameState
 from rummikub.tiles.game.plugin import TileGame
-from rummikub.tiles.game.record import RACK_SIZE, Record
+from rummikub.tiles.game.record import MAX_PLAYERS, RACK_SIZE, Record
 from rummikub.tiles.game.strategies import Strategy, strategy
-from rummikub.tiles.rules import STANDARD, Rules, rules_data
+from rummikub.tiles.rules import STANDARD, Rules, rules_argument, rules_data
 
 __all__ = [
     "GameFailed",
@@ -73,14 +74,18 @@ class Setup(selfplay.Lineup):
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 4:
-            raise RummikubError(f"--players {self.players}: a game has 2-4 players")
-        if not self.strategies:
-            raise RummikubError("no strategy given")
-        for name in self.strategies:
-            strategy(name)  # an unknown name fails here, before any game is played
+        selfplay.check_lineup(
+            self.strategies,
+            self.players,
+            self.seed,
+            MAX_PLAYERS,
+            strategy,
+            "a game has 2-4 players",
+        )
+        rules_argument(self.rules)
+        whole(self.rack_size, "rack_size", 1)
         if self.players * self.rack_size > self.rules.tile_count:
-            raise RummikubError(
+            raise ArgumentError(
                 f"{self.players} racks of {self.rack_size} tiles need more than the "
                 f"{self.rules.tile_count} tiles of the box"
             )

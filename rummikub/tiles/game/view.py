@@ -18,12 +18,14 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from rummikub.core import arguments
+from rummikub.core.arguments import instance
 from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.engine import GameState, Seen, box
 from rummikub.tiles.position import Position
 from rummikub.tiles.tiles import Tile
 
-__all__ = ["View", "determinize", "unseen", "view_of"]
+__all__ = ["View", "check_view", "determinize", "seat_of", "unseen", "view_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +49,26 @@ class View:
         return len(self.rack_counts)
 
 
+def seat_of(state: object, seat: object) -> int:
+    """**The** check of a tile game's ``state`` and a ``seat`` of it (None: the player to
+    move), for every public function that takes them."""
+    found = instance(state, GameState, "state", "replay(record).state")
+    return found.to_move if seat is None else arguments.seat(seat, len(found.players))
+
+
+def check_view(position: object, view: object) -> None:
+    """**The** check of what a seat sees, as :func:`view_of` gives it: a position and its
+    view."""
+    instance(position, Position, "position", "view_of(state)[0]")
+    instance(view, View, "view", "view_of(state)[1]")
+
+
 def view_of(state: GameState, seat: int | None = None) -> tuple[Position, View]:
     """What ``seat`` (default: the player to move) sees of ``state``: its position and view.
 
     Only the seat's own rack is read; the other racks and the pool's order never are.
     """
-    seat = state.to_move if seat is None else seat
+    seat = seat_of(state, seat)
     view = View(
         seat=seat,
         rack_counts=state.rack_counts,

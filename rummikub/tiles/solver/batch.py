@@ -83,10 +83,18 @@ class BatchSolver:
         objective: Objective = "value",
         time_limit: float | None = None,
     ) -> list[SolveResult]:
-        """Every position's answer, in order."""
+        """Every position's answer, in order. A position that cannot be solved raises its
+        error, the first such position's whatever the number of workers (as one solve after
+        another would)."""
         items = list(positions)
         unique: dict[Position, int] = {}
-        for position in items:
+        for index, position in enumerate(items):
+            if not isinstance(position, Position):
+                shown = repr(position)
+                raise TypeError(
+                    f"positions[{index}] must be a Position, got {type(position).__name__} "
+                    f"{shown if len(shown) <= 40 else shown[:37] + '...'}"
+                )
             unique.setdefault(position, len(unique))
         distinct = list(unique)
         options = {"objective": objective, "time_limit": time_limit}
@@ -133,33 +141,47 @@ class BatchSolver:
         found: list[list[_Answer] | None] = [None] * len(chunks)
         given: dict[Connection, list[int]] = {c: [] for _, c in self._workers}
         following = 0
+        # The first chunk that failed, and its error: the batch raises it once every chunk
+        # before it is answered (an earlier one may fail too, on a slower worker), so that
+        # the error is the first bad position's whatever the workers, as one at a time.
+        failed: tuple[int, Exception] | None = None
 
         def give(connection: Connection) -> None:
             nonlocal following
-            while following < len(chunks) and len(given[connection]) < AHEAD:
+            limit = len(chunks) if failed is None else failed[0]
+            while following < limit and len(given[connection]) < AHEAD:
                 connection.send((chunks[following], options))
                 given[connection].append(following)
                 following += 1
 
+        def waiting() -> bool:
+            if failed is None:
+                return any(chunk is None for chunk in found)
+            return any(found[index] is None for index in range(failed[0]))
+
         for _, connection in self._workers:
             give(connection)
-        done = 0
-        while done < len(chunks):
-            for ready in wait(list(given)):
+        while waiting():
+            for ready in wait([c for c, held in given.items() if held]):
                 assert isinstance(ready, Connection)
                 try:
                     kind, value = ready.recv()
                 except EOFError:
                     self.close()
                     raise RuntimeError("a solver worker process ended unexpectedly") from None
+                index = given[ready].pop(0)
                 if kind == "error":
-                    self.close()
-                    raise value
-                answers, seconds = value
-                found[given[ready].pop(0)] = answers
-                self.cpu_seconds += seconds
-                done += 1
+                    if failed is None or index < failed[0]:
+                        failed = (index, value)
+                else:
+                    answers, seconds = value
+                    found[index] = answers
+                    self.cpu_seconds += seconds
                 give(ready)
+        if failed is not None:
+            # The workers may still hold later chunks: stopped, as on any error.
+            self.close()
+            raise failed[1]
         return [answer for chunk in found if chunk is not None for answer in chunk]
 
 
