@@ -28,7 +28,8 @@ Readings of CARDS.md chosen here (README, "Readings of the whole games"):
 * At a real table (``me`` set) the other hands are unknown: their turns are judged with
   the cards they lay and discard as their hand, the cards they draw from the stock are
   unknown, and a hand's scores are those entered in the record where the engine cannot
-  count them.
+  count them, judged against the game's scoring rule (:func:`score_problems`: who scores,
+  a known hand's exact penalty, an unseen hand's least and most).
 """
 
 from __future__ import annotations
@@ -42,12 +43,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeAlias
 
-from rummikub.cards.cards import DECK, JOKER, Card, card_problem, sort_key, type_of
+from rummikub.cards.cards import DECK, JOKER, Card, card_problem, format_cards, sort_key, type_of
 from rummikub.cards.checker import check
 from rummikub.cards.game.record import CardRecord, Deal, Hand, Layoff, Turn, load
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw, too_often
-from rummikub.cards.rules import CardRules, hand_size_of, most_players, pack_for
+from rummikub.cards.rules import GAME_NAMES, CardRules, hand_size_of, most_players, pack_for
 from rummikub.core.errors import RummikubError
 from rummikub.play import replay as replaying
 from rummikub.play.piles import take_next
@@ -58,6 +59,7 @@ __all__ = [
     "GameResult",
     "HandResult",
     "Replay",
+    "ScoreError",
     "Seen",
     "TurnError",
     "advance",
@@ -78,6 +80,7 @@ __all__ = [
     "replay",
     "replay_file",
     "rules_argument",
+    "score_problems",
     "scores_of",
     "start",
     "start_hand",
@@ -100,6 +103,20 @@ class TurnError(RummikubError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (TurnError, (self.hand, self.number, self.player, self.problems))
+
+
+class ScoreError(RummikubError, ValueError):
+    """Scores entered for a hand that its game's scoring rule does not allow (CARDS.md
+    section 7, "Scoring a hand"); ``hand`` counts from 1, each problem names the rule."""
+
+    def __init__(self, hand: int, scores: Sequence[int], problems: Sequence[str]) -> None:
+        self.hand = hand
+        self.scores: tuple[int, ...] = tuple(scores)
+        self.problems: tuple[str, ...] = tuple(problems)
+        super().__init__(f"hand {hand}: scores {list(self.scores)}: " + "; ".join(self.problems))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScoreError, (self.hand, self.scores, self.problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -821,13 +838,106 @@ def hand_scores(
     return tuple(p or 0 for p in penalties)
 
 
+def _card_costs(rules: CardRules) -> tuple[int, int]:
+    """The least and the most one card of the pack costs left in a hand."""
+    costs = [rules.penalty(card) for card in (*DECK, *([JOKER] if rules.jokers else []))]
+    return min(costs), max(costs)
+
+
+def score_problems(state: CardGameState, scores: Sequence[int]) -> list[str]:
+    """Why ``scores``, entered for the hand ``state`` has just ended, cannot be its scores
+    (CARDS.md section 7, "Scoring a hand"), each reason naming the game's rule: in Rummy
+    only the player who went out scores, the penalties of the other hands; in Rommé,
+    Continental and California the one out scores 0 and every other player the penalty of
+    its hand; in 500 Rum every player the points it laid less the penalty of its hand (the
+    one out: its points laid, doubled for a rummy). A hand whose cards are known costs
+    exactly its penalty; a hand nobody saw, between its size times the cheapest and times
+    the dearest card of the pack (scores with a sign only in 500 Rum follow from this)."""
+    result = state.results[-1]
+    rules, names, out = state.rules, state.players, result.out
+    game = GAME_NAMES.get(rules.game, rules.game)
+    cheapest, dearest = _card_costs(rules)
+
+    def held(seat: int) -> tuple[int, int, str]:
+        """The penalty of ``seat``'s hand left, at least and at most, and why in words."""
+        if seat == out:
+            return 0, 0, "went out"
+        penalty = result.penalties[seat]
+        if penalty is not None:
+            cards = format_cards(state.hands[seat] or ()) or "nothing"
+            return penalty, penalty, f"holds {cards} (penalty {penalty})"
+        count = state.counts[seat]
+        low, high = count * cheapest, count * dearest
+        return low, high, f"holds {count} unseen cards (penalty {low} to {high})"
+
+    problems: list[str] = []
+
+    def judge(seat: int, low: int, high: int, rule: str, because: str) -> None:
+        if not low <= scores[seat] <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            problems.append(
+                f"{rule}: {because}, so {names[seat]} scores {span}, not {scores[seat]}"
+            )
+
+    seats = range(len(names))
+    if rules.game == "rummy":
+        for seat in seats:
+            if seat != out and scores[seat] != 0:
+                problems.append(
+                    f"in {game} only the player who went out scores: {names[seat]} did not go out"
+                )
+        if out is not None:
+            others = [(seat, held(seat)) for seat in seats if seat != out]
+            judge(
+                out,
+                sum(low for _, (low, _, _) in others),
+                sum(high for _, (_, high, _) in others),
+                f"in {game} the player who went out scores the penalties of the other hands",
+                ", ".join(f"{names[seat]} {words}" for seat, (_, _, words) in others),
+            )
+    elif rules.game == "500-rum":
+        for seat in seats:
+            low, high, words = held(seat)
+            laid = result.laid[seat]
+            double = 2 if seat == out and result.rummy else 1
+            judge(
+                seat,
+                (laid - high) * double,
+                (laid - low) * double,
+                f"in {game} a player scores the points laid less the penalty of the hand left",
+                f"{names[seat]} laid {laid} and {words}"
+                + (" in one turn (a rummy: doubled)" if double == 2 else ""),
+            )
+    else:
+        for seat in seats:
+            if seat == out:
+                if scores[seat] != 0:
+                    problems.append(
+                        f"in {game} the player who went out scores 0: {names[seat]} went out"
+                    )
+                continue
+            low, high, words = held(seat)
+            judge(
+                seat,
+                low,
+                high,
+                f"in {game} a player who did not go out scores the penalty of the hand left",
+                f"{names[seat]} {words}",
+            )
+    return problems
+
+
 def enter_scores(state: CardGameState, scores: Sequence[int]) -> CardGameState:
     """The scores of the hand just ended entered by hand (a real table, where the engine
-    does not see every hand left)."""
+    does not see every hand left); raises :class:`ScoreError` for scores the game's
+    scoring rule does not allow (:func:`score_problems`)."""
     if not state.hand_over or state.results[-1].scores is not None:
         raise RummikubError("scores are entered only for an ended hand the engine cannot count")
     if len(scores) != len(state.players):
         raise RummikubError(f"{len(scores)} scores for {len(state.players)} players")
+    problems = score_problems(state, scores)
+    if problems:
+        raise ScoreError(state.hand + 1, scores, problems)
     previous = state.results[:-1]
     before = previous[-1].totals if previous else (0,) * len(state.players)
     last = state.results[-1]
@@ -882,7 +992,9 @@ Replay: TypeAlias = replaying.Replay[CardRecord, CardGameState, TurnError]
 
 
 def replay(record: CardRecord) -> Replay:
-    """Apply every hand and turn of ``record`` until the first bad one."""
+    """Apply every hand and turn of ``record`` until the first bad one. Raises
+    :class:`ScoreError` for scores entered that the game's scoring rule does not allow, as
+    :func:`start` raises for a first deal that cannot be dealt."""
     return replaying.replay(record, start(record), _steps(record), TurnError)
 
 
@@ -915,7 +1027,8 @@ def _turn(turn: Turn, state: CardGameState) -> CardGameState:
 
 def _entered_scores(number: int, scores: tuple[int, ...], state: CardGameState) -> CardGameState:
     """The scores written for hand ``number`` (from 0): entered where the engine could not
-    count them, checked where it did."""
+    count them (scores the game's rule does not allow raise :class:`ScoreError`: such a
+    record is refused, not replayed up to them), checked where it did."""
     if not state.hand_over:
         raise replaying.Trouble(f"hand {number + 1}: scores written for a hand that has not ended")
     found = state.results[-1].scores

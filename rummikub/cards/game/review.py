@@ -45,7 +45,7 @@ from rummikub.cards.game.equity import (
     lay_words,
     played_of,
 )
-from rummikub.cards.game.record import CardRecord, Turn
+from rummikub.cards.game.record import CardRecord, RecordError, Turn
 from rummikub.cards.game.strategies import Lay, best, best_lay
 from rummikub.cards.game.view import CardView, unseen, view_of
 from rummikub.cards.position import Draw
@@ -164,7 +164,11 @@ def equity_review(
 ) -> CardEquityReview:
     """Replay ``record`` and judge every turn whose hand is known in win probability (see
     the module's text). The same record and budget give the same review, byte for byte."""
-    replayed = engine.replay(record)
+    try:
+        replayed = engine.replay(record)
+    except engine.ScoreError as error:
+        # Scores the game's rule does not allow: the record is refused, as on reading.
+        raise RecordError(f"{path}: {error}") from None
     played = _played_turns(record, replayed.states)
     turns = reviewed(played, lambda step: _judge(*step, budget), progress)
     players = lines(record.players, turns)
