@@ -129,7 +129,7 @@ def test_may_i_is_asked_when_another_draws_from_the_stock(tmp_path: Path) -> Non
     done = play_cards(record, table, ask=ask, say=person.say, path=path)  # type: ignore[arg-type]
     asked = [p for p in person.asked if "May I?" in p]
     assert asked and re.fullmatch(
-        r'(Ada|Bert) drew from the stock\. "May I\?" for \S+ \(and a penalty card\)\? \[y/N\] ',
+        r'(Ada|Bert) draws from the stock\. "May I\?" for \S+ \(and a penalty card\)\? \[y/N\] ',
         asked[0],
     )
     claims = [t for t in done.hands[0].turns if t.claim is not None]

@@ -2,12 +2,13 @@
 out, the scores of every hand and of the game.
 
 A :class:`CardGameState` is the whole state between two turns (or between two hands);
-:func:`advance` applies one recorded :class:`~rummikub.cards.game.record.Turn` (its draw,
-its "May I?" claim, then its lay-down judged by the card checker,
+:func:`advance` applies one recorded :class:`~rummikub.cards.game.record.Turn` (its
+"May I?" claim and its draw, then its lay-down judged by the card checker,
 :func:`rummikub.cards.checker.check`) and returns the next state, or raises
 :class:`TurnError` with every rule the turn breaks. The steps of a turn are public too
-(:func:`draw`, :func:`claim`, :func:`lay`), so that self-play asks each player in its
-order. :func:`replay` runs a record, hand by hand, and stops at the first bad turn.
+(:func:`claimants` and :func:`claim` once the player to move goes to the stock, then
+:func:`draw`, then :func:`lay`), so that self-play asks each player in its order.
+:func:`replay` runs a record, hand by hand, and stops at the first bad turn.
 
 Readings of CARDS.md chosen here (README, "Readings of the whole games"):
 
@@ -15,10 +16,14 @@ Readings of CARDS.md chosen here (README, "Readings of the whole games"):
   seed (:func:`hand_seed`); seat 0 takes the first ``hand_size`` cards, seat 1 the next,
   ...; the next card is turned up to start the discard pile, the rest is the stock, drawn
   from its front. Seat ``h % players`` leads hand ``h`` (the deal passes to the left).
-* "May I?": the player to move draws the stock's top card first; the claimant then takes
-  the top discard and the stock's next card as the penalty. A claim needs that card: with
-  an empty stock nobody claims. The cards left below the claimed one are dead: no pick
-  reaches them (they do go into a stock turned over).
+* "May I?" in the rules' order (CARDS.md section 7): when the player to move goes to the
+  stock, the claimant first takes the top discard and the stock's top card as the
+  penalty, then the player to move draws the stock's next card. A claim needs both cards:
+  with fewer than two in the stock nobody claims (an empty stock is turned over first,
+  as for the mover's draw). The cards left below the claimed one are dead: no pick
+  reaches them (they do go into a stock turned over). A turn of a record written before
+  this order was followed (its claim without ``claim_first``) replays as it was played:
+  the mover's draw first, then the claim of the top discard and the stock's next card.
 * The stock turned over: the discard pile but its top card, in order (its bottom card is
   the new stock's first).
 * A card left in a hand counts its penalty (:meth:`CardRules.penalty`). 500 Rum's "rummy"
@@ -54,6 +59,7 @@ from rummikub.play import replay as replaying
 from rummikub.play.piles import take_next
 
 __all__ = [
+    "CLAIM_NEEDS",
     "CONTRACT_DEALS",
     "CardGameState",
     "GameResult",
@@ -68,6 +74,7 @@ __all__ = [
     "deal_hand",
     "describe",
     "draw",
+    "draw_and_claim",
     "enter_scores",
     "hand_scores",
     "hand_seed",
@@ -512,32 +519,43 @@ def _take_stock(
     return after, card
 
 
+def _turnable(state: CardGameState) -> bool:
+    """Whether an empty stock may be turned over now (``stock_out``, ``stock_turns``): the
+    pile must hold more than its top card."""
+    return (
+        state.rules.stock_out == "turn"
+        and len(state.pile) > 1
+        and state.turned < state.rules.stock_turns
+    )
+
+
+def _turned_over(state: CardGameState) -> CardGameState:
+    """The state with an empty stock turned over: the pile but its top card, face down in
+    order, is the new stock (only where :func:`_turnable`)."""
+    return replace(
+        state,
+        stock=state.pile[:-1],
+        stock_count=len(state.pile) - 1,
+        pile=state.pile[-1:],
+        dead=0,
+        turned=state.turned + 1,
+    )
+
+
 def draw(state: CardGameState, choice: Draw, card: Card | None = None) -> CardGameState:
-    """The draw of the player to move: ``"stock"`` (``card``: the card drawn, where the
-    stock's order is unknown) or a depth of the discard pile. A stock that is empty is
-    turned over first, or the hand ends (``stock_out``): then the state returned has the
-    hand over."""
+    """The draw of the player to move (after any "May I?" claim: :func:`claim`):
+    ``"stock"`` (``card``: the card drawn, where the stock's order is unknown) or a depth
+    of the discard pile. A stock that is empty is turned over first, or the hand ends
+    (``stock_out``): then the state returned has the hand over."""
     if state.over or state.hand_over:
         raise _error(state, ["the game is over" if state.over else "the hand is over"])
     if state.drawn is not None:
         raise _error(state, ["the draw of this turn is already made"])
     if choice == "stock":
         if state.stock_count == 0:
-            if (
-                state.rules.stock_out == "end"
-                or len(state.pile) <= 1
-                or state.turned >= state.rules.stock_turns
-            ):
+            if not _turnable(state):
                 return _end_hand(replace(state, drawn="stock"), None)
-            # The pile but its top card, face down in order: the new stock.
-            state = replace(
-                state,
-                stock=state.pile[:-1],
-                stock_count=len(state.pile) - 1,
-                pile=state.pile[-1:],
-                dead=0,
-                turned=state.turned + 1,
-            )
+            state = _turned_over(state)
         after, _ = _take_stock(state, card, state.to_move, "drew")
         return replace(after, drawn="stock")
     if isinstance(choice, bool) or not isinstance(choice, int) or choice < 0:
@@ -557,38 +575,79 @@ def draw(state: CardGameState, choice: Draw, card: Card | None = None) -> CardGa
     return replace(state, drawn=choice)
 
 
+#: The cards a claim takes from the stock in the rules' order: the claimant's penalty card,
+#: then the card of the player to move, who draws after the claim.
+CLAIM_NEEDS = 2
+
+
+def _claim_refused(state: CardGameState, seat: int | None, *, drawn_first: bool) -> str | None:
+    """Why ``seat`` (None: any other seat) may not say "May I?" now, or None. In the rules'
+    order the claim comes before the player to move draws from the stock, and the stock
+    (turned over first if empty) must hold the penalty card and the mover's card; in an
+    older record's order (``drawn_first``) the mover has drawn and the stock holds the
+    penalty card."""
+    if not state.rules.may_i:
+        return f'{state.rules.game} plays without "May I?" (may_i = false)'
+    if seat is not None and (seat == state.to_move or not 0 <= seat < len(state.players)):
+        return f"seat {seat} cannot claim: it is not another player"
+    if state.over or state.hand_over:
+        return "the hand is over"
+    if drawn_first and state.drawn != "stock":
+        return "a claim follows a draw from the stock"
+    if not drawn_first and state.drawn is not None:
+        return "a claim comes before the player to move draws from the stock"
+    if len(state.pile) <= state.dead:
+        return "the discard pile has no live card to claim"
+    if drawn_first:
+        if state.stock_count == 0:
+            return "the stock holds no card for the penalty"
+        return None
+    stock = state.stock_count or (len(state.pile) - 1 if _turnable(state) else 0)
+    if stock < CLAIM_NEEDS:
+        return (
+            f"the stock holds {stock} card(s): a claim needs the penalty card and the card "
+            "of the player to move"
+        )
+    return None
+
+
 def claimants(state: CardGameState) -> tuple[int, ...]:
     """The seats that may say "May I?" now, in the order they are asked (after the player
-    to move): none unless the game has ``may_i``, the player to move has just drawn from
-    the stock, the pile's top card is live and the stock holds the penalty card."""
-    if (
-        not state.rules.may_i
-        or state.drawn != "stock"
-        or state.hand_over
-        or len(state.pile) <= state.dead
-        or state.stock_count == 0
-    ):
+    to move), when the player to move, before its draw, draws from the stock rather than
+    take the top discard: none unless the game has ``may_i``, the pile's top card is live
+    and the stock holds the penalty card and the mover's card (CARDS.md section 7)."""
+    if _claim_refused(state, None, drawn_first=False) is not None:
         return ()
     n = len(state.players)
     return tuple((state.to_move + k) % n for k in range(1, n))
 
 
 def claim(state: CardGameState, seat: int, penalty: Card | None = None) -> CardGameState:
-    """Seat ``seat`` says "May I?": it takes the top discard and the stock's next card (the
-    penalty; ``penalty`` names it where the stock's order is unknown). The cards below the
-    claimed one are dead."""
-    if seat not in claimants(state):
-        if not state.rules.may_i:
-            reason = f'{state.rules.game} plays without "May I?" (may_i = false)'
-        elif seat == state.to_move or not 0 <= seat < len(state.players):
-            reason = f"seat {seat} cannot claim: it is not another player"
-        elif state.drawn != "stock":
-            reason = "a claim follows a draw from the stock"
-        elif len(state.pile) <= state.dead:
-            reason = "the discard pile has no live card to claim"
-        else:
-            reason = "the stock holds no card for the penalty"
+    """Seat ``seat`` says "May I?" before the player to move draws from the stock: it takes
+    the top discard and the stock's top card (the penalty; ``penalty`` names it where the
+    stock's order is unknown); the player to move then draws the next one (:func:`draw`,
+    from the stock: the cards below the claimed one are dead)."""
+    reason = _claim_refused(state, seat, drawn_first=False)
+    if reason is not None:
         raise _error(state, [f'"May I?": {reason}'])
+    if state.stock_count == 0:
+        state = _turned_over(state)
+    return _take_claim(state, seat, penalty)
+
+
+def _claim_after_draw(state: CardGameState, seat: int, penalty: Card | None) -> CardGameState:
+    """A claim in the order records written before the rules' order was followed: the player
+    to move has drawn from the stock, then ``seat`` takes the top discard and the stock's
+    next card (:attr:`Turn.claim_first` false)."""
+    reason = _claim_refused(state, seat, drawn_first=True)
+    if reason is not None:
+        raise _error(state, [f'"May I?": {reason}'])
+    return _take_claim(state, seat, penalty)
+
+
+def _take_claim(state: CardGameState, seat: int, penalty: Card | None) -> CardGameState:
+    """``seat`` takes the top discard and a penalty card from the stock; the cards below
+    the claimed one are dead."""
     top = state.pile[-1]
     hands = list(state.hands)
     held = hands[seat]
@@ -600,6 +659,27 @@ def claim(state: CardGameState, seat: int, penalty: Card | None = None) -> CardG
     after = replace(after, dead=len(after.pile))
     after, _ = _take_stock(after, penalty, seat, "penalty card")
     return after
+
+
+def draw_and_claim(state: CardGameState, turn: Turn) -> CardGameState:
+    """The state after ``turn``'s draw and its "May I?" claim, in the order the turn was
+    played: the claim first, then the mover's draw from the stock (the rules' order); a
+    turn of an older record (:attr:`Turn.claim_first` false) the mover's draw first. The
+    state returned may have the hand over (the stock ran out)."""
+    if turn.claim is None:
+        if turn.penalty is not None:
+            raise _error(state, ['a penalty card goes with a "May I?" claim'])
+        return draw(state, turn.draw, turn.card)
+    if not turn.claim_first:
+        after = draw(state, turn.draw, turn.card)
+        if after.hand_over:
+            return after
+        return _claim_after_draw(after, turn.claim, turn.penalty)
+    if turn.draw != "stock":
+        raise _error(
+            state, ['"May I?": a claim comes when the player to move draws from the stock']
+        )
+    return draw(claim(state, turn.claim, turn.penalty), "stock", turn.card)
 
 
 def _after_table(
@@ -970,19 +1050,15 @@ def _maybe_over(state: CardGameState) -> CardGameState:
 
 
 def advance(state: CardGameState, turn: Turn) -> CardGameState:
-    """The state after the recorded ``turn`` of the player to move (its draw, its claim, its
-    lay-down); raises :class:`TurnError`."""
+    """The state after the recorded ``turn`` of the player to move (its draw and its claim,
+    :func:`draw_and_claim`, then its lay-down); raises :class:`TurnError`."""
     if not isinstance(turn, Turn):
         raise TypeError(f"advance() takes a Turn, got {type(turn).__name__}")
-    after = draw(state, turn.draw, turn.card)
+    after = draw_and_claim(state, turn)
     if after.hand_over:
         if turn.melds or turn.layoffs or turn.discard is not None or turn.claim is not None:
             raise _error(state, ["the stock ran out and the hand ended: nothing more is laid"])
         return after
-    if turn.claim is not None:
-        after = claim(after, turn.claim, turn.penalty)
-    elif turn.penalty is not None:
-        raise _error(state, ['a penalty card goes with a "May I?" claim'])
     return lay(after, turn.melds, turn.layoffs, turn.discard)
 
 

@@ -181,29 +181,29 @@ def _solver_turn(
     chosen = table.strategy_of(seat)
     draw = think(partial(chosen.draw, view_of(state, seat)))
     assert draw == "stock" or isinstance(draw, int)
-    after = engine.draw(state, draw)
     claim = None
-    if not after.hand_over:
-        for other in engine.claimants(after):
-            if other == table.seat:
-                top = after.live_pile()[-1]
-                try:
-                    answer = ask(
-                        f'{state.players[seat]} drew from the stock. "May I?" for {top} '
-                        "(and a penalty card)? [y/N] "
-                    )
-                except EOFError:
-                    raise Quit from None
-                if answer.strip().lower() in ("y", "yes"):
-                    claim = other
-                    break
-            elif think(partial(table.strategy_of(other).claim, view_of(after, other))):
+    # "May I?" comes when the player goes to the stock, before it draws (CARDS.md section 7).
+    for other in engine.claimants(state) if draw == "stock" else ():
+        if other == table.seat:
+            top = state.live_pile()[-1]
+            try:
+                answer = ask(
+                    f'{state.players[seat]} draws from the stock. "May I?" for {top} '
+                    "(and a penalty card)? [y/N] "
+                )
+            except EOFError:
+                raise Quit from None
+            if answer.strip().lower() in ("y", "yes"):
                 claim = other
                 break
+        elif think(partial(table.strategy_of(other).claim, view_of(state, other))):
+            claim = other
+            break
+    if claim is not None:
+        state = engine.claim(state, claim)
+    after = engine.draw(state, draw)
     if after.hand_over:
         return Turn(draw)
-    if claim is not None:
-        after = engine.claim(after, claim)
     lay = think(partial(chosen.lay, view_of(after, seat)))
     assert isinstance(lay, Lay)
     return turn_of_lay(draw, lay, claim)

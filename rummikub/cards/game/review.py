@@ -195,13 +195,13 @@ def _played_turns(
 
 def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
     seat = state.to_move
-    mid = engine.draw(state, turn.draw, turn.card)
+    # The draw and any "May I?" claim, in the order the turn was played (the claim takes
+    # nothing from the mover's hand: what it gained is its draw).
+    mid = engine.draw_and_claim(state, turn)
     drew = None
     if turn.draw == "stock" and state.hands[seat] is not None and mid.hands[seat] is not None:
         added = Counter(mid.hands[seat] or ()) - Counter(state.hands[seat] or ())
         drew = next(iter(added), None)
-    if not mid.hand_over and turn.claim is not None:
-        mid = engine.claim(mid, turn.claim, turn.penalty)
     after = engine.advance(state, turn)
     plain = CardEquityTurn(
         hand=state.hand + 1,
