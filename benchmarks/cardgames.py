@@ -46,12 +46,10 @@ def recheck(game: CardRecord) -> int:
         if number:
             at += 1  # the state after the next deal
         for turn in hand.turns:
-            mid = engine.draw(states[at], turn.draw, turn.card)
+            mid = engine.draw_and_claim(states[at], turn)
             at += 1
             if mid.hand_over:
                 continue
-            if turn.claim is not None:
-                mid = engine.claim(mid, turn.claim, turn.penalty)
             position = mid.position()
             after: list[RawCardMeld | CardMeld] = list(position.table)
             for layoff in turn.layoffs:

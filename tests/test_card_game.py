@@ -195,9 +195,10 @@ def seven_deals(rules: CardRules) -> list[tuple[Deal, list[Turn]]]:
         deal = full_deal(rules, dealt, up, top)
         drawn = top.split()[0]
         if number == 0:
-            # Ann draws 10C rather than take 7C; Bob says "May I?": he takes 7C and KD, the
-            # stock's next card, as the penalty. Then Ann goes down and out.
-            turns = [turn("stock", *contract, discard=drawn, claim=1)]
+            # Ann goes to the stock rather than take 7C; Bob says "May I?" first: he takes
+            # 7C and 10C, the stock's top card, as the penalty. Then Ann draws KD, goes
+            # down and out.
+            turns = [turn("stock", *contract, discard=top.split()[1], claim=1)]
         else:
             turns = [turn("stock", *contract, discard=drawn)]
         hands.append((deal, turns))
@@ -208,7 +209,7 @@ def test_continental_seven_deals_with_a_may_i_claim() -> None:
     rules = with_options(preset("continental"), {"hand_size": 12})
     state = played(rules, seven_deals(rules))
     # The others' penalties (2-9: 5, 10-K: 10, A: 20, a red ace 30, a joker 50):
-    #   deal 1 Bob: 12 cards of 5 + 7C (5) and KD (10) from the claim = 75
+    #   deal 1 Bob: 12 cards of 5 + 7C (5) and 10C (10) from the claim = 75
     #   deal 2 Ann: 11 of 5 + the joker = 105;  deal 3 Bob: 11 of 5 + AH (30) = 85
     #   deal 4 Ann: 11 of 5 + AS (20) = 75;     deal 5 Bob: 11 of 5 + KD = 65
     #   deal 6 Ann: 60;                         deal 7 Bob: 60
@@ -327,19 +328,90 @@ def test_may_i_needs_a_stock_draw_and_leaves_the_cards_below_dead() -> None:
     rules = with_options(preset("continental"), {"hand_size": 12})
     deals = seven_deals(rules)
     state = engine.start(CardRecord(rules, ("Ann", "Bob"), (Hand(deals[0][0]),)))
-    with pytest.raises(TurnError, match="a claim follows a draw from the stock"):
+    with pytest.raises(TurnError, match="a claim comes when the player to move draws from the"):
         engine.advance(state, replace(deals[0][1][0], draw=0, claim=1))
     with pytest.raises(TurnError, match="it is not another player"):
         engine.advance(state, replace(deals[0][1][0], claim=0))
-    drawn = engine.draw(state, "stock")
-    assert engine.claimants(drawn) == (1,)
-    claimed = engine.claim(drawn, 1)
-    assert claimed.counts == (13, 14)
+    assert engine.claimants(state) == (1,)
+    claimed = engine.claim(state, 1)
+    assert claimed.counts == (12, 14)
     assert claimed.pile == () and claimed.dead == 0
     assert engine.claimants(claimed) == ()
-    # The claimant's view shows the claimed card in hand; the other hands stay unseen.
+    # The claimant's view shows the claimed card and the penalty card; the others unseen.
     view = view_of(claimed, 1)
-    assert parse_cards("7C KD")[0] in view.hand and view.counts == (13, 14)
+    assert Counter(view.hand) - Counter(state.hands[1] or ()) == Counter(parse_cards("7C 10C"))
+    assert view.counts == (12, 14) and view.stock_count == state.stock_count - 1
+    # Then the player to move draws the stock's next card, from the stock only.
+    with pytest.raises(TurnError, match="holds 0 card"):
+        engine.draw(claimed, 0)
+    drawn = engine.draw(claimed, "stock")
+    assert Counter(drawn.hands[0] or ()) - Counter(state.hands[0] or ()) == Counter(
+        parse_cards("KD")
+    )
+
+
+def test_may_i_comes_before_the_draw_and_needs_two_stock_cards() -> None:
+    """CARDS.md section 7: the claimant takes the discard and the stock's top card first,
+    then the interrupted player draws; with one card left it goes to the player to move."""
+    rules = with_options(preset("continental"), {"hand_size": 12})
+    deal, turns = seven_deals(rules)[0]
+    state = engine.start(CardRecord(rules, ("Ann", "Bob"), (Hand(deal),)))
+    drawn = engine.draw(state, "stock")
+    assert engine.claimants(drawn) == ()
+    with pytest.raises(TurnError, match="a claim comes before the player to move draws"):
+        engine.claim(drawn, 1)
+    assert state.stock is not None
+    short = replace(state, stock=state.stock[:1], stock_count=1)
+    assert engine.claimants(short) == ()
+    with pytest.raises(TurnError, match="a claim needs the penalty card and the card of the"):
+        engine.claim(short, 1)
+    # An empty stock is turned over first, as for the mover's draw: then the claim is made.
+    empty = replace(state, stock=(), stock_count=0, pile=parse_cards("2D 3D 4D 7C"))
+    assert engine.claimants(empty) == (1,)
+    over = engine.claim(empty, 1)
+    assert over.turned == 1 and over.stock == parse_cards("3D 4D") and over.pile == ()
+    mover = engine.draw(over, "stock").hands[0] or ()
+    assert Counter(mover) - Counter(state.hands[0] or ()) == Counter(parse_cards("3D"))
+    # The turn as recorded, claim first: the penalty card is the stock's top (10C).
+    after = engine.advance(state, replace(turns[0], penalty=parse_cards("10C")[0]))
+    assert after.hand_over and after.results[-1].out == 0
+    with pytest.raises(TurnError, match="the stock's next card is 10C"):
+        engine.advance(state, replace(turns[0], penalty=parse_cards("KD")[0]))
+
+
+def test_an_older_record_s_claim_replays_with_the_mover_drawing_first() -> None:
+    """A claim written before the rules' order was followed (no ``claim_first``): Ann drew
+    10C and threw it, Bob claimed 7C with KD, the stock's next card, as the penalty."""
+    rules = with_options(preset("continental"), {"hand_size": 12})
+    deal, turns = seven_deals(rules)[0]
+    old = replace(turns[0], discard=parse_cards("10C")[0], claim_first=False)
+    game = CardRecord(rules, ("Ann", "Bob"), (Hand(deal, (old,)),))
+    text = record.dumps(game)
+    assert "may_i = 1" in text and "claim_first" not in text
+    again = record.loads(text)
+    assert again == game and again.hands[0].turns[0].claim_first is False
+    result = engine.replay(again)
+    assert result.problem is None
+    bob = result.state.hands[1] or ()
+    assert Counter(bob) - Counter(deal.hands[1] or ()) == Counter(parse_cards("7C KD"))
+    # The same turn in the rules' order is another turn: Ann would draw KD, not 10C.
+    assert "10C is not in your hand" in (
+        engine.replay(game.with_hands((Hand(deal, (replace(old, claim_first=True),)),))).problem
+        or ""
+    )
+    # A claim made now is written with claim_first = true, and reads back so.
+    new = record.dumps(game.with_hands((Hand(deal, (turns[0],)),)))
+    assert "claim_first = true" in new
+    assert record.loads(new).hands[0].turns[0].claim_first is True
+
+
+def test_claim_first_is_read_only_with_a_claim() -> None:
+    base = 'format = "rummikub-cards-game/1"\ngame = "continental"\nplayers = ["A", "B"]\n'
+    base += '[[hands]]\ndealt = ["?", "?"]\nup = "7C"\n[[hands.turns]]\n'
+    loaded = record.loads(base + "claim_first = true\n")
+    assert loaded.problem is not None and "only a" in loaded.problem
+    loaded = record.loads(base + 'claim_first = "yes"\nmay_i = 1\n')
+    assert loaded.problem is not None and "expected true or false" in loaded.problem
 
 
 def test_the_stock_turned_over_in_order_then_the_hand_ends() -> None:

@@ -133,14 +133,14 @@ def best_turn(state: engine.CardGameState) -> list[str]:
     """The options of ``game apply`` for the turn the ``best`` strategy plays."""
     best = strategy("best")
     draw = best.draw(view_of(state))
-    after = engine.draw(state, draw)
     args = ["--draw", str(draw)]
-    if draw == "stock" and not after.hand_over:
-        for seat in engine.claimants(after):
-            if best.claim(view_of(after, seat)):
-                after = engine.claim(after, seat)
-                args += ["--may-i", state.players[seat]]
-                break
+    # "May I?" before the draw from the stock (CARDS.md section 7).
+    for seat in engine.claimants(state) if draw == "stock" else ():
+        if best.claim(view_of(state, seat)):
+            state = engine.claim(state, seat)
+            args += ["--may-i", state.players[seat]]
+            break
+    after = engine.draw(state, draw)
     if after.hand_over:
         return args
     lay = best.lay(view_of(after, after.to_move))

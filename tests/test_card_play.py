@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from rummikub.cards.game import engine
 from rummikub.cards.game.record import dumps, load
-from rummikub.cards.game.strategies import strategy
+from rummikub.cards.game.strategies import CardStrategy, strategy
 from rummikub.cards.rules import preset, with_options
 from rummikub.cli import main
 from rummikub.cli.card_play import HELP, CardTable, play_cards, table_of
@@ -129,7 +129,7 @@ def test_may_i_is_asked_when_another_draws_from_the_stock(tmp_path: Path) -> Non
     done = play_cards(record, table, ask=ask, say=person.say, path=path)  # type: ignore[arg-type]
     asked = [p for p in person.asked if "May I?" in p]
     assert asked and re.fullmatch(
-        r'(Ada|Bert) drew from the stock\. "May I\?" for \S+ \(and a penalty card\)\? \[y/N\] ',
+        r'(Ada|Bert) draws from the stock\. "May I\?" for \S+ \(and a penalty card\)\? \[y/N\] ',
         asked[0],
     )
     claims = [t for t in done.hands[0].turns if t.claim is not None]
@@ -137,6 +137,39 @@ def test_may_i_is_asked_when_another_draws_from_the_stock(tmp_path: Path) -> Non
     assert re.search(
         r'drew from the stock, You said "May I\?" for \S+ \(and a penalty', person.text
     )
+    assert engine.replay(done).problem is None
+
+
+def _always(view: object) -> bool:
+    return True
+
+
+def test_the_others_say_may_i_before_the_person_draws(tmp_path: Path) -> None:
+    """CARDS.md section 7: when the person goes to the stock, a solver seat may claim the
+    top discard first, taking the stock's top card; the person then draws the next one."""
+    casual = strategy("casual")
+    greedy = CardStrategy("greedy", casual.draw, casual.lay, _always)
+    table = CardTable("You", (("Ada", greedy), ("Bert", casual)), seat=0)
+    record = new_record("continental", table, 7)
+    person = Person()
+    draws = 0
+
+    def ask(prompt: str) -> str:
+        nonlocal draws
+        draws += prompt.startswith("Draw")
+        return "quit" if draws > 1 else person.ask(prompt)
+
+    done = play_cards(record, table, ask=ask, say=person.say)  # type: ignore[arg-type]
+    first = done.hands[0]
+    assert first.deal.stock is not None
+    top, penalty, mine = first.deal.up, first.deal.stock[0], first.deal.stock[1]
+    turn = first.turns[0]
+    assert turn.claim == 1 and turn.claim_first
+    assert f'Ada says "May I?" and takes {top} and a penalty card.' in person.text
+    assert f"You drew {mine}. Your hand: " in person.text
+    assert f"You drew {mine} from the stock, Ada said" in person.text
+    ada = engine.replay(done).states[1].hands[1] or ()
+    assert top in ada and penalty in ada
     assert engine.replay(done).problem is None
 
 

@@ -43,6 +43,8 @@ def turns(draw: st.DrawFn) -> Turn:
         discard=draw(st.one_of(st.none(), cards_)),
         claim=claim,
         penalty=draw(st.one_of(st.none(), cards_)) if claim is not None else None,
+        # An older record's claim (the mover drew first) reads back as one too.
+        claim_first=draw(st.booleans()) if claim is not None else True,
     )
 
 

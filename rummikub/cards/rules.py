@@ -255,6 +255,14 @@ PRESETS: dict[str, CardRules] = {
 }
 
 GAMES = tuple(PRESETS)
+#: Each preset's name in words (what the game is called at the table and in messages).
+GAME_NAMES: dict[str, str] = {
+    "rummy": "Rummy",
+    "500-rum": "500 Rum",
+    "romme": "Romm\u00e9",
+    "continental": "Continental",
+    "california": "California",
+}
 OPTION_NAMES = tuple(f.name for f in fields(CardRules) if f.name != "game")
 
 _CHOICES: dict[str, tuple[str, ...]] = {

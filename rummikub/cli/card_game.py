@@ -360,8 +360,8 @@ def _picture(state: CardGameState, svg: str) -> None:
     "--may-i",
     "claimer",
     metavar="PLAYER",
-    help='"May I?": the player (a name or a seat) who claimed the top discard after this '
-    "draw from the stock.",
+    help='"May I?": the player (a name or a seat) who claimed the top discard before this '
+    "draw from the stock (taking the stock's top card; --card is the next).",
 )
 @click.option(
     "--penalty",

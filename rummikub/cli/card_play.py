@@ -57,7 +57,10 @@ def run(
             played = engine.replay(record)
             resumable(played.problem, played.state.over, resume_path, RummikubError)
         except RummikubError as error:
-            raise BadInput(str(error)) from None
+            said = str(error)
+            raise BadInput(
+                said if said.startswith(resume_path) else f"{resume_path}: {said}"
+            ) from None
         click.echo(f"The game is saved to {resume_path} after every turn.")
         say(f"Resuming at hand {played.state.hand + 1}, turn {played.state.turns + 1}.")
         play_cards(record, table, ask=ask, say=say, path=resume_path, think=think, resuming=True)

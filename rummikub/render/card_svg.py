@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal
 from rummikub.cards.cards import RANK_NAMES, Card, format_cards, sort_key
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw
+from rummikub.cards.rules import GAME_NAMES
 from rummikub.cards.rules import contract_words as contract_words
 from rummikub.render.canvas import (
     FONT,
@@ -79,13 +80,6 @@ _WORDS: dict[CardMark, str] = {
 }
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-GAME_NAMES = {
-    "rummy": "Rummy",
-    "500-rum": "500 Rum",
-    "romme": "Romm\u00e9",
-    "continental": "Continental",
-    "california": "California",
-}
 STAR = "\u2605"
 
 

@@ -2,12 +2,13 @@
 out, the scores of every hand and of the game.
 
 A :class:`CardGameState` is the whole state between two turns (or between two hands);
-:func:`advance` applies one recorded :class:`~rummikub.cards.game.record.Turn` (its draw,
-its "May I?" claim, then its lay-down judged by the card checker,
+:func:`advance` applies one recorded :class:`~rummikub.cards.game.record.Turn` (its
+"May I?" claim and its draw, then its lay-down judged by the card checker,
 :func:`rummikub.cards.checker.check`) and returns the next state, or raises
 :class:`TurnError` with every rule the turn breaks. The steps of a turn are public too
-(:func:`draw`, :func:`claim`, :func:`lay`), so that self-play asks each player in its
-order. :func:`replay` runs a record, hand by hand, and stops at the first bad turn.
+(:func:`claimants` and :func:`claim` once the player to move goes to the stock, then
+:func:`draw`, then :func:`lay`), so that self-play asks each player in its order.
+:func:`replay` runs a record, hand by hand, and stops at the first bad turn.
 
 Readings of CARDS.md chosen here (README, "Readings of the whole games"):
 
@@ -15,10 +16,14 @@ Readings of CARDS.md chosen here (README, "Readings of the whole games"):
   seed (:func:`hand_seed`); seat 0 takes the first ``hand_size`` cards, seat 1 the next,
   ...; the next card is turned up to start the discard pile, the rest is the stock, drawn
   from its front. Seat ``h % players`` leads hand ``h`` (the deal passes to the left).
-* "May I?": the player to move draws the stock's top card first; the claimant then takes
-  the top discard and the stock's next card as the penalty. A claim needs that card: with
-  an empty stock nobody claims. The cards left below the claimed one are dead: no pick
-  reaches them (they do go into a stock turned over).
+* "May I?" in the rules' order (CARDS.md section 7): when the player to move goes to the
+  stock, the claimant first takes the top discard and the stock's top card as the
+  penalty, then the player to move draws the stock's next card. A claim needs both cards:
+  with fewer than two in the stock nobody claims (an empty stock is turned over first,
+  as for the mover's draw). The cards left below the claimed one are dead: no pick
+  reaches them (they do go into a stock turned over). A turn of a record written before
+  this order was followed (its claim without ``claim_first``) replays as it was played:
+  the mover's draw first, then the claim of the top discard and the stock's next card.
 * The stock turned over: the discard pile but its top card, in order (its bottom card is
   the new stock's first).
 * A card left in a hand counts its penalty (:meth:`CardRules.penalty`). 500 Rum's "rummy"
@@ -28,7 +33,8 @@ Readings of CARDS.md chosen here (README, "Readings of the whole games"):
 * At a real table (``me`` set) the other hands are unknown: their turns are judged with
   the cards they lay and discard as their hand, the cards they draw from the stock are
   unknown, and a hand's scores are those entered in the record where the engine cannot
-  count them.
+  count them, judged against the game's scoring rule (:func:`score_problems`: who scores,
+  a known hand's exact penalty, an unseen hand's least and most).
 """
 
 from __future__ import annotations
@@ -42,12 +48,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeAlias
 
-from rummikub.cards.cards import DECK, JOKER, Card, card_problem, sort_key, type_of
+from rummikub.cards.cards import DECK, JOKER, Card, card_problem, format_cards, sort_key, type_of
 from rummikub.cards.checker import check
 from rummikub.cards.game.record import CardRecord, Deal, Hand, Layoff, Turn, load
 from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import CardPosition, Draw, too_often
-from rummikub.cards.rules import CardRules, hand_size_of, most_players, pack_for
+from rummikub.cards.rules import GAME_NAMES, CardRules, hand_size_of, most_players, pack_for
 from rummikub.core.arguments import described, instance, whole
 from rummikub.core.errors import ArgumentError, RummikubError
 from rummikub.play import records
@@ -55,11 +61,13 @@ from rummikub.play import replay as replaying
 from rummikub.play.piles import take_next
 
 __all__ = [
+    "CLAIM_NEEDS",
     "CONTRACT_DEALS",
     "CardGameState",
     "GameResult",
     "HandResult",
     "Replay",
+    "ScoreError",
     "Seen",
     "TurnError",
     "advance",
@@ -68,6 +76,7 @@ __all__ = [
     "deal_hand",
     "describe",
     "draw",
+    "draw_and_claim",
     "enter_scores",
     "hand_scores",
     "hand_seed",
@@ -80,6 +89,7 @@ __all__ = [
     "replay",
     "replay_file",
     "rules_argument",
+    "score_problems",
     "scores_of",
     "start",
     "start_hand",
@@ -102,6 +112,20 @@ class TurnError(RummikubError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (TurnError, (self.hand, self.number, self.player, self.problems))
+
+
+class ScoreError(RummikubError, ValueError):
+    """Scores entered for a hand that its game's scoring rule does not allow (CARDS.md
+    section 7, "Scoring a hand"); ``hand`` counts from 1, each problem names the rule."""
+
+    def __init__(self, hand: int, scores: Sequence[int], problems: Sequence[str]) -> None:
+        self.hand = hand
+        self.scores: tuple[int, ...] = tuple(scores)
+        self.problems: tuple[str, ...] = tuple(problems)
+        super().__init__(f"hand {hand}: scores {list(self.scores)}: " + "; ".join(self.problems))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScoreError, (self.hand, self.scores, self.problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,32 +521,43 @@ def _take_stock(
     return after, card
 
 
+def _turnable(state: CardGameState) -> bool:
+    """Whether an empty stock may be turned over now (``stock_out``, ``stock_turns``): the
+    pile must hold more than its top card."""
+    return (
+        state.rules.stock_out == "turn"
+        and len(state.pile) > 1
+        and state.turned < state.rules.stock_turns
+    )
+
+
+def _turned_over(state: CardGameState) -> CardGameState:
+    """The state with an empty stock turned over: the pile but its top card, face down in
+    order, is the new stock (only where :func:`_turnable`)."""
+    return replace(
+        state,
+        stock=state.pile[:-1],
+        stock_count=len(state.pile) - 1,
+        pile=state.pile[-1:],
+        dead=0,
+        turned=state.turned + 1,
+    )
+
+
 def draw(state: CardGameState, choice: Draw, card: Card | None = None) -> CardGameState:
-    """The draw of the player to move: ``"stock"`` (``card``: the card drawn, where the
-    stock's order is unknown) or a depth of the discard pile. A stock that is empty is
-    turned over first, or the hand ends (``stock_out``): then the state returned has the
-    hand over."""
+    """The draw of the player to move (after any "May I?" claim: :func:`claim`):
+    ``"stock"`` (``card``: the card drawn, where the stock's order is unknown) or a depth
+    of the discard pile. A stock that is empty is turned over first, or the hand ends
+    (``stock_out``): then the state returned has the hand over."""
     if state.over or state.hand_over:
         raise _error(state, ["the game is over" if state.over else "the hand is over"])
     if state.drawn is not None:
         raise _error(state, ["the draw of this turn is already made"])
     if choice == "stock":
         if state.stock_count == 0:
-            if (
-                state.rules.stock_out == "end"
-                or len(state.pile) <= 1
-                or state.turned >= state.rules.stock_turns
-            ):
+            if not _turnable(state):
                 return _end_hand(replace(state, drawn="stock"), None)
-            # The pile but its top card, face down in order: the new stock.
-            state = replace(
-                state,
-                stock=state.pile[:-1],
-                stock_count=len(state.pile) - 1,
-                pile=state.pile[-1:],
-                dead=0,
-                turned=state.turned + 1,
-            )
+            state = _turned_over(state)
         after, _ = _take_stock(state, card, state.to_move, "drew")
         return replace(after, drawn="stock")
     if isinstance(choice, bool) or not isinstance(choice, int) or choice < 0:
@@ -542,38 +577,79 @@ def draw(state: CardGameState, choice: Draw, card: Card | None = None) -> CardGa
     return replace(state, drawn=choice)
 
 
+#: The cards a claim takes from the stock in the rules' order: the claimant's penalty card,
+#: then the card of the player to move, who draws after the claim.
+CLAIM_NEEDS = 2
+
+
+def _claim_refused(state: CardGameState, seat: int | None, *, drawn_first: bool) -> str | None:
+    """Why ``seat`` (None: any other seat) may not say "May I?" now, or None. In the rules'
+    order the claim comes before the player to move draws from the stock, and the stock
+    (turned over first if empty) must hold the penalty card and the mover's card; in an
+    older record's order (``drawn_first``) the mover has drawn and the stock holds the
+    penalty card."""
+    if not state.rules.may_i:
+        return f'{state.rules.game} plays without "May I?" (may_i = false)'
+    if seat is not None and (seat == state.to_move or not 0 <= seat < len(state.players)):
+        return f"seat {seat} cannot claim: it is not another player"
+    if state.over or state.hand_over:
+        return "the hand is over"
+    if drawn_first and state.drawn != "stock":
+        return "a claim follows a draw from the stock"
+    if not drawn_first and state.drawn is not None:
+        return "a claim comes before the player to move draws from the stock"
+    if len(state.pile) <= state.dead:
+        return "the discard pile has no live card to claim"
+    if drawn_first:
+        if state.stock_count == 0:
+            return "the stock holds no card for the penalty"
+        return None
+    stock = state.stock_count or (len(state.pile) - 1 if _turnable(state) else 0)
+    if stock < CLAIM_NEEDS:
+        return (
+            f"the stock holds {stock} card(s): a claim needs the penalty card and the card "
+            "of the player to move"
+        )
+    return None
+
+
 def claimants(state: CardGameState) -> tuple[int, ...]:
     """The seats that may say "May I?" now, in the order they are asked (after the player
-    to move): none unless the game has ``may_i``, the player to move has just drawn from
-    the stock, the pile's top card is live and the stock holds the penalty card."""
-    if (
-        not state.rules.may_i
-        or state.drawn != "stock"
-        or state.hand_over
-        or len(state.pile) <= state.dead
-        or state.stock_count == 0
-    ):
+    to move), when the player to move, before its draw, draws from the stock rather than
+    take the top discard: none unless the game has ``may_i``, the pile's top card is live
+    and the stock holds the penalty card and the mover's card (CARDS.md section 7)."""
+    if _claim_refused(state, None, drawn_first=False) is not None:
         return ()
     n = len(state.players)
     return tuple((state.to_move + k) % n for k in range(1, n))
 
 
 def claim(state: CardGameState, seat: int, penalty: Card | None = None) -> CardGameState:
-    """Seat ``seat`` says "May I?": it takes the top discard and the stock's next card (the
-    penalty; ``penalty`` names it where the stock's order is unknown). The cards below the
-    claimed one are dead."""
-    if seat not in claimants(state):
-        if not state.rules.may_i:
-            reason = f'{state.rules.game} plays without "May I?" (may_i = false)'
-        elif seat == state.to_move or not 0 <= seat < len(state.players):
-            reason = f"seat {seat} cannot claim: it is not another player"
-        elif state.drawn != "stock":
-            reason = "a claim follows a draw from the stock"
-        elif len(state.pile) <= state.dead:
-            reason = "the discard pile has no live card to claim"
-        else:
-            reason = "the stock holds no card for the penalty"
+    """Seat ``seat`` says "May I?" before the player to move draws from the stock: it takes
+    the top discard and the stock's top card (the penalty; ``penalty`` names it where the
+    stock's order is unknown); the player to move then draws the next one (:func:`draw`,
+    from the stock: the cards below the claimed one are dead)."""
+    reason = _claim_refused(state, seat, drawn_first=False)
+    if reason is not None:
         raise _error(state, [f'"May I?": {reason}'])
+    if state.stock_count == 0:
+        state = _turned_over(state)
+    return _take_claim(state, seat, penalty)
+
+
+def _claim_after_draw(state: CardGameState, seat: int, penalty: Card | None) -> CardGameState:
+    """A claim in the order records written before the rules' order was followed: the player
+    to move has drawn from the stock, then ``seat`` takes the top discard and the stock's
+    next card (:attr:`Turn.claim_first` false)."""
+    reason = _claim_refused(state, seat, drawn_first=True)
+    if reason is not None:
+        raise _error(state, [f'"May I?": {reason}'])
+    return _take_claim(state, seat, penalty)
+
+
+def _take_claim(state: CardGameState, seat: int, penalty: Card | None) -> CardGameState:
+    """``seat`` takes the top discard and a penalty card from the stock; the cards below
+    the claimed one are dead."""
     top = state.pile[-1]
     hands = list(state.hands)
     held = hands[seat]
@@ -585,6 +661,27 @@ def claim(state: CardGameState, seat: int, penalty: Card | None = None) -> CardG
     after = replace(after, dead=len(after.pile))
     after, _ = _take_stock(after, penalty, seat, "penalty card")
     return after
+
+
+def draw_and_claim(state: CardGameState, turn: Turn) -> CardGameState:
+    """The state after ``turn``'s draw and its "May I?" claim, in the order the turn was
+    played: the claim first, then the mover's draw from the stock (the rules' order); a
+    turn of an older record (:attr:`Turn.claim_first` false) the mover's draw first. The
+    state returned may have the hand over (the stock ran out)."""
+    if turn.claim is None:
+        if turn.penalty is not None:
+            raise _error(state, ['a penalty card goes with a "May I?" claim'])
+        return draw(state, turn.draw, turn.card)
+    if not turn.claim_first:
+        after = draw(state, turn.draw, turn.card)
+        if after.hand_over:
+            return after
+        return _claim_after_draw(after, turn.claim, turn.penalty)
+    if turn.draw != "stock":
+        raise _error(
+            state, ['"May I?": a claim comes when the player to move draws from the stock']
+        )
+    return draw(claim(state, turn.claim, turn.penalty), "stock", turn.card)
 
 
 def _after_table(
@@ -823,9 +920,99 @@ def hand_scores(
     return tuple(p or 0 for p in penalties)
 
 
+def _card_costs(rules: CardRules) -> tuple[int, int]:
+    """The least and the most one card of the pack costs left in a hand."""
+    costs = [rules.penalty(card) for card in (*DECK, *([JOKER] if rules.jokers else []))]
+    return min(costs), max(costs)
+
+
+def score_problems(state: CardGameState, scores: Sequence[int]) -> list[str]:
+    """Why ``scores``, entered for the hand ``state`` has just ended, cannot be its scores
+    (CARDS.md section 7, "Scoring a hand"), each reason naming the game's rule: in Rummy
+    only the player who went out scores, the penalties of the other hands; in Rommé,
+    Continental and California the one out scores 0 and every other player the penalty of
+    its hand; in 500 Rum every player the points it laid less the penalty of its hand (the
+    one out: its points laid, doubled for a rummy). A hand whose cards are known costs
+    exactly its penalty; a hand nobody saw, between its size times the cheapest and times
+    the dearest card of the pack (scores with a sign only in 500 Rum follow from this)."""
+    result = state.results[-1]
+    rules, names, out = state.rules, state.players, result.out
+    game = GAME_NAMES.get(rules.game, rules.game)
+    cheapest, dearest = _card_costs(rules)
+
+    def held(seat: int) -> tuple[int, int, str]:
+        """The penalty of ``seat``'s hand left, at least and at most, and why in words."""
+        if seat == out:
+            return 0, 0, "went out"
+        penalty = result.penalties[seat]
+        if penalty is not None:
+            cards = format_cards(state.hands[seat] or ()) or "nothing"
+            return penalty, penalty, f"holds {cards} (penalty {penalty})"
+        count = state.counts[seat]
+        low, high = count * cheapest, count * dearest
+        return low, high, f"holds {count} unseen cards (penalty {low} to {high})"
+
+    problems: list[str] = []
+
+    def judge(seat: int, low: int, high: int, rule: str, because: str) -> None:
+        if not low <= scores[seat] <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            problems.append(
+                f"{rule}: {because}, so {names[seat]} scores {span}, not {scores[seat]}"
+            )
+
+    seats = range(len(names))
+    if rules.game == "rummy":
+        for seat in seats:
+            if seat != out and scores[seat] != 0:
+                problems.append(
+                    f"in {game} only the player who went out scores: {names[seat]} did not go out"
+                )
+        if out is not None:
+            others = [(seat, held(seat)) for seat in seats if seat != out]
+            judge(
+                out,
+                sum(low for _, (low, _, _) in others),
+                sum(high for _, (_, high, _) in others),
+                f"in {game} the player who went out scores the penalties of the other hands",
+                ", ".join(f"{names[seat]} {words}" for seat, (_, _, words) in others),
+            )
+    elif rules.game == "500-rum":
+        for seat in seats:
+            low, high, words = held(seat)
+            laid = result.laid[seat]
+            double = 2 if seat == out and result.rummy else 1
+            judge(
+                seat,
+                (laid - high) * double,
+                (laid - low) * double,
+                f"in {game} a player scores the points laid less the penalty of the hand left",
+                f"{names[seat]} laid {laid} and {words}"
+                + (" in one turn (a rummy: doubled)" if double == 2 else ""),
+            )
+    else:
+        for seat in seats:
+            if seat == out:
+                if scores[seat] != 0:
+                    problems.append(
+                        f"in {game} the player who went out scores 0: {names[seat]} went out"
+                    )
+                continue
+            low, high, words = held(seat)
+            judge(
+                seat,
+                low,
+                high,
+                f"in {game} a player who did not go out scores the penalty of the hand left",
+                f"{names[seat]} {words}",
+            )
+    return problems
+
+
 def enter_scores(state: CardGameState, scores: Sequence[int]) -> CardGameState:
     """The scores of the hand just ended entered by hand (a real table, where the engine
-    does not see every hand left)."""
+    does not see every hand left); raises :class:`ScoreError` for scores the game's
+    scoring rule does not allow (:func:`score_problems`)."""
     instance(state, CardGameState, "state", "replay(record).state")
     if isinstance(scores, str) or not isinstance(scores, Sequence):
         raise TypeError(f"scores must be a list of whole numbers, got {described(scores)}")
@@ -835,6 +1022,9 @@ def enter_scores(state: CardGameState, scores: Sequence[int]) -> CardGameState:
         raise RummikubError("scores are entered only for an ended hand the engine cannot count")
     if len(scores) != len(state.players):
         raise RummikubError(f"{len(scores)} scores for {len(state.players)} players")
+    problems = score_problems(state, scores)
+    if problems:
+        raise ScoreError(state.hand + 1, scores, problems)
     previous = state.results[:-1]
     before = previous[-1].totals if previous else (0,) * len(state.players)
     last = state.results[-1]
@@ -867,20 +1057,16 @@ def _maybe_over(state: CardGameState) -> CardGameState:
 
 
 def advance(state: CardGameState, turn: Turn) -> CardGameState:
-    """The state after the recorded ``turn`` of the player to move (its draw, its claim, its
-    lay-down); raises :class:`TurnError`."""
+    """The state after the recorded ``turn`` of the player to move (its draw and its claim,
+    :func:`draw_and_claim`, then its lay-down); raises :class:`TurnError`."""
     instance(state, CardGameState, "state", "replay(record).state")
     if not isinstance(turn, Turn):
         raise TypeError(f"advance() takes a Turn, got {type(turn).__name__}")
-    after = draw(state, turn.draw, turn.card)
+    after = draw_and_claim(state, turn)
     if after.hand_over:
         if turn.melds or turn.layoffs or turn.discard is not None or turn.claim is not None:
             raise _error(state, ["the stock ran out and the hand ended: nothing more is laid"])
         return after
-    if turn.claim is not None:
-        after = claim(after, turn.claim, turn.penalty)
-    elif turn.penalty is not None:
-        raise _error(state, ['a penalty card goes with a "May I?" claim'])
     return lay(after, turn.melds, turn.layoffs, turn.discard)
 
 
@@ -890,7 +1076,9 @@ Replay: TypeAlias = replaying.Replay[CardRecord, CardGameState, TurnError]
 
 
 def replay(record: CardRecord) -> Replay:
-    """Apply every hand and turn of ``record`` until the first bad one."""
+    """Apply every hand and turn of ``record`` until the first bad one. Raises
+    :class:`ScoreError` for scores entered that the game's scoring rule does not allow, as
+    :func:`start` raises for a first deal that cannot be dealt."""
     return replaying.replay(record, start(record), _steps(record), TurnError)
 
 
@@ -926,7 +1114,8 @@ def _turn(turn: Turn, state: CardGameState) -> CardGameState:
 
 def _entered_scores(number: int, scores: tuple[int, ...], state: CardGameState) -> CardGameState:
     """The scores written for hand ``number`` (from 0): entered where the engine could not
-    count them, checked where it did."""
+    count them (scores the game's rule does not allow raise :class:`ScoreError`: such a
+    record is refused, not replayed up to them), checked where it did."""
     if not state.hand_over:
         raise replaying.Trouble(f"hand {number + 1}: scores written for a hand that has not ended")
     found = state.results[-1].scores

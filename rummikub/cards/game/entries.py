@@ -144,9 +144,14 @@ def enter_hand_scores(
     record: CardRecord, state: CardGameState, scores: tuple[int, ...]
 ) -> tuple[CardRecord, CardGameState]:
     """The record and the state with the last hand's ``scores`` (:func:`scores_wanted`),
-    one per player."""
+    one per player, as the game's scoring rule allows them (the engine's judgement,
+    :func:`engine.score_problems`, the one the record's reader makes)."""
     if len(scores) != len(state.players):
         raise EntryError(f"{len(scores)} scores for {len(state.players)} players")
+    try:
+        engine.enter_scores(state, scores)
+    except engine.ScoreError as error:
+        raise EntryError("; ".join(error.problems)) from None
     hands = list(record.hands)
     hands[-1] = replace(hands[-1], scores=scores)
     record = record.with_hands(hands)

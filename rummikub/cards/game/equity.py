@@ -246,13 +246,14 @@ def _finish_turn(
     seat = state.to_move
     if state.drawn is None:
         choice = decision.draw if decision.draw is not None else player.draw(view_of(state, seat))
+        # The claims come before the draw from the stock (CARDS.md section 7, "May I?").
+        for other in engine.claimants(state) if choice == "stock" else ():
+            if best_claim(view_of(state, other)):
+                state = engine.claim(state, other)
+                break
         drew = engine.draw(state, choice)
         if drew.hand_over:
             return drew
-        for other in engine.claimants(drew):
-            if best_claim(view_of(drew, other)):
-                drew = engine.claim(drew, other)
-                break
         state = drew
     lay = decision.lay if decision.lay is not None else player.lay(view_of(state, seat))
     turn = turn_of(state.drawn if state.drawn is not None else "stock", None, lay)

@@ -18,8 +18,9 @@ or ``table: MELD | MELD ... / KH`` (the whole new table, old melds at their plac
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from rummikub.cards.cards import Card, format_cards, parse_cards, sort_key
@@ -142,7 +143,7 @@ class _Sitting:
         return state.to_move == self.table.seat
 
     def person(self, state: CardGameState) -> Turn:
-        return _person_turn(state, state.to_move, self.ask, self.say, self.think)
+        return _person_turn(state, self.table, self.ask, self.say, self.think)
 
     def strategy(self, state: CardGameState) -> Turn:
         return _solver_turn(state, state.to_move, self.table, self.ask, self.say, self.think)
@@ -165,8 +166,11 @@ def _told(turn: Turn, before: CardGameState, me: int) -> str:
     if before.to_move == me:
         text = "You" + text[len(before.players[me]) :]
         if turn.draw == "stock" and turn.card is None and before.stock:
-            drawn = before.stock[0]
-            text = text.replace("drew from the stock", f"drew {drawn} from the stock", 1)
+            # The card drawn: the stock's top, or its next after a "May I?" claim.
+            held = engine.draw_and_claim(before, turn).hands[me] or ()
+            drawn = next(iter(Counter(held) - Counter(before.hands[me] or ())), None)
+            if drawn is not None:
+                text = text.replace("drew from the stock", f"drew {drawn} from the stock", 1)
     return text + "."
 
 
@@ -181,53 +185,69 @@ def _solver_turn(
     chosen = table.strategy_of(seat)
     draw = think(partial(chosen.draw, view_of(state, seat)))
     assert draw == "stock" or isinstance(draw, int)
+    claim = _claimed(state, table, ask, think) if draw == "stock" else None
+    if claim is not None:
+        state = engine.claim(state, claim)
     after = engine.draw(state, draw)
-    claim = None
-    if not after.hand_over:
-        for other in engine.claimants(after):
-            if other == table.seat:
-                top = after.live_pile()[-1]
-                try:
-                    answer = ask(
-                        f'{state.players[seat]} drew from the stock. "May I?" for {top} '
-                        "(and a penalty card)? [y/N] "
-                    )
-                except EOFError:
-                    raise Quit from None
-                if answer.strip().lower() in ("y", "yes"):
-                    claim = other
-                    break
-            elif think(partial(table.strategy_of(other).claim, view_of(after, other))):
-                claim = other
-                break
     if after.hand_over:
         return Turn(draw)
-    if claim is not None:
-        after = engine.claim(after, claim)
     lay = think(partial(chosen.lay, view_of(after, seat)))
     assert isinstance(lay, Lay)
     return turn_of_lay(draw, lay, claim)
 
 
+def _claimed(
+    state: CardGameState, table: CardTable, ask: Callable[[str], str], think: Think[object]
+) -> int | None:
+    """The seat that says "May I?" when the player to move goes to the stock, before it
+    draws (CARDS.md section 7), or None: the others asked in turn order, the person by a
+    question, a solver seat by its strategy."""
+    for other in engine.claimants(state):
+        if other == table.seat:
+            top = state.live_pile()[-1]
+            try:
+                answer = ask(
+                    f'{state.players[state.to_move]} draws from the stock. "May I?" for {top} '
+                    "(and a penalty card)? [y/N] "
+                )
+            except EOFError:
+                raise Quit from None
+            if answer.strip().lower() in ("y", "yes"):
+                return other
+        elif think(partial(table.strategy_of(other).claim, view_of(state, other))):
+            return other
+    return None
+
+
 def _person_turn(
     state: CardGameState,
-    seat: int,
+    table: CardTable,
     ask: Callable[[str], str],
     say: Callable[[str], None],
     think: Think[object],
 ) -> Turn:
+    seat = state.to_move
     say(_shown(state, seat))
     while True:
         draw = _ask_draw(state, ask, say, think)
-        after = engine.draw(state, draw)
+        # Going to the stock lets the others say "May I?" first.
+        claim = _claimed(state, table, ask, think) if draw == "stock" else None
+        before = state
+        if claim is not None:
+            before = engine.claim(state, claim)
+            say(
+                f'{state.players[claim]} says "May I?" and takes {state.live_pile()[-1]} '
+                "and a penalty card."
+            )
+        after = engine.draw(before, draw)
         if after.hand_over:
             return Turn(draw)
-        if draw == "stock" and state.stock:
-            say(f"You drew {state.stock[0]}. Your hand: {format_cards(after.hands[seat] or ())}")
+        if draw == "stock" and before.stock:
+            say(f"You drew {before.stock[0]}. Your hand: {format_cards(after.hands[seat] or ())}")
         elif draw != "stock":
             taken = after.live_pile()[len(after.live_pile()) - 1 - draw :]
             say(f"You take {format_cards(taken)}.")
-        turn = _ask_lay(state, after, draw, ask, say, think)
+        turn = _ask_lay(state, after, Turn(draw, claim=claim), ask, say, think)
         if turn is not None:
             return turn
         say("Draw again.")
@@ -263,19 +283,20 @@ def _ask_draw(
 def _ask_lay(
     state: CardGameState,
     after: CardGameState,
-    draw: Draw,
+    drawn: Turn,
     ask: Callable[[str], str],
     say: Callable[[str], None],
     think: Think[object],
 ) -> Turn | None:
-    """The rest of the person's turn; None to take the draw back (``back``)."""
+    """The rest of the person's turn after ``drawn`` (its draw and any "May I?" claim);
+    None to take the draw back (``back``)."""
     while True:
         hint = partial(_after_draw_hint, after)
         line = _line("Lay and discard (help for help): ", ask, say, hint, think)
         if line is None:
             continue
         try:
-            turn = think(partial(_read_lay, state, after, draw, line))
+            turn = think(partial(_read_lay, state, drawn, line))
         except RummikubError as error:
             say(f"Not a turn: {error}")
             continue
@@ -313,8 +334,9 @@ def _line(
     return line
 
 
-def _read_lay(state: CardGameState, after: CardGameState, draw: Draw, line: str) -> Turn:
-    """The turn a typed lay-down line stands for (see the module's docstring)."""
+def _read_lay(state: CardGameState, drawn: Turn, line: str) -> Turn:
+    """The turn a typed lay-down line stands for (see the module's docstring), after
+    ``drawn`` (the turn's draw and any "May I?" claim)."""
     text = line.strip()
     whole = text.lower().startswith("table:")
     if whole:
@@ -335,11 +357,11 @@ def _read_lay(state: CardGameState, after: CardGameState, draw: Draw, line: str)
             melds = [RawCardMeld.parse(piece) for piece in meld_texts([laid])]
         except NotationError as error:
             raise RummikubError(str(error)) from None
-        return whole_table(state, melds, Turn(draw, discard=discard))
+        return whole_table(state, melds, replace(drawn, discard=discard))
     cards = _card_list(laid)
     if not cards:
-        return Turn(draw, None, (), (), discard)
-    return lay_cards(state, cards, Turn(draw, discard=discard))
+        return replace(drawn, discard=discard)
+    return lay_cards(state, cards, replace(drawn, discard=discard))
 
 
 def _one_card(text: str) -> Card:

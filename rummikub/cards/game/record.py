@@ -8,7 +8,9 @@ turn, and, once the hand is over, its scores and the totals. A turn is the draw 
 stock, with the card drawn when known, or a depth of the discard pile), the new melds, the
 lay-offs (each the table meld's index and the meld as it is after it: a wild swap is a
 lay-off whose natural card stands where the wild card stood), the discard and a "May I?"
-claim (the seat that claimed the top discard, and its penalty card when known).
+claim (the seat that claimed the top discard, its penalty card when known, and
+``claim_first = true``: the claim came before the mover's draw, as the rules order it; a
+claim without it is an older record's, replayed with the mover's draw first).
 
 Parsing is apart from legality, as for the tile records: :func:`loads` reads the notation
 (a turn whose text is not cards stops the reading there, the error kept in
@@ -65,6 +67,7 @@ _TURN_KEYS = (
     "discard",
     "may_i",
     "penalty",
+    "claim_first",
 )
 
 
@@ -88,8 +91,11 @@ class Turn:
     ``card`` is the card drawn from the stock, when known (None for a pick from the pile,
     or for another player's draw at a real table); ``claim`` the seat that said "May I?"
     for the top discard this turn left, and ``penalty`` the stock card it took with it,
-    when known. A turn with no discard has gone out (where the game allows it), or ended
-    the hand with the stock run out."""
+    when known. ``claim_first``: the claim came before the mover's draw, as the rules
+    order it (the claimant took the stock's top card, the mover the next); false only for
+    a claim read from a record written before, where the mover drew first (the record key
+    ``claim_first = true`` says which). A turn with no discard has gone out (where the game
+    allows it), or ended the hand with the stock run out."""
 
     draw: Draw = "stock"
     card: Card | None = None
@@ -98,6 +104,7 @@ class Turn:
     discard: Card | None = None
     claim: int | None = None
     penalty: Card | None = None
+    claim_first: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,7 +355,13 @@ def _turn(raw: Any, seat: int, players: int) -> Turn:
         if claim is None:
             raise ValueError('penalty: only a "May I?" claim (may_i = SEAT) takes a penalty card')
         penalty = _card(raw["penalty"], "penalty")
-    return Turn(draw, card, new, tuple(laid), discard, claim, penalty)
+    first = raw.get("claim_first", False)
+    if not isinstance(first, bool):
+        raise ValueError(f"claim_first = {first!r:.40}: expected true or false")
+    if first and claim is None:
+        raise ValueError('claim_first: only a "May I?" claim (may_i = SEAT) comes before the draw')
+    # A claim written without claim_first is an older record's: the mover drew first.
+    return Turn(draw, card, new, tuple(laid), discard, claim, penalty, claim is None or first)
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -404,6 +417,8 @@ def _turn_data(turn: Turn, seat: int) -> dict[str, Any]:
         data["may_i"] = turn.claim
         if turn.penalty is not None:
             data["penalty"] = str(turn.penalty)
+        if turn.claim_first:
+            data["claim_first"] = True
     return data
 
 

@@ -45,7 +45,7 @@ from rummikub.cards.game.equity import (
     lay_words,
     played_of,
 )
-from rummikub.cards.game.record import CardRecord, Turn
+from rummikub.cards.game.record import CardRecord, RecordError, Turn
 from rummikub.cards.game.strategies import Lay, best, best_lay
 from rummikub.cards.game.view import CardView, unseen, view_of
 from rummikub.cards.position import Draw
@@ -166,7 +166,11 @@ def equity_review(
     """Replay ``record`` and judge every turn whose hand is known in win probability (see
     the module's text). The same record and budget give the same review, byte for byte."""
     review_arguments(record, CardRecord, path, budget)
-    replayed = engine.replay(record)
+    try:
+        replayed = engine.replay(record)
+    except engine.ScoreError as error:
+        # Scores the game's rule does not allow: the record is refused, as on reading.
+        raise RecordError(f"{path}: {error}") from None
     played = _played_turns(record, replayed.states)
     turns = reviewed(played, lambda step: _judge(*step, budget), progress)
     players = lines(record.players, turns)
@@ -193,13 +197,13 @@ def _played_turns(
 
 def _judge(state: CardGameState, turn: Turn, budget: Budget) -> CardEquityTurn:
     seat = state.to_move
-    mid = engine.draw(state, turn.draw, turn.card)
+    # The draw and any "May I?" claim, in the order the turn was played (the claim takes
+    # nothing from the mover's hand: what it gained is its draw).
+    mid = engine.draw_and_claim(state, turn)
     drew = None
     if turn.draw == "stock" and state.hands[seat] is not None and mid.hands[seat] is not None:
         added = Counter(mid.hands[seat] or ()) - Counter(state.hands[seat] or ())
         drew = next(iter(added), None)
-    if not mid.hand_over and turn.claim is not None:
-        mid = engine.claim(mid, turn.claim, turn.penalty)
     after = engine.advance(state, turn)
     plain = CardEquityTurn(
         hand=state.hand + 1,

@@ -149,32 +149,38 @@ def turn_of(
 
 
 def play_turn(state: CardGameState, players: Sequence[CardStrategy]) -> tuple[CardGameState, Turn]:
-    """One turn of the player to move, each decision asked of its strategy in its order:
-    the draw, the "May I?" claims, the lay-down."""
+    """One turn of the player to move, each decision asked of its strategy in the rules'
+    order: the draw chosen, the "May I?" claims (when it goes to the stock, before it
+    draws), the card drawn, the lay-down."""
     seat = state.to_move
     choice = players[seat].draw(view_of(state, seat))
+    claimed, penalty = None, None
+    if choice == "stock":
+        for other in engine.claimants(state):
+            try:
+                wants = players[other].claim(view_of(state, other))
+            except Exception as error:  # the claimant's failure, not the player's to move
+                raise failure_of(CardGame(state.rules), state, other, error) from error
+            if wants:
+                before = state
+                state = engine.claim(state, other)
+                claimed, penalty = other, _gained(before, state, other, before.pile[-1])
+                break
     after = engine.draw(state, choice)
     if after.hand_over:
         return after, Turn(choice)
-    card = None
-    if choice == "stock":
-        before, now = Counter(state.hands[seat] or ()), Counter(after.hands[seat] or ())
-        card = next(iter((now - before).elements()))
-    claimed, penalty = None, None
-    for other in engine.claimants(after):
-        try:
-            wants = players[other].claim(view_of(after, other))
-        except Exception as error:  # the claimant's failure, not the player's to move
-            raise failure_of(CardGame(state.rules), state, other, error) from error
-        if wants:
-            penalty = after.stock[0] if after.stock else None
-            after = engine.claim(after, other)
-            claimed = other
-            break
+    card = _gained(state, after, seat) if choice == "stock" else None
     lay = players[seat].lay(view_of(after, seat))
     turn = turn_of(choice, card, lay, claimed, penalty)
     after = engine.lay(after, turn.melds, turn.layoffs, turn.discard)
     return after, turn
+
+
+def _gained(before: CardGameState, after: CardGameState, seat: int, *but: Card) -> Card:
+    """The card ``seat``'s hand gained from ``before`` to ``after`` (a stock card), ``but``
+    the cards it took from the pile."""
+    gained = Counter(after.hands[seat] or ()) - Counter(before.hands[seat] or ()) - Counter(but)
+    return next(iter(gained.elements()))
 
 
 def play_game(

@@ -53,7 +53,7 @@ def dealt_next(record: CardRecord, state: CardGameState) -> tuple[CardRecord, Ca
 
 
 def lay_cards(state: CardGameState, cards: Sequence[Card], rest: Turn) -> Turn:
-    """The turn that lays exactly ``cards`` after the draw (and claim), arranged by the card
+    """The turn that lays exactly ``cards`` after the claim and the draw, arranged by the card
     solver into new melds and lay-offs, then discards the discard (``rest``: the turn's
     draw, card drawn, discard, claim and penalty; its melds are not read). The engine judges it
     afterwards (the opening, the contract, the deepest card of a pick). Raises
@@ -66,19 +66,11 @@ def lay_cards(state: CardGameState, cards: Sequence[Card], rest: Turn) -> Turn:
         raise TypeError(
             f"cards must be a sequence of Card (e.g. parse_cards('7S 8S')), got {described(cards)}"
         )
-    draw, card, discard, claim, penalty = (
-        rest.draw,
-        rest.card,
-        rest.discard,
-        rest.claim,
-        rest.penalty,
-    )
+    draw, discard = rest.draw, rest.discard
     if not cards:
         raise RummikubError("--lay: give the cards to lay, e.g. --lay '7S 8S 9S'")
     try:
-        after = engine.draw(state, draw, card)
-        if claim is not None:
-            after = engine.claim(after, claim, penalty)
+        after = engine.draw_and_claim(state, rest)
     except TurnError as error:
         raise RummikubError(f"--lay: {'; '.join(error.problems)}") from None
     if after.hand_over:

@@ -20,6 +20,7 @@ from rummikub.cards.game.engine import (
 )
 from rummikub.cards.game.record import Turn
 from rummikub.cards.melds import RawCardMeld, meld_cards
+from rummikub.cards.rules import GAME_NAMES as GAME_NAMES
 from rummikub.cards.rules import contract_words
 from rummikub.core.arguments import instance
 from rummikub.play import replay as replaying
@@ -39,15 +40,6 @@ __all__ = [
     "turn_error_text",
     "turn_text",
 ]
-
-
-GAME_NAMES = {
-    "rummy": "Rummy",
-    "500-rum": "500 Rum",
-    "romme": "Rommé",
-    "continental": "Continental",
-    "california": "California",
-}
 
 
 def game_title(state: CardGameState) -> str:
