@@ -235,9 +235,11 @@ def test_save_keeps_finished_pairs_and_a_rerun_gives_the_same_bytes(tmp_path: Pa
     # A rerun plays nothing (the pair is taken from the file) and says the same.
     again = run("ladder", "casual", "best", *args, "--save", str(saved))
     assert json.loads(again[1])["pairs"] == json.loads(first[1])["pairs"]
+    assert again[2].startswith("0 games in ")
     # A strategy added plays its own pairs only; the kept one is unchanged.
     more = run("ladder", "best", "casual", "hoard", *args, "--save", str(saved))
     assert json.loads(more[1])["pairs"][0] == json.loads(first[1])["pairs"][0]
+    assert more[2].startswith("4 games in ")  # best-hoard and casual-hoard
     assert len(json.loads(saved.read_text(encoding="utf-8"))["pairs"]) == 3
 
 

@@ -112,8 +112,12 @@ def ladder(
     except RummikubError as error:
         raise BadInput(str(error)) from None
     setup: ladders.Ladder = contest.setup
+    try:
+        games_left = ladders.games_to_play(setup, save_path)
+    except RummikubError as error:
+        raise BadInput(str(error)) from None
     found, timing = play_games(
-        setup.total,
+        games_left,
         run.workers,
         run.scheduler,
         run.no_progress,

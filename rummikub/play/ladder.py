@@ -62,6 +62,7 @@ __all__ = [
     "PairResult",
     "Rating",
     "bradley_terry",
+    "games_to_play",
     "ladder_of",
     "nash",
     "pair_seed",
@@ -254,15 +255,8 @@ def play(
     pairs kept in that file are taken from it and the others played one pair at a time, each
     added to the file once finished (so that an interrupted ladder resumes where it
     stopped). The same seed gives the same results either way."""
-    kept = _read_saved(save) if save is not None else {}
-    found: dict[int, PairResult] = {}
-    missing: list[int] = []
-    for number, matchup in enumerate(ladder.matchups):
-        entry = kept.get(_key_text(ladder.key(matchup)))
-        if entry is not None:
-            found[number] = PairResult.of(matchup.a, matchup.b, entry)
-        else:
-            missing.append(number)
+    found = _kept(ladder, save)
+    missing = [n for n in range(len(ladder.matchups)) if n not in found]
     groups = [[n] for n in missing] if save is not None else [missing] if missing else []
     table = ladder.table()
     for group in groups:
@@ -286,6 +280,23 @@ def play(
             if save is not None:
                 _save(save, ladder.key(matchup), reports)
     return [found[n] for n in range(len(ladder.matchups))]
+
+
+def games_to_play(ladder: Ladder, save: str | os.PathLike[str] | None = None) -> int:
+    """The games :func:`play` will play: those of the pairs not kept in ``save``."""
+    kept = _kept(ladder, save)
+    return sum(m.total for n, m in enumerate(ladder.matchups) if n not in kept)
+
+
+def _kept(ladder: Ladder, save: str | os.PathLike[str] | None) -> dict[int, PairResult]:
+    """The pairs of ``ladder`` (by their place) kept in the file ``save``."""
+    kept = _read_saved(save) if save is not None else {}
+    found = {}
+    for number, matchup in enumerate(ladder.matchups):
+        entry = kept.get(_key_text(ladder.key(matchup)))
+        if entry is not None:
+            found[number] = PairResult.of(matchup.a, matchup.b, entry)
+    return found
 
 
 def _play_seated(table: Table) -> Callable[[Seating], Any]:
