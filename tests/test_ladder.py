@@ -109,6 +109,20 @@ def test_copies_of_a_strategy_share_its_weight() -> None:
     ]
 
 
+def test_ties_that_leave_a_support_undetermined_still_give_an_equilibrium() -> None:
+    """Exact ties (common with rates of few games): no support's own indifference fixes a
+    mixture here, and that of one strategy outside it does."""
+    upper = {(0, 1): 0.1, (0, 2): -0.2, (0, 3): 0.1, (0, 4): -0.1, (1, 4): 0.1, (2, 3): 0.1}
+    upper |= {(2, 4): -0.1, (4, 3): 0.0, (1, 2): 0.0, (1, 3): 0.0}
+    payoff = [[0.0] * 5 for _ in range(5)]
+    for (i, j), value in upper.items():
+        payoff[i][j], payoff[j][i] = value, -value
+    mixture = nash(payoff)
+    assert sum(mixture) == pytest.approx(1) and min(mixture) >= 0
+    gains = [sum(payoff[j][i] * p for i, p in enumerate(mixture)) for j in range(5)]
+    assert max(gains) <= 1e-9
+
+
 def test_an_intransitive_ladder_is_summarized_with_its_nash_view() -> None:
     """Rock-paper-scissors as played games: equal ratings, a third each, all even against it."""
     ladder = ladder_of(("rock", "paper", "scissors"), 2, 1, 10, _named_pairs)

@@ -479,8 +479,11 @@ def nash(payoff: Sequence[Sequence[float]]) -> list[float]:
 
     Every support is tried (support enumeration): the mixture on it that leaves each of its
     strategies indifferent, if it is the only one, is positive there, and no strategy gains
-    against it. Where the game has one equilibrium (almost always, with measured rates)
-    that is the one; where it has many (exact ties), the answer is the mean of those found,
+    against it. Where ties leave no support's mixture determined, the indifference of one
+    strategy outside the support is asked too, then of two, and so on, until some are
+    found. Where the game has one equilibrium (almost always with measured rates, though
+    few games give exact ties) that is the one; where it has many, the answer is the mean
+    of those found,
     itself an equilibrium (they form a convex set), unchanged by the order of the
     strategies and splitting the weight evenly between copies of one strategy, as
     Balduzzi et al.'s maximum-entropy choice does, though not always equal to it.
@@ -489,22 +492,41 @@ def nash(payoff: Sequence[Sequence[float]]) -> list[float]:
     [0.333333, 0.333333, 0.333333]
     """
     n = len(payoff)
-    found: list[list[float]] = []
-    for size in range(1, n + 1):
-        for support in itertools.combinations(range(n), size):
-            equations = [[payoff[j][i] for i in support] for j in support]
-            equations.append([1.0] * size)
-            weights = _solve(equations, [0.0] * size + [1.0])
-            if weights is None or min(weights) <= TOLERANCE:
-                continue
-            mixture = [0.0] * n
-            for i, weight in zip(support, weights, strict=True):
-                mixture[i] = weight
-            if all(_against(payoff, mixture, j) <= TOLERANCE for j in range(n)):
-                found.append(mixture)
-    if not found:  # cannot happen for an antisymmetric game (one always exists)
-        raise RummikubError("the meta-game's equilibrium was not found")
-    return [math.fsum(m[i] for m in found) / len(found) for i in range(n)]
+    # An equilibrium at a vertex of the set of equilibria is the one solution of its
+    # support's indifference, sometimes only with that of a few strategies outside the
+    # support too (ties): the fewest such extra conditions that find any are taken.
+    for extra in range(n):
+        found = [
+            mixture
+            for size in range(1, n + 1)
+            for support in itertools.combinations(range(n), size)
+            for outside in itertools.combinations(
+                [j for j in range(n) if j not in support], min(extra, n - size)
+            )
+            if (mixture := _equilibrium_on(payoff, support, outside)) is not None
+        ]
+        if found:
+            return [math.fsum(m[i] for m in found) / len(found) for i in range(n)]
+    raise RummikubError("the meta-game's equilibrium was not found")  # one always exists
+
+
+def _equilibrium_on(
+    payoff: Sequence[Sequence[float]], support: Sequence[int], outside: Sequence[int]
+) -> list[float] | None:
+    """The equilibrium on ``support`` that leaves its strategies and those of ``outside``
+    indifferent, if there is exactly one such mixture and it is an equilibrium."""
+    n = len(payoff)
+    equations = [[payoff[j][i] for i in support] for j in (*support, *outside)]
+    equations.append([1.0] * len(support))
+    weights = _solve(equations, [0.0] * (len(equations) - 1) + [1.0])
+    if weights is None or min(weights) <= TOLERANCE:
+        return None
+    mixture = [0.0] * n
+    for i, weight in zip(support, weights, strict=True):
+        mixture[i] = weight
+    if any(_against(payoff, mixture, j) > TOLERANCE for j in range(n)):
+        return None
+    return mixture
 
 
 def _against(payoff: Sequence[Sequence[float]], mixture: Sequence[float], j: int) -> float:
