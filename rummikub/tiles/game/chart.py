@@ -121,7 +121,9 @@ def save_ladder_chart(report: LadderReport, path: str | os.PathLike[str]) -> Non
     for row, values in enumerate(rates):
         for col, value in enumerate(values):
             if value == value:  # not the diagonal's nan
-                axes.text(col, row, f"{value:.0f}", ha="center", va="center", fontsize=9)
+                # White on the darkest cells, which black would not show on.
+                ink = "white" if abs(value - 50) > 30 else "black"
+                axes.text(col, row, f"{value:.0f}", ha="center", va="center", color=ink)
     figure.colorbar(image, ax=axes, label="win rate of the row against the column (%)")
     ladder = report.ladder
     axes.set_title(
