@@ -26,6 +26,8 @@ __all__ = [
     "Contest",
     "duel",
     "game_of",
+    "ladder",
+    "pairing",
     "simulation",
     "strategy_names",
 ]
@@ -147,20 +149,51 @@ def simulation(
     return Contest(card_setup, card_sim.summarize, card_sim.to_text)
 
 
-def duel(game: SelfPlay[Any, Any, Any, Any], a: str, b: str, players: int, seed: int) -> Contest:
-    """The duel of ``a`` against ``b`` at ``players`` seats of ``game`` (:func:`game_of`);
-    the duel, its report, text, CSV and chart are the same for every game."""
+def pairing(
+    game: SelfPlay[Any, Any, Any, Any], a: str, b: str, players: int, seed: int
+) -> duels.Pairing:
+    """The duel setup of ``a`` against ``b`` at ``players`` seats of ``game``
+    (:func:`game_of`), the domain's :class:`~rummikub.play.duel.Pairing`."""
     chosen: Any = game
-    setup: duels.Pairing
     if game.name == TILES:
         from rummikub.tiles.game.duel import DuelSetup
 
-        setup = DuelSetup(a, b, players, chosen.rules, chosen.rack_size, seed)
-    else:
-        from rummikub.cards.game.duel import CardDuelSetup
+        return DuelSetup(a, b, players, chosen.rules, chosen.rack_size, seed)
+    from rummikub.cards.game.duel import CardDuelSetup
 
-        setup = CardDuelSetup(chosen.rules, a, b, players, seed)
+    return CardDuelSetup(chosen.rules, a, b, players, seed)
+
+
+def duel(game: SelfPlay[Any, Any, Any, Any], a: str, b: str, players: int, seed: int) -> Contest:
+    """The duel of ``a`` against ``b`` at ``players`` seats of ``game`` (:func:`game_of`);
+    the duel, its report, text, CSV and chart are the same for every game."""
+    setup = pairing(game, a, b, players, seed)
     return Contest(setup, duels.summarize, duels.to_text, duels.to_csv, _duel_chart)
+
+
+def _ladder_chart(report: Any, path: str | os.PathLike[str]) -> None:
+    from rummikub.tiles.game.chart import save_ladder_chart
+
+    save_ladder_chart(report, path)
+
+
+def ladder(
+    game: SelfPlay[Any, Any, Any, Any],
+    strategies: Sequence[str],
+    players: int,
+    seed: int,
+    games: int | None,
+) -> Contest:
+    """The ladder of ``strategies`` at ``players`` seats of ``game`` (:func:`game_of`),
+    ``games`` games a pair (None: the default): every pair in a duel (:func:`pairing`), played by
+    :func:`rummikub.play.ladder.play`; its report, text, CSV and chart are the same for
+    every game."""
+    from rummikub.play import ladder as ladders
+
+    setup = ladders.ladder_of(
+        strategies, players, seed, games, lambda a, b, s: pairing(game, a, b, players, s)
+    )
+    return Contest(setup, ladders.summarize, ladders.to_text, ladders.to_csv, _ladder_chart)
 
 
 def strategy_names(name: str = TILES) -> tuple[str, ...]:

@@ -76,6 +76,7 @@ def test_every_command_has_help() -> None:
         "check",
         "duel",
         "game",
+        "ladder",
         "play",
         "serve",
         "simulate",

@@ -153,3 +153,19 @@ def test_hoard_draws_until_it_can_lay_its_whole_rack() -> None:
     assert sorted(map(str, hoard(out, _hoard_view(20)).played)) == ["B8", "R5", "R6", "R7"]
     # With the pool empty drawing is a pass: it plays like best rather than stall for ever.
     assert hoard(stuck, _hoard_view(0)) == best(stuck, _hoard_view(0))
+
+
+def _tempo_view(opponent: int, pool: int = 20) -> View:
+    return View(seat=0, rack_counts=(4, opponent), opened=(True, True), pool_count=pool, turns=10)
+
+
+def test_tempo_opens_early_hoards_then_races_when_an_opponent_is_close() -> None:
+    """``tempo`` keeps its tiles while the opponent holds many, lays them once the opponent
+    is close to going out, and opens as soon as it can."""
+    tempo = STRATEGIES["tempo"]
+    stuck = Position.parse(rack="R5 R6 R7 K1", table=["B9 B10 B11"], opened=True)
+    assert tempo(stuck, _tempo_view(14)).played == ()  # K1 would stay: draw, as hoard does
+    assert tempo(stuck, _tempo_view(5)) == best(stuck, _tempo_view(5))  # the race is on
+    assert tempo(stuck, _tempo_view(14, pool=0)) == best(stuck, _tempo_view(14, pool=0))
+    closed = Position.parse(rack="R10 R11 R12 K1", table=[], opened=False)
+    assert tempo(closed, _tempo_view(14)).played  # its initial meld, at once

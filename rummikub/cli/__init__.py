@@ -31,6 +31,7 @@ LAZY_COMMANDS = {
     "game": ("game", "game"),
     "simulate": ("simulate", "simulate"),
     "duel": ("duel", "duel"),
+    "ladder": ("ladder", "ladder"),
     "play": ("play", "play_command"),
     "serve": ("serve", "serve"),
     "analyse": ("analyse", "analyse"),

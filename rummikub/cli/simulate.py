@@ -33,6 +33,7 @@ __all__ = [
     "cluster_options",
     "finish",
     "game_option",
+    "give_report",
     "output_options",
     "play_and_report",
     "play_games",
@@ -178,6 +179,12 @@ def play_and_report(contest: registry.Contest, games: int, run: RunOptions) -> N
             progress=progress,
         ),
     )
+    give_report(contest, found, run, timing)
+
+
+def give_report(contest: registry.Contest, found: Any, run: RunOptions, timing: str) -> None:
+    """The report of ``contest`` on the games (or pairs) ``found``: the text or ``--json``
+    on stdout, ``--csv`` and ``--chart`` into their files, then :func:`finish`."""
     report = contest.report(found)
     click.echo(json.dumps(report.to_data()) if run.as_json else contest.text(report))
     if run.csv_path is not None and contest.csv is not None:

@@ -484,9 +484,9 @@ def failures_of(games: Sequence[Summary]) -> tuple[GameFailure, ...]:
     return tuple(game.error for game in games if game.error is not None)
 
 
-def failures_text(failures: Sequence[GameFailure], what: str) -> list[str]:
-    """Lines naming every failed game (none when no game failed); ``what`` says what the
-    figures leave out."""
+def failures_text(failures: Sequence[GameFailure | str], what: str) -> list[str]:
+    """Lines naming every failed game (none when no game failed), each a failure or its
+    line; ``what`` says what the figures leave out."""
     if not failures:
         return []
     count = f"{len(failures)} game{'s' if len(failures) > 1 else ''} failed"

@@ -15,10 +15,17 @@ from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.simulate import Line, Report
 
 if TYPE_CHECKING:
+    from rummikub.play.ladder import LadderReport
     from rummikub.tiles.game.duel import DuelReport
     from rummikub.tiles.game.review import EquityReview
 
-__all__ = ["need_matplotlib", "save_chart", "save_duel_chart", "save_review_chart"]
+__all__ = [
+    "need_matplotlib",
+    "save_chart",
+    "save_duel_chart",
+    "save_ladder_chart",
+    "save_review_chart",
+]
 
 
 def _pyplot() -> Any:
@@ -90,6 +97,38 @@ def save_duel_chart(report: DuelReport, path: str | os.PathLike[str]) -> None:
     figure.suptitle(
         f"{f'{game}: ' if game else ''}{setup.a} (A) against {setup.b} (B): {report.games} "
         f"games, {report.deals} deals, {setup.players} players (95% intervals)"
+    )
+    _save(plt, figure, path)
+
+
+def save_ladder_chart(report: LadderReport, path: str | os.PathLike[str]) -> None:
+    """Draw a ladder (of any game) into a PNG file: a heat map of the win-rate matrix (the
+    row's rate against the column; red below one half, blue above), the strategies in the
+    order of their ratings, and the Nash mixture's weight of each in its label."""
+    plt = _pyplot()
+    order = report.ranked()
+    names = report.strategies
+    rates = [
+        [float("nan") if (r := report.rate(i, j)) is None else 100 * r for j in order]
+        for i in order
+    ]
+    size = 2 + 0.8 * len(order)
+    figure, axes = plt.subplots(figsize=(size + 1.5, size), constrained_layout=True)
+    image = axes.imshow(rates, cmap="RdBu", vmin=0, vmax=100)
+    labels = [f"{names[i]} ({100 * report.mixture[i]:.0f}%)" for i in order]
+    axes.set_xticks(range(len(order)), [names[i] for i in order], rotation=45, ha="right")
+    axes.set_yticks(range(len(order)), labels)
+    for row, values in enumerate(rates):
+        for col, value in enumerate(values):
+            if value == value:  # not the diagonal's nan
+                # White on the darkest cells, which black would not show on.
+                ink = "white" if abs(value - 50) > 30 else "black"
+                axes.text(col, row, f"{value:.0f}", ha="center", va="center", color=ink)
+    figure.colorbar(image, ax=axes, label="win rate of the row against the column (%)")
+    ladder = report.ladder
+    axes.set_title(
+        f"{ladder.game.name}: {ladder.players} players, {ladder.games} games a pair "
+        "(rows: Nash weight)"
     )
     _save(plt, figure, path)
 

@@ -18,6 +18,11 @@ plugs into :func:`rummikub.tiles.game.simulate.play_game` and ``rummikub play``.
   rack (opening and rearranging the table in the same turn, where the rules allow it), then
   goes out; once the pool is empty it plays like ``best``, since drawing is no longer
   possible and passing for ever would never end the hand.
+* ``tempo``: adapts to the table: it opens as early as it can (like ``best``), then keeps its
+  tiles back as ``hoard`` does (drawing until one move lays its whole rack, so that it feeds
+  the table nothing an opponent could build on) while the race is slow, and races like
+  ``best`` once an opponent is close to going out (five tiles or fewer) or the pool is
+  empty. Everything it watches is public: the opponents' rack sizes and the pool.
 * ``equity-v1``: the first ``equity`` (determinized playouts in which everyone plays ``best``),
   kept unchanged under this name so that later players can be measured against it.
 """
@@ -50,6 +55,7 @@ __all__ = [
     "hoard",
     "hold",
     "strategy",
+    "tempo",
     "tiles",
 ]
 
@@ -211,6 +217,20 @@ def hoard(position: Position, view: View) -> Move:
     return no_move(position)
 
 
+#: ``tempo`` races once an opponent holds this few tiles.
+TEMPO_RACE_OPPONENT = 5
+
+
+def tempo(position: Position, view: View) -> Move:
+    """Open early, then hoard while the race is slow; race like ``best`` once it is not."""
+    racing = (
+        not position.opened
+        or view.pool_count == 0
+        or min(view.opponents(), default=0) <= TEMPO_RACE_OPPONENT
+    )
+    return best(position, view) if racing else hoard(position, view)
+
+
 def equity(position: Position, view: View) -> Move:
     """Plays to win: the candidate with the best equity (:mod:`rummikub.tiles.game.equity`)."""
     from rummikub.tiles.game.equity import equity as decide
@@ -224,6 +244,7 @@ STRATEGIES: dict[str, Strategy] = {
     "hold": hold,
     "casual": casual,
     "hoard": hoard,
+    "tempo": tempo,
     "equity": equity,
     "equity-v1": equity,
 }
