@@ -45,6 +45,7 @@ __all__ = [
     "best",
     "casual",
     "equity",
+    "equity_v1",
     "held",
     "held_back",
     "hoard",
@@ -212,7 +213,15 @@ def hoard(position: Position, view: View) -> Move:
 
 
 def equity(position: Position, view: View) -> Move:
-    """Plays to win: the candidate with the best equity (:mod:`rummikub.tiles.game.equity`)."""
+    """Plays to win against whoever sits there (:mod:`rummikub.tiles.game.player`)."""
+    from rummikub.tiles.game.player import equity as decide
+
+    return decide(position, view)
+
+
+def equity_v1(position: Position, view: View) -> Move:
+    """The first ``equity``: the candidate with the best equity over playouts in which
+    everyone plays ``best`` (:mod:`rummikub.tiles.game.equity`)."""
     from rummikub.tiles.game.equity import equity as decide
 
     return decide(position, view)
@@ -225,7 +234,7 @@ STRATEGIES: dict[str, Strategy] = {
     "casual": casual,
     "hoard": hoard,
     "equity": equity,
-    "equity-v1": equity,
+    "equity-v1": equity_v1,
 }
 
 

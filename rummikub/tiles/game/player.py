@@ -1,0 +1,184 @@
+"""Playing to win against whoever sits there: the ``equity`` strategy.
+
+The first ``equity`` (:mod:`rummikub.tiles.game.equity`, kept as ``equity-v1``) plays out its
+candidates on sampled deals in which every player, itself included, plays ``best``. Two of
+those assumptions decide its games: that the opponent lays what it can (so that every tile
+it lays is a tile the player may use), and that the player lays everything on its own next
+turn. Both are wrong against a player who hoards, and the duels measured what does win
+(benchmarks/RESULTS.md, "The player who plays to win"): a player who draws until one move
+lays its whole rack, then goes out, beats every player who feeds the table, because going
+out over a table of 40 tiles needs far fewer rack tiles to fit than going out over one's own
+melds alone. So this player is built on that race, and reads the opponents instead of
+assuming them:
+
+1. **Go out** when one move lays the whole rack (the solver's most-tiles move lays it): the
+   hand is won.
+2. **The pool empty**: drawing is over, so racing is too: the first ``equity``'s choice
+   (:func:`rummikub.tiles.game.equity.equity`: the exact endgame at 2 players where it
+   decides, else the candidate with the best equity over the playouts, in which everyone
+   now does play ``best``, as a hoarder does once it cannot draw).
+3. **Open** with the best move (the solver's, by value) when the rules and the opponents
+   make it pay: it shortens the rack, and the player may then use the table on every later
+   turn. Where the rules let a player use the table on the turn it opens
+   (``open_then_play``), the table is what a hoarder goes out over: the player opens only
+   when no opponent is more likely a hoarder than not (:func:`hoarding`); under the
+   ``boxed`` reading an opponent cannot use the table before a turn of its own opening, so
+   the player always opens.
+4. Else **draw**: a tile laid short of going out is a tile the others may go out over.
+
+**The model of an opponent** (:func:`hoarding`) is Bayesian over two kinds of player: a
+*hoarder*, who draws every turn until it goes out, and a *feeder*, who lays what it can and
+draws only when it cannot (``best``, ``tiles``, ``hold``, ``casual``). It reads only what is
+public (RULES.md, "what a player knows"): the kind of each of the opponent's turns, and
+whether it had opened by then. A hoarder never lays tiles short of going out while the pool
+holds tiles; a feeder draws about half its turns before it opens and a quarter after
+(:data:`FEEDER_DRAWS`). A run of draws with a growing rack is read as hoarding.
+
+What it assumes, and its budget: its own later turns follow this same policy (no "it lays
+everything next turn"); an opponent is either kind, its kind read from its turns. A decision
+costs one or two solves of the player's own position while the pool holds tiles (the
+most-tiles move, and the best move when it may open), and the first ``equity``'s budget
+(:data:`rummikub.tiles.game.equity.DEFAULT`) once it is empty: work, never time.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rummikub.tiles.game.engine import GameState, advance, turn_of_move
+from rummikub.tiles.game.view import View, determinize
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.solver import solve
+
+__all__ = [
+    "ENDGAME_TILES",
+    "FEEDER_DRAWS",
+    "HOARDER_LAYS",
+    "PRIOR",
+    "Reading",
+    "equity",
+    "hoarding",
+    "may_open",
+    "reading",
+]
+
+#: With the pool empty, the first ``equity`` decides while the racks hold this many tiles
+#: in all; above, a decision of it costs seconds (some 20 s of one core for two racks of 50
+#: tiles) and the player plays the best move, as a hoarder does.
+ENDGAME_TILES = 30
+
+#: The prior chance that an opponent hoards, before it has taken a turn.
+PRIOR = 0.5
+#: The chance that a feeder draws on a turn while the pool holds tiles: before its initial
+#: meld (it holds no meld of the initial value yet) and after (nothing on its rack fits).
+#: Set from the duels' turn counts (``best`` draws some two turns in five), not fitted.
+FEEDER_DRAWS = (0.5, 0.25)
+#: The chance that a hoarder lays tiles without going out while the pool holds tiles (it
+#: never does; not 0, so that one odd turn is evidence, not proof).
+HOARDER_LAYS = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What an opponent's public turns say about it."""
+
+    seat: int
+    #: Its turns counted: draws, and plays while the pool held tiles.
+    draws: int
+    plays: int
+    #: The chance that it hoards (:func:`hoarding`).
+    hoards: float
+
+
+def reading(view: View, seat: int) -> Reading:
+    """How likely ``seat`` is a hoarder, from its turns in ``view.history`` (public: the kind
+    of each turn and the tiles laid, never a tile drawn).
+
+    Every turn multiplies the odds by its likelihood under each kind: a draw is certain for
+    a hoarder and :data:`FEEDER_DRAWS` for a feeder (its first or second value as the seat had
+    laid tiles by then or not); a play while the pool still held tiles is
+    :data:`HOARDER_LAYS` for a hoarder and the rest for a feeder. Passes (the pool empty) and
+    plays once the pool is empty say nothing: then everyone plays what it can.
+    """
+    # The pool before each turn, counted back from now: every draw took one tile out of it.
+    pool = view.pool_count + sum(1 for seen in view.history if seen.kind == "draw")
+    hoard = feed = 1.0
+    draws = plays = 0
+    opened = False
+    for seen in view.history:
+        pooled = pool > 0
+        if seen.kind == "draw":
+            pool -= 1
+        if seen.seat != seat:
+            continue
+        chance = FEEDER_DRAWS[opened]
+        if seen.kind == "draw":
+            draws += 1
+            feed *= chance
+        elif seen.kind == "play" and seen.laid:
+            opened = True
+            if pooled:
+                plays += 1
+                hoard *= HOARDER_LAYS
+                feed *= 1.0 - chance
+        # Renormalise as we go: long histories stay within a float's range.
+        total = hoard + feed
+        hoard, feed = hoard / total, feed / total
+    odds = PRIOR * hoard
+    return Reading(seat, draws, plays, odds / (odds + (1.0 - PRIOR) * feed))
+
+
+def hoarding(view: View, seat: int) -> float:
+    """The chance that ``seat`` hoards (:func:`reading`)."""
+    return reading(view, seat).hoards
+
+
+def may_open(position: Position, view: View) -> bool:
+    """Whether opening pays (step 3 of the module's text): always under rules where a player
+    cannot use the table on the turn it opens; else only when no opponent is more likely a
+    hoarder than not."""
+    if not position.rules.open_then_play:
+        return True
+    return all(hoarding(view, seat) < 0.5 for seat in range(view.players) if seat != view.seat)
+
+
+def _drawn_dry(position: Position, view: View) -> Move:
+    """The move once the pool is empty and the player cannot go out (step 2)."""
+    if sum(view.rack_counts) <= ENDGAME_TILES:
+        from rummikub.tiles.game.equity import equity as first
+
+        return first(position, view)
+    move = solve(position).move
+    if view.players != 2 or not move.played:
+        return move
+    # Two racks too large for the exact search, but still perfect information: the
+    # opponent holds every tile the player cannot see. Lay the best move unless it lets the
+    # opponent go out over it on the next turn; then pass, unless passing does too.
+    state = determinize(position, view, random.Random(0))
+    for candidate in (move, Move(position.table, ())):
+        after = advance(state, turn_of_move(state, candidate), judge=False)
+        if after.over or not _goes_out(after):
+            return candidate
+    return move
+
+
+def _goes_out(state: GameState) -> bool:
+    """Whether the player to move in ``state`` (its rack known) can lay its whole rack."""
+    position = state.position()
+    return len(solve(position, objective="tiles").move.played) == len(position.rack)
+
+
+def equity(position: Position, view: View) -> Move:
+    """The ``equity`` strategy (see the module's text): go out, else (the pool empty) the
+    first ``equity``'s move, else open when it pays, else draw."""
+    out = solve(position, objective="tiles").move
+    if len(out.played) == len(position.rack):
+        return out
+    if view.pool_count == 0:
+        return _drawn_dry(position, view)
+    if not position.opened and may_open(position, view):
+        opening = solve(position).move
+        if opening.played:
+            return opening
+    return Move(position.table, ())
