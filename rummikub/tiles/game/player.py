@@ -54,6 +54,7 @@ from rummikub.tiles.solver import solve
 __all__ = [
     "ENDGAME_TILES",
     "FEEDER_DRAWS",
+    "GOES_ON",
     "HOARDER_LAYS",
     "PRIOR",
     "Reading",
@@ -67,6 +68,11 @@ __all__ = [
 #: in all; above, a decision of it costs seconds (some 20 s of one core for two racks of 50
 #: tiles) and the player plays the best move, as a hoarder does.
 ENDGAME_TILES = 30
+
+#: What a candidate is worth, once the pool is empty, that leaves the player behind on the
+#: racks' totals but the opponent unable to go out: less than a draw on the totals, more
+#: than a loss.
+GOES_ON = 0.25
 
 #: The prior chance that an opponent hoards, before it has taken a turn.
 PRIOR = 0.5
@@ -149,18 +155,33 @@ def _drawn_dry(position: Position, view: View) -> Move:
         from rummikub.tiles.game.equity import equity as first
 
         return first(position, view)
-    move = solve(position).move
-    if view.players != 2 or not move.played:
-        return move
+    if view.players != 2:
+        return solve(position).move
     # Two racks too large for the exact search, but still perfect information: the
-    # opponent holds every tile the player cannot see. Lay the best move unless it lets the
-    # opponent go out over it on the next turn; then pass, unless passing does too.
+    # opponent holds every tile the player cannot see. Each candidate (passing among them)
+    # is worth nothing if it ends the hand lost or the opponent can go out over the table it
+    # leaves; else what the racks' totals would give were the hand to end on passes there
+    # (RULES.md: the lowest total wins), at least :data:`GOES_ON`; the margin in totals
+    # breaks ties, then the earlier candidate (the best move first).
+    from rummikub.tiles.game.equity import candidates
+
     state = determinize(position, view, random.Random(0))
-    for candidate in (move, Move(position.table, ())):
-        after = advance(state, turn_of_move(state, candidate), judge=False)
-        if after.over or not _goes_out(after):
-            return candidate
-    return move
+    seat = view.seat
+    scored: list[tuple[float, int, int, Move]] = []
+    for order, (_, move) in enumerate(candidates(position)):
+        after = advance(state, turn_of_move(state, move), judge=False)
+        totals = [after.rack_total(s) or 0 for s in range(2)]
+        margin = totals[1 - seat] - totals[seat]
+        if after.result is not None:
+            worth = 1.0 / len(after.result.winners) if seat in after.result.winners else 0.0
+        elif _goes_out(after):
+            worth = 0.0
+        else:
+            # Losing on the totals is not lost yet: the hand goes on, and the opponent may
+            # lay what the player goes out over.
+            worth = 1.0 if margin > 0 else 0.5 if margin == 0 else GOES_ON
+        scored.append((-worth, -margin, order, move))
+    return min(scored, key=lambda entry: entry[:3])[3]
 
 
 def _goes_out(state: GameState) -> bool:
