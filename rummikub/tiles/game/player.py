@@ -43,15 +43,16 @@ most-tiles move, and the best move when it may open), and the first ``equity``'s
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
+from rummikub.play.equity import Budget, deals
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
-from rummikub.tiles.game.view import View, determinize
+from rummikub.tiles.game.view import View
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve
 
 __all__ = [
+    "DRY_DEALS",
     "ENDGAME_TILES",
     "FEEDER_DRAWS",
     "GOES_ON",
@@ -73,6 +74,9 @@ ENDGAME_TILES = 30
 #: racks' totals but the opponent unable to go out: less than a draw on the totals, more
 #: than a loss.
 GOES_ON = 0.25
+
+#: The deals of the unseen tiles the pool-empty choice weighs at 3 and 4 players.
+DRY_DEALS = 4
 
 #: The prior chance that an opponent hoards, before it has taken a turn.
 PRIOR = 0.5
@@ -155,38 +159,43 @@ def _drawn_dry(position: Position, view: View) -> Move:
         from rummikub.tiles.game.equity import equity as first
 
         return first(position, view)
-    if view.players != 2:
-        return solve(position).move
-    # Two racks too large for the exact search, but still perfect information: the
-    # opponent holds every tile the player cannot see. Each candidate (passing among them)
-    # is worth nothing if it ends the hand lost or the opponent can go out over the table it
-    # leaves; else what the racks' totals would give were the hand to end on passes there
-    # (RULES.md: the lowest total wins), at least :data:`GOES_ON`; the margin in totals
-    # breaks ties, then the earlier candidate (the best move first).
-    from rummikub.tiles.game.equity import candidates
+    from rummikub.tiles.game.equity import TileSearch, candidates
 
-    state = determinize(position, view, random.Random(0))
+    # Racks too large for the exact search. At 2 players the hand is one of perfect
+    # information (the opponent holds every tile the player cannot see: one deal is the
+    # truth); at more, the unseen tiles are dealt :data:`DRY_DEALS` times. Each candidate
+    # (passing among them) is worth, on each deal, nothing if it ends the hand lost or an
+    # opponent can go out over the table it leaves; else what the racks' totals would give
+    # were the hand to end on passes there (RULES.md: the lowest total wins), at least
+    # :data:`GOES_ON`. The mean worth decides; then the mean margin in totals, then the
+    # earlier candidate (the best move first).
+    samples = 1 if view.players == 2 else DRY_DEALS
+    states = deals(TileSearch(), (position, view), Budget(samples=samples))
     seat = view.seat
-    scored: list[tuple[float, int, int, Move]] = []
+    scored: list[tuple[float, float, int, Move]] = []
     for order, (_, move) in enumerate(candidates(position)):
-        after = advance(state, turn_of_move(state, move), judge=False)
-        totals = [after.rack_total(s) or 0 for s in range(2)]
-        margin = totals[1 - seat] - totals[seat]
-        if after.result is not None:
-            worth = 1.0 / len(after.result.winners) if seat in after.result.winners else 0.0
-        elif _goes_out(after):
-            worth = 0.0
-        else:
-            # Losing on the totals is not lost yet: the hand goes on, and the opponent may
-            # lay what the player goes out over.
-            worth = 1.0 if margin > 0 else 0.5 if margin == 0 else GOES_ON
+        worth = margin = 0.0
+        for state in states:
+            after = advance(state, turn_of_move(state, move), judge=False)
+            totals = [after.rack_total(s) or 0 for s in range(view.players)]
+            lowest = min(t for s, t in enumerate(totals) if s != seat)
+            margin += lowest - totals[seat]
+            if after.result is not None:
+                won = seat in after.result.winners
+                worth += 1.0 / len(after.result.winners) if won else 0.0
+            elif any(_goes_out(after, s) for s in range(view.players) if s != seat):
+                continue
+            elif lowest != totals[seat]:
+                worth += 1.0 if lowest > totals[seat] else GOES_ON
+            else:
+                worth += 0.5
         scored.append((-worth, -margin, order, move))
     return min(scored, key=lambda entry: entry[:3])[3]
 
 
-def _goes_out(state: GameState) -> bool:
-    """Whether the player to move in ``state`` (its rack known) can lay its whole rack."""
-    position = state.position()
+def _goes_out(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` (its rack known in ``state``) can lay its whole rack on the table."""
+    position = state.position(seat)
     return len(solve(position, objective="tiles").move.played) == len(position.rack)
 
 
