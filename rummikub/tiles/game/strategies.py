@@ -18,6 +18,9 @@ plugs into :func:`rummikub.tiles.game.simulate.play_game` and ``rummikub play``.
   rack (opening and rearranging the table in the same turn, where the rules allow it), then
   goes out; once the pool is empty it plays like ``best``, since drawing is no longer
   possible and passing for ever would never end the hand.
+* ``equity``: plays to win against whoever sits there (:mod:`rummikub.tiles.game.player`):
+  goes out when one move lays its whole rack, else draws; opens when the rules and its
+  reading of the opponents' public turns (a hoarder or a feeder) make it pay.
 * ``equity-v1``: the first ``equity`` (determinized playouts in which everyone plays ``best``),
   kept unchanged under this name so that later players can be measured against it.
 """
