@@ -13,10 +13,14 @@ assuming them:
 
 1. **Go out** when one move lays the whole rack (the solver's most-tiles move lays it): the
    hand is won.
-2. **The pool empty**: drawing is over, so racing is too: the first ``equity``'s choice
+2. **The pool empty**: drawing is over, so racing is too. With few tiles on the racks
+   (:data:`ENDGAME_TILES`), the first ``equity``'s choice
    (:func:`rummikub.tiles.game.equity.equity`: the exact endgame at 2 players where it
-   decides, else the candidate with the best equity over the playouts, in which everyone
-   now does play ``best``, as a hoarder does once it cannot draw).
+   decides, else its playouts, in which everyone now does play ``best``, as a hoarder does
+   once it cannot draw). With more, that choice costs seconds: each of its candidates
+   (passing among them) is weighed on the deal (at 2 players the one deal, the truth; at 3
+   and 4, :data:`DRY_DEALS` sampled ones) by whether an opponent could go out over the
+   table it leaves, then by the racks' totals, which decide a hand ended on passes.
 3. **Open** with the best move (the solver's, by value) when the rules and the opponents
    make it pay: it shortens the rack, and the player may then use the table on every later
    turn. Where the rules let a player use the table on the turn it opens
@@ -37,8 +41,9 @@ holds tiles; a feeder draws about half its turns before it opens and a quarter a
 What it assumes, and its budget: its own later turns follow this same policy (no "it lays
 everything next turn"); an opponent is either kind, its kind read from its turns. A decision
 costs one or two solves of the player's own position while the pool holds tiles (the
-most-tiles move, and the best move when it may open), and the first ``equity``'s budget
-(:data:`rummikub.tiles.game.equity.DEFAULT`) once it is empty: work, never time.
+most-tiles move, and the best move when it may open); once it is empty, a solve of each
+opponent's rack per candidate and deal, or the first ``equity``'s budget
+(:data:`rummikub.tiles.game.equity.DEFAULT`) once the racks are small: work, never time.
 """
 
 from __future__ import annotations
