@@ -95,7 +95,9 @@ def test_the_view_reads_no_hidden_rack_nor_the_pool() -> None:
     assert (position, view) == view_of(state)
 
 
-@pytest.mark.parametrize("name", ["best", "tiles", "hold", "casual", "equity"])
+@pytest.mark.parametrize(
+    "name", ["best", "tiles", "hold", "casual", "hoard", "equity", "equity-v1"]
+)
 def test_a_strategy_decides_from_the_view_alone(name: str) -> None:
     """Two states that differ only in what the player cannot see give the same move, and a
     state whose hidden racks and pool cannot be read at all gives it too."""

@@ -23,6 +23,9 @@ plugs into :func:`rummikub.tiles.game.simulate.play_game` and ``rummikub play``.
   the table nothing an opponent could build on) while the race is slow, and races like
   ``best`` once an opponent is close to going out (five tiles or fewer) or the pool is
   empty. Everything it watches is public: the opponents' rack sizes and the pool.
+* ``equity``: plays to win against whoever sits there (:mod:`rummikub.tiles.game.player`):
+  goes out when one move lays its whole rack, else draws; opens when the rules and its
+  reading of the opponents' public turns (a hoarder or a feeder) make it pay.
 * ``equity-v1``: the first ``equity`` (determinized playouts in which everyone plays ``best``),
   kept unchanged under this name so that later players can be measured against it.
 """
@@ -50,6 +53,7 @@ __all__ = [
     "best",
     "casual",
     "equity",
+    "equity_v1",
     "held",
     "held_back",
     "hoard",
@@ -232,7 +236,15 @@ def tempo(position: Position, view: View) -> Move:
 
 
 def equity(position: Position, view: View) -> Move:
-    """Plays to win: the candidate with the best equity (:mod:`rummikub.tiles.game.equity`)."""
+    """Plays to win against whoever sits there (:mod:`rummikub.tiles.game.player`)."""
+    from rummikub.tiles.game.player import equity as decide
+
+    return decide(position, view)
+
+
+def equity_v1(position: Position, view: View) -> Move:
+    """The first ``equity``: the candidate with the best equity over playouts in which
+    everyone plays ``best`` (:mod:`rummikub.tiles.game.equity`)."""
     from rummikub.tiles.game.equity import equity as decide
 
     return decide(position, view)
@@ -246,7 +258,7 @@ STRATEGIES: dict[str, Strategy] = {
     "hoard": hoard,
     "tempo": tempo,
     "equity": equity,
-    "equity-v1": equity,
+    "equity-v1": equity_v1,
 }
 
 
