@@ -386,6 +386,11 @@ def test_preview_the_second_best_move_outs_hold_and_check_a_proposal(
     page.get_by_role("button", name="Check this move").click()
     expect(page.locator("#summary")).to_contain_text("Illegal move")
     assert page.locator("#broken li").count() >= 1
+    # Deleting meld 1 gives R4 and O7 back to the rack and keeps R1 R2 R3 on the table.
+    proposal.get_by_role("button", name="delete meld 1").click()
+    expect(page.locator("#after")).to_have_value("K7 R7 B7 | B9 B10 J | R1 R2 R3")
+    expect(proposal.get_by_role("button", name="O7 in Rack (tiles left)")).to_be_visible()
+    expect(proposal.get_by_role("button", name="R4 in Rack (tiles left)")).to_be_visible()
     no_horizontal_scroll(page)
     check_axe(page)
     board.close()
@@ -504,6 +509,32 @@ def test_play_three_turns_reload_and_review(
     expect(page.locator("#board")).to_be_visible()
     expect(page.get_by_label("Position in quick notation")).not_to_have_value("")
     no_horizontal_scroll(page)
+    board.close()
+
+
+def test_a_long_games_turn_list_scrolls_by_keyboard(
+    boards: list[Board], browser: Browser, server: str
+) -> None:
+    """Once the turn list scrolls it can be focused (axe: scrollable-region-focusable)."""
+    board = new_board(boards, browser, server, PHONE)
+    page = board.open("/?mode=game")
+    page.get_by_label("Seed").fill("11")
+    page.get_by_role("button", name="New game").click()
+    status = page.locator("#game-status")
+    for turn in range(1, 31, 2):
+        expect(status).to_contain_text(f"Turn {turn}: your move")
+        page.get_by_role("button", name="Draw").click()
+    expect(status).to_contain_text("Turn 31: your move")
+    turns = page.locator("#game-turns")
+    assert turns.evaluate("list => list.scrollHeight > list.clientHeight")
+    turns.focus()
+    assert page.evaluate("document.activeElement.id") == "game-turns"
+    top = turns.evaluate("list => list.scrollTop")
+    page.keyboard.press("Home" if top else "End")
+    page.wait_for_function(
+        f"document.getElementById('game-turns').scrollTop != {top}", timeout=5000
+    )
+    check_axe(page)
     board.close()
 
 

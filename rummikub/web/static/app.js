@@ -820,6 +820,27 @@ function proposalPlace(container, place) {
   );
 }
 
+// A deleted meld gives its rack tiles back to the rack; its table tiles cannot leave the
+// table, so they stay on it, gathered in one meld to place (a copy of the table keeps every
+// tile the table had: the rack takes back only what the table now holds beyond that).
+function deleteProposedMeld(m) {
+  const [deleted] = proposal.table.splice(m, 1);
+  const before = countOf(board.table.flat());
+  const kept = [];
+  for (const tile of deleted) {
+    const onTable = countOf(proposal.table.flat().concat(kept));
+    if ((onTable.get(tile) || 0) < (before.get(tile) || 0)) kept.push(tile);
+    else proposal.rack.push(tile);
+  }
+  const last = proposal.table.length - 1;
+  if (kept.length && last >= 0 && proposal.table[last].length === 0) proposal.table[last] = kept;
+  else if (kept.length || last < 0) proposal.table.push(kept);
+  proposal.target = proposal.table.length - 1;
+  proposal.selected = null;
+  proposal.typed = false;
+  renderProposal();
+}
+
 function renderProposal() {
   proposalPlace($("proposal-rack"), "rack");
   $("proposal-rack-target").setAttribute("aria-pressed", String(Boolean(proposal.selected)));
@@ -841,13 +862,7 @@ function renderProposal() {
       remove.className = "delete";
       remove.textContent = "\u00D7";
       remove.setAttribute("aria-label", t("delete_meld", m + 1));
-      remove.addEventListener("click", () => {
-        proposal.rack.push(...proposal.table[m].filter((tile) => board.rack.includes(tile)));
-        proposal.table.splice(m, 1);
-        proposal.target = Math.max(0, proposal.table.length - 1);
-        proposal.selected = null;
-        renderProposal();
-      });
+      remove.addEventListener("click", () => deleteProposedMeld(m));
       item.append(target, tiles, remove);
       return item;
     })
