@@ -564,7 +564,10 @@ def test_solve_a_500_rum_hand(boards: list[Board], browser: Browser, server: str
     touch_targets(page)
     page.locator("#card-after").fill("QS QC QH KC")
     page.get_by_role("button", name="Check this turn").click()
-    expect(summary).to_contain_text("Illegal turn")
+    expect(summary).to_have_text("Illegal turn: 2 rules broken.")  # and no discard
+    page.locator("#card-after-discard").fill("2C")
+    page.get_by_role("button", name="Check this turn").click()
+    expect(summary).to_have_text("Illegal turn: 1 rule broken.")
     no_horizontal_scroll(page)
     check_axe(page)
     board.close()

@@ -171,6 +171,7 @@ const WORDS = {
     card_new_table: "New table",
     card_legal: "Legal turn: lays {0} ({1} points).",
     card_illegal: "Illegal turn: {0} rules broken.",
+    card_illegal_one: "Illegal turn: 1 rule broken.",
   },
   pt: {
     skip: "Saltar para o tabuleiro",
@@ -338,6 +339,7 @@ const WORDS = {
     card_new_table: "Nova mesa",
     card_legal: "Vez legal: baixa {0} ({1} pontos).",
     card_illegal: "Vez ilegal: {0} regras quebradas.",
+    card_illegal_one: "Vez ilegal: 1 regra quebrada.",
   },
 };
 
