@@ -29,6 +29,7 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
 )
 
+from rummikub.tiles.rules import Rules  # noqa: E402
 from rummikub.web import Limits  # noqa: E402
 from rummikub.web.server import in_thread  # noqa: E402
 from tests.tools import CHROMIUM  # noqa: E402
@@ -536,6 +537,41 @@ def test_a_long_games_turn_list_scrolls_by_keyboard(
     )
     check_axe(page)
     board.close()
+
+
+def test_a_record_opened_on_the_board_keeps_its_rules(
+    boards: list[Board], browser: Browser, server: str, tmp_path: Path
+) -> None:
+    from rummikub.tiles.game.record import save
+    from rummikub.tiles.game.simulate import play_game
+    from rummikub.tiles.game.strategies import best
+
+    small = Rules(numbers=7, colors="KRB", copies=1, jokers=0, initial_meld=0)
+    record, _ = play_game(small, [best, best], 2, rack_size=6)
+    path = tmp_path / "small.toml"
+    save(record, path)
+    board = new_board(boards, browser, server, DESK)
+    page = board.open("/?mode=game")
+    page.locator("#game-file").set_input_files(str(path))
+    page.get_by_role("button", name="Review").click()
+    page.get_by_role("button", name="Next turn").click()
+    expect(page.locator("#review-turn")).to_contain_text("Turn 2 of")
+    page.get_by_role("button", name="Analyse on the board").last.click()
+    expect(page.locator("#board")).to_be_visible()
+    more = page.get_by_label("More rules (KEY=VALUE)")
+    expect(more).to_have_value("numbers=7 colors=KRB copies=1 jokers=0")
+    expect(page.get_by_label("Initial meld", exact=True)).to_have_value("0")
+    assert "rule=numbers%3D7" in page.url and "initial=0" in page.url
+    # Analysed in the small box, B3 B4 B5 opens (under the standard 30 it could not).
+    page.get_by_role("button", name="Best move").click()
+    expect(page.locator("#summary")).to_contain_text("B3 B4 B5")
+    # A link keeps the rules; a rule the server does not know is refused with its name.
+    page.goto(page.url)
+    expect(more).to_have_value("numbers=7 colors=KRB copies=1 jokers=0")
+    more.fill("numbers=7 speed=3")
+    page.get_by_role("button", name="Best move").click()
+    expect(page.locator("#message")).to_contain_text("speed")
+    board.close(failed_requests=1)
 
 
 # -- the card rummies -------------------------------------------------------------------------

@@ -360,11 +360,38 @@ function notation() {
   return text;
 }
 
+// The options beyond the preset and the initial meld (a record's small box, say), typed as
+// the command line's --rule takes them: "numbers=7 colors=KRB". The server judges them.
+function ruleOptions() {
+  const found = {};
+  for (const word of $("rule-options").value.split(/[\s,]+/)) {
+    if (!word) continue;
+    const at = word.indexOf("=");
+    const key = at < 0 ? word : word.slice(0, at);
+    const raw = at < 0 ? "" : word.slice(at + 1);
+    if (/^-?\d+$/.test(raw)) found[key] = Number(raw);
+    else if (raw === "true" || raw === "false") found[key] = raw === "true";
+    else found[key] = raw;
+  }
+  return found;
+}
+
 function rules() {
-  const found = { preset: $("preset").value };
+  const found = { ...ruleOptions(), preset: $("preset").value };
   const initial = $("initial-meld").value;
   if (initial !== "" && Number(initial) !== 30) found.initial_meld = Number(initial);
   return found;
+}
+
+// Rules as a record or a puzzle writes them ({} is standard) shown on the board, so that a
+// position opened from a game is analysed under the game's rules.
+function setRules(data) {
+  const { preset = "standard", initial_meld: initial, ...options } = data || {};
+  $("preset").value = preset;
+  $("initial-meld").value = initial === undefined ? "30" : String(initial);
+  $("rule-options").value = Object.entries(options)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(" ");
 }
 
 // The board changed: the notation box, the URL (a new history entry when `push`), and
@@ -385,6 +412,7 @@ function urlOf(text) {
   if (preset !== "standard") params.set("rules", preset);
   const initial = $("initial-meld").value;
   if (initial !== "" && Number(initial) !== 30) params.set("initial", initial);
+  for (const [key, value] of Object.entries(ruleOptions())) params.append("rule", `${key}=${value}`);
   const mode = currentMode();
   if (mode !== "board") params.set("mode", mode);
   const query = params.toString();
@@ -399,7 +427,12 @@ function keepPosition(text, push) {
   }
   localStorage.setItem(
     "rummikub.board",
-    JSON.stringify({ p: text, rules: $("preset").value, initial: $("initial-meld").value })
+    JSON.stringify({
+      p: text,
+      rules: $("preset").value,
+      initial: $("initial-meld").value,
+      more: $("rule-options").value,
+    })
   );
 }
 
@@ -942,12 +975,14 @@ async function fromLocation() {
   let text = params.get("p");
   let preset = params.get("rules");
   let initial = params.get("initial");
+  let more = params.getAll("rule").join(" ");
   if (text === null) {
     const kept = JSON.parse(localStorage.getItem("rummikub.board") || "null");
-    if (kept) ({ p: text, rules: preset, initial } = kept);
+    if (kept) ({ p: text, rules: preset, initial, more = "" } = kept);
   }
   if (preset) $("preset").value = preset;
   $("initial-meld").value = initial || "30";
+  $("rule-options").value = more;
   showMode(params.get("mode") || "board");
   $("notation").value = text || "";
   await readNotation(text || "", { quiet: false });
@@ -1010,7 +1045,7 @@ function start() {
     askSolve();
   });
   $("opened").addEventListener("change", () => edit(() => (board.opened = $("opened").checked)));
-  for (const id of ["preset", "initial-meld"]) {
+  for (const id of ["preset", "initial-meld", "rule-options"]) {
     $(id).addEventListener("change", () => keepPosition(notation(), false));
   }
   $("clear").addEventListener("click", () =>

@@ -102,7 +102,8 @@ async function newGame(event) {
   const body = { opponents: Array(count).fill($("opponent-kind").value) };
   const seed = $("seed").value;
   if (seed !== "") body.seed = Number(seed);
-  if ($("preset").value !== "standard") body.rules = { preset: $("preset").value };
+  const chosen = rules();
+  if (Object.keys(chosen).length > 1 || chosen.preset !== "standard") body.rules = chosen;
   games.review = null;
   $("review").hidden = true;
   if (await gameCall("/api/game/new", body)) scrollToAnswer("game-area");
@@ -214,7 +215,9 @@ function renderReview() {
   $("review-open").disabled = !turn.notation;
 }
 
+// A position of the game opened on the board, under the game's rules.
 function analyseOnBoard(text) {
+  setRules(games.record.rules);
   showMode("board", true);
   $("notation").value = text;
   readNotation(text, { push: true, quiet: false });
