@@ -501,7 +501,8 @@ def test_play_three_turns_reload_and_review(
     expect(page.locator("#game-turns li")).to_have_count(4)
 
     page.get_by_role("button", name="Review").click()
-    expect(page.locator("#review-summary")).to_contain_text("4 turns, 4 graded")
+    expect(page.locator("#review-progress")).to_have_text("All 4 turns reviewed.")
+    expect(page.locator("#review-summary")).to_contain_text("4 turns, 1 graded")
     expect(page.locator("#review-turn")).to_contain_text("Turn 1 of 4")
     page.get_by_role("button", name="Next turn").click()
     expect(page.locator("#review-turn")).to_contain_text("Turn 2 of 4")
