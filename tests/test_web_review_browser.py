@@ -44,11 +44,16 @@ def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def shot(board: Board, name: str, size: tuple[int, int]) -> None:
-    """A screenshot to look at (``RUMMIKUB_SCREENSHOTS=DIR`` keeps it)."""
+def shot(board: Board, name: str, size: tuple[int, int], top: str) -> None:
+    """The window's screenshot with ``top`` scrolled to its top, to look at
+    (``RUMMIKUB_SCREENSHOTS=DIR`` keeps it as ``NAME-WxH.png``: docs/players.md's)."""
+    board.page.locator(top).scroll_into_view_if_needed()
+    board.page.evaluate(f"document.querySelector('{top}').scrollIntoView({{block: 'start'}})")
+    picture = board.page.screenshot()
+    assert len(picture) > 10_000
     if KEEP:
         Path(KEEP).mkdir(parents=True, exist_ok=True)
-        board.page.screenshot(path=str(Path(KEEP) / f"{name}-{size[0]}.png"), full_page=True)
+        (Path(KEEP) / f"{name}-{size[0]}x{size[1]}.png").write_bytes(picture)
 
 
 def open_review(board: Board, record_file: Path) -> None:
@@ -93,7 +98,7 @@ def test_review_graph_move_list_keys_and_key_moments(
     # The position before the turn holds the sixes in the rack; after it, on the table.
     expect(page.locator("#review-before-rack .tile[data-tile=K6]")).to_have_count(1)
     expect(page.locator("#review-after-table .tile.new")).to_have_count(3)
-    shot(board, "review", size)
+    shot(board, "review", size, "#review-summary" if size == PHONE else "#review")
     check_axe(page)
     touch_targets(page)
     no_horizontal_scroll(page)
@@ -175,7 +180,7 @@ def test_a_variation_two_moves_deep_walked_back_and_saved(
     tree = page.locator("#variation-tree button")
     expect(tree).to_have_count(3)
     expect(tree.nth(1)).to_contain_text("5. you: drew ")
-    shot(board, "variation", size)
+    shot(board, "variation", size, "#variation")
     check_axe(page)
     touch_targets(page)
     no_horizontal_scroll(page)
