@@ -80,6 +80,9 @@ def test_a_review_stops_between_turns_when_time_is_short(record: Record) -> None
     with deadline.limit(1e-9):
         found = review({"record": to_data(record), "equity": True}, Limits(time_limit=10.0))
     assert found["done"] == 1 and found["turns"][0]["cut"] is True
+    # A short limit, not yet passed: the part stops between turns, none of them cut.
+    found = review({"record": to_data(record), "equity": True, "first": 3}, Limits(time_limit=0.01))
+    assert found["first"] == found["done"] == 3 and found["turns"][0]["cut"] is False
 
 
 @pytest.mark.parametrize(

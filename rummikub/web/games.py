@@ -72,8 +72,11 @@ VARIATION_KEYS = ("record", "turn", "moves", *BUDGET_KEYS)
 MOST_SAMPLES = 64
 MOST_ROUNDS = 4
 #: A part of a review stops before its next turn once this share of the time limit is gone,
-#: so that the turn it starts has the rest: the page asks again from there.
+#: or once the slowest turn it judged would take the time spent past ``REVIEW_ROOM`` of it:
+#: the turn it starts has the rest (a turn of a crowded middle game takes some seconds), and
+#: the page asks again from there.
 REVIEW_SHARE = 0.5
+REVIEW_ROOM = 0.8
 LOAD_KEYS = ("record", "text")
 #: Seeds are 0 to this, less one.
 MOST_SEEDS = 2**32
@@ -433,8 +436,9 @@ def _reviewed(raw: Any, players: int) -> list[_Reviewed]:
 def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) -> dict[str, Any]:
     """``/api/game/review`` with ``equity``: turns ``first`` to ``last`` judged in order
     (:func:`rummikub.tiles.game.review.judged_turns`), stopping before a turn once half the
-    time limit is gone (``done`` says the last turn judged: the page asks again from the
-    next); a turn the time limit cut short says so (``cut``). ``players`` sums up the turns
+    time limit is gone, or the slowest turn so far would not fit (``done`` says the last turn
+    judged: the page asks again from the next); a turn the time limit cut short says so
+    (``cut``). ``players`` sums up the turns
     ``reviewed`` before and these."""
     from rummikub.core import deadline
     from rummikub.play.review import THRESHOLDS, lines
@@ -452,12 +456,17 @@ def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) ->
     allowed = limits.time_limit if left is None else min(left, limits.time_limit)
     turns: list[dict[str, Any]] = []
     judged: list[_Reviewed] = []
+    slowest = 0.0
+    ended = started
     for number, turn in enumerate(judged_turns(record, budget, first, last), first):
         before, after = game.states[number - 1], game.states[number]
         cut = deadline.remaining() == 0.0
         turns.append(_turn_data(turn, before, after, cut))
         judged.append(_Reviewed(turn.seat, turn.graded, turn.lost, turn.luck))
-        if cut or time.perf_counter() - started >= REVIEW_SHARE * allowed:
+        now = time.perf_counter()
+        slowest, ended = max(slowest, now - ended), now
+        spent = now - started
+        if cut or spent >= REVIEW_SHARE * allowed or spent + slowest >= REVIEW_ROOM * allowed:
             break
     players = lines(record.players, [*reviewed, *judged])
     return {
