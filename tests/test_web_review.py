@@ -69,6 +69,13 @@ def test_the_review_in_parts_gives_the_command_lines_marks_and_lines(
     assert fifth["after"]["table"][-1] == fifth["played"] == ["K6", "R6", "B6"]
     assert len(fifth["before"]["rack"]) == len(fifth["after"]["rack"]) + 3
     assert [t["turn"] for t in turns if t["key"]] == [2, 3, 5]
+    # Each turn in words, every tile drawn named (the record knows them all).
+    assert [t["text"] for t in turns[1:5]] == [
+        "drew R1",
+        "drew R6",
+        "played K1 R1 B1",
+        "played K6 R6 B6",
+    ]
 
 
 def test_a_review_stops_between_turns_when_time_is_short(record: Record) -> None:

@@ -86,6 +86,7 @@ def test_review_graph_move_list_keys_and_key_moments(
     moves = page.locator("#review-moves button")
     expect(moves).to_have_count(15)
     expect(moves.nth(4)).to_contain_text("5. you: played K6 R6 B6 ?!")
+    expect(moves.nth(1)).to_have_text("2. equity: drew R1")
     # The key moments, then a click in the list, then the arrow keys.
     page.get_by_role("button", name="Next key moment").click()
     expect(page.locator("#review-turn")).to_contain_text("Turn 2 of 15")

@@ -368,16 +368,20 @@ def _position_data(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
-def _turn_data(turn: EquityTurn, before: GameState, after: GameState, cut: bool) -> dict[str, Any]:
+def _turn_data(
+    turn: EquityTurn, record_turn: Turn, before: GameState, after: GameState, cut: bool
+) -> dict[str, Any]:
     """One judged turn as the page shows it: the review's keys (``analyse --equity
     --json``), the accuracy, whether it is a key moment or was cut short by the time limit,
-    the move in words and the positions before and after it (the mover's rack)."""
+    the move in words (``text``, a draw's tile named where the record knows it) and the
+    positions before and after it (the mover's rack)."""
     from rummikub.play.review import accuracy_of, key_moment
 
     data = turn.to_data(before.rules)
     data["accuracy"] = (
         round(accuracy_of(turn.lost), 1) if turn.graded and turn.lost is not None else None
     )
+    data["text"] = _said(record_turn, before, after)
     data["key"] = key_moment(turn.mark, turn.luck)
     data["cut"] = cut
     data["before"] = _position_data(before, turn.seat)
@@ -461,7 +465,7 @@ def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) ->
     for number, turn in enumerate(judged_turns(record, budget, first, last), first):
         before, after = game.states[number - 1], game.states[number]
         cut = deadline.remaining() == 0.0
-        turns.append(_turn_data(turn, before, after, cut))
+        turns.append(_turn_data(turn, record.turns[number - 1], before, after, cut))
         judged.append(_Reviewed(turn.seat, turn.graded, turn.lost, turn.luck))
         now = time.perf_counter()
         slowest, ended = max(slowest, now - ended), now
@@ -482,7 +486,8 @@ def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) ->
 
 
 def _said(turn: Turn, before: GameState, after: GameState) -> str:
-    """A variation's turn in words: a draw written ``"?"`` names the tile the pool gave."""
+    """A turn in words: a draw written ``"?"`` names the tile the pool gave, where the
+    drawer's rack is known."""
     from collections import Counter
 
     if isinstance(turn, Draw) and turn.tile is None:

@@ -122,7 +122,10 @@ function gameTurns() {
   return (games.game && games.game.turns) || [];
 }
 
+// A turn in words: the review's (which names every tile the record knows), else the game's.
 function turnWords(index) {
+  const turn = review.turns[index];
+  if (turn) return turn.player + ": " + turn.text;
   const said = gameTurns()[index];
   return said ? said.player + ": " + said.text : t("review_turn_n", index + 1);
 }
