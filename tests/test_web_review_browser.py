@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -32,6 +33,9 @@ from tests.test_web_board_browser import (
     server,  # noqa: F401 (a fixture)
     touch_targets,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Route
 
 RULES = Rules(numbers=7, colors="KRB", copies=1, jokers=0, initial_meld=0)
 
@@ -137,21 +141,32 @@ def test_the_review_can_be_stopped_and_continued(
 ) -> None:
     board = new_board(boards, browser, server, PHONE)  # type: ignore[arg-type]
     page = board.page
-    # Each request answers after a pause, so Stop lands while the review runs.
-    page.route(
-        "**/api/game/review",
-        lambda route: (page.wait_for_timeout(300), route.continue_()),
-    )
+
+    # Each request answers after a pause, and judges five turns at most (as a long game's
+    # requests do, stopped by the time limit), so Stop lands while the review runs.
+    def five_turns(route: Route) -> None:
+        page.wait_for_timeout(300)
+        body = json.loads(route.request.post_data or "{}")
+        body["last"] = min(15, body["first"] + 4)
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/game/review", five_turns)
     page = board.open("/?mode=game")
     page.locator("#game-file").set_input_files(str(record_file))
     expect(page.locator("#game-turns li")).to_have_count(15)
     page.get_by_role("button", name="Review").click()
-    expect(page.locator("#review-progress")).to_contain_text("of 15 reviewed")
+    expect(page.locator("#review-progress")).to_contain_text("Turn 5 of 15 reviewed")
+    expect(page.locator("#review-moves button.mark-inaccuracy")).to_have_count(1)
     page.get_by_role("button", name="Stop the review").click()
     expect(page.locator("#review-progress")).to_contain_text("Stopped:")
     check_axe(page)
-    page.get_by_role("button", name="Continue the review").click()
+    with page.expect_request("**/api/game/review") as asked:
+        page.get_by_role("button", name="Continue the review").click()
     expect(page.locator("#review-progress")).to_have_text("All 15 turns reviewed.")
+    # The turns reviewed before go back with only what the players' lines need.
+    body = json.loads(asked.value.post_data or "{}")
+    assert body["first"] == len(body["reviewed"]) + 1 > 1
+    assert {key for turn in body["reviewed"] for key in turn} == {"seat", "graded", "lost", "luck"}
     board.close(failed_requests=0)
 
 

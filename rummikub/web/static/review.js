@@ -67,7 +67,9 @@ async function runReview() {
       record: review.record,
       equity: true,
       first: review.turns.length + 1,
-      reviewed: review.turns,
+      // What the players' lines need of the turns before, no more: the body stays small
+      // (the server takes 64 kB) however long the game.
+      reviewed: review.turns.map(({ seat, graded, lost, luck }) => ({ seat, graded, lost, luck })),
     });
     if (!data || !review.running) break;
     review.total = data.total;
