@@ -394,7 +394,10 @@ def _turn_data(
 
 @dataclass(frozen=True, slots=True)
 class _Reviewed:
-    """A turn the page reviewed before (what :func:`rummikub.play.review.lines` reads)."""
+    """A turn the page reviewed before (what :func:`rummikub.play.review.lines` reads), its
+    figures as the answer wrote them (4 decimals: a line summed from them may differ from
+    the command line's in its last digit; its mark is the same, read from the same
+    rounding)."""
 
     seat: int
     graded: bool
