@@ -91,7 +91,10 @@ def test_quit_and_resume(tmp_path: Path) -> None:
     record = new_record("500-rum", table, 2)
     first = Person(["stock", "quit"])
     kept = play_cards(record, table, ask=first.ask, say=first.say, path=path)  # type: ignore[arg-type]
-    assert first.said[-1] == "Game stopped; the record keeps every whole turn so far."
+    assert first.said[-1] == (
+        f"Game stopped; {path} keeps every whole turn so far. "
+        f"Go on with: rummikub play --resume {path}"
+    )
     assert kept.hands[0].turns == () and load(path) == kept  # quit before the turn was whole
     # Resumed from the file, the seats as it says.
     loaded = load(path)
@@ -254,3 +257,20 @@ def test_ctrl_c_at_the_card_prompt_ends_at_once(tmp_path: Path) -> None:
     record = load(path)
     assert record.hands[0].turns == ()
     assert dumps(record, totals=engine.totals_of(engine.replay(record).state)) == path.read_text()
+
+
+def test_undo_takes_back_a_whole_card_turn(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    table = CardTable("You", (("Ada", strategy("best")),))
+    record = new_record("rummy", table, 5, target=30)
+    person = Person(["undo"])
+    draws = iter(["stock", "undo", "quit"])  # at the draws of turns 1, 2 and 2 again
+
+    def ask(prompt: str) -> str:
+        return next(draws) if prompt.startswith("Draw") and not person.lines else person.ask(prompt)
+
+    played = play_cards(record, table, ask=ask, say=person.say, path=path)  # type: ignore[arg-type]
+    text = person.text
+    assert "Nothing to undo: you have not played a turn yet." in text
+    assert "Took back 2 turns: your move again." in text
+    assert played.hands[0].turns == () and load(path) == played

@@ -302,3 +302,10 @@ def test_romme_goes_out_at_once_below_40() -> None:
         )
         == []
     )
+
+
+def test_one_card_is_one_card_in_a_meld_problem() -> None:
+    assert problem("KC", "rummy") == (
+        "not a run (1 card, a run needs at least 3) and not a set (1 card, a set needs at least 3)"
+    )
+    assert "1 natural card)" in problem("AH * *", "continental")

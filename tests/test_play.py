@@ -38,13 +38,14 @@ class Script:
 
 
 def test_a_scripted_game_is_played_to_its_end(tmp_path: Path) -> None:
-    script = Script(["help", "R9", "K1 K2 K4 | B1 B2 B3", "hint", "K6 R6 B6"])
+    script = Script(["help", "R8", "R9", "K1 K2 K4 | B1 B2 B3", "hint", "K6 R6 B6"])
     path = tmp_path / "game.toml"
     table = Table("You", (("Ada", best),))
     record = play(SMALL, table, seed=5, ask=script.ask, say=script.say, path=path, rack_size=7)
     text = script.text
     assert HELP in text
-    assert "Not a move: not in your rack: R9" in text
+    assert "Not a move: not in your rack: R8" in text
+    assert "Not a move: column 1 ('R9'): invalid tile 'R9': number 9 out of range 1-8" in text
     assert "Illegal move: 7 rules broken." in text
     assert '  - meld 1 "K1 K2 K4": not a run (no 3) and not a group' in text
     assert "Hint: lay K6 R6 B6 (value 18): K6 R6 B6" in text
@@ -65,8 +66,27 @@ def test_quitting_keeps_the_record(tmp_path: Path) -> None:
     record = play(SMALL, table, seed=5, ask=script.ask, say=script.say, path=path, rack_size=7)
     assert record.result is None and len(record.turns) == 3
     assert record.players == ("Me", "Ada", "Bert")
-    assert "Game stopped" in script.said[-1]
+    assert script.said[-1] == (
+        f"Game stopped; {path} keeps every whole turn so far. "
+        f"Go on with: rummikub play --resume {path}"
+    )
     assert load_record(path) == record
+
+
+def test_undo_takes_back_the_persons_turn_and_the_others_since(tmp_path: Path) -> None:
+    script = Script(["undo", "K6 R6 B6", "undo", "O5", "quit"])
+    path = tmp_path / "game.toml"
+    table = Table("Me", (("Ada", best),))
+    record = play(SMALL, table, seed=5, ask=script.ask, say=script.say, path=path, rack_size=7)
+    text = script.text
+    assert "Nothing to undo: you have not played a turn yet." in text
+    assert "You played K6 R6 B6." in text and "Ada played R8 B8 J." in text
+    assert "Took back 2 turns: your move again." in text
+    # The rack is as dealt again (K6 R6 B6 back in it), and the file says so.
+    assert text.splitlines()[-3].startswith("Your rack (initial meld: 10): K5 K6 R2 R6 R7 B3 B6")
+    assert record.turns == () and load_record(path) == record
+    # A colour the box does not have is no tile, not one missing from the rack.
+    assert "Not a move: column 1 ('O5'): invalid tile 'O5': unknown color 'O'" in text
 
 
 def test_a_game_in_a_pseudo_terminal(tmp_path: Path) -> None:

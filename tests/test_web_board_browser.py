@@ -29,6 +29,7 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
 )
 
+from rummikub.tiles.rules import Rules  # noqa: E402
 from rummikub.web import Limits  # noqa: E402
 from rummikub.web.server import in_thread  # noqa: E402
 from tests.tools import CHROMIUM  # noqa: E402
@@ -386,6 +387,11 @@ def test_preview_the_second_best_move_outs_hold_and_check_a_proposal(
     page.get_by_role("button", name="Check this move").click()
     expect(page.locator("#summary")).to_contain_text("Illegal move")
     assert page.locator("#broken li").count() >= 1
+    # Deleting meld 1 gives R4 and O7 back to the rack and keeps R1 R2 R3 on the table.
+    proposal.get_by_role("button", name="delete meld 1").click()
+    expect(page.locator("#after")).to_have_value("K7 R7 B7 | B9 B10 J | R1 R2 R3")
+    expect(proposal.get_by_role("button", name="O7 in Rack (tiles left)")).to_be_visible()
+    expect(proposal.get_by_role("button", name="R4 in Rack (tiles left)")).to_be_visible()
     no_horizontal_scroll(page)
     check_axe(page)
     board.close()
@@ -521,7 +527,8 @@ def test_play_three_turns_reload_and_review(
     expect(page.locator("#game-turns li")).to_have_count(4)
 
     page.get_by_role("button", name="Review").click()
-    expect(page.locator("#review-summary")).to_contain_text("4 turns, 4 graded")
+    expect(page.locator("#review-progress")).to_have_text("All 4 turns reviewed.")
+    expect(page.locator("#review-summary")).to_contain_text("4 turns, 1 graded")
     expect(page.locator("#review-turn")).to_contain_text("Turn 1 of 4")
     page.get_by_role("button", name="Next turn").click()
     expect(page.locator("#review-turn")).to_contain_text("Turn 2 of 4")
@@ -531,6 +538,67 @@ def test_play_three_turns_reload_and_review(
     expect(page.get_by_label("Position in quick notation")).not_to_have_value("")
     no_horizontal_scroll(page)
     board.close()
+
+
+def test_a_long_games_turn_list_scrolls_by_keyboard(
+    boards: list[Board], browser: Browser, server: str
+) -> None:
+    """Once the turn list scrolls it can be focused (axe: scrollable-region-focusable)."""
+    board = new_board(boards, browser, server, PHONE)
+    page = board.open("/?mode=game")
+    page.get_by_label("Seed").fill("11")
+    page.get_by_role("button", name="New game").click()
+    status = page.locator("#game-status")
+    for turn in range(1, 31, 2):
+        expect(status).to_contain_text(f"Turn {turn}: your move")
+        page.get_by_role("button", name="Draw").click()
+    expect(status).to_contain_text("Turn 31: your move")
+    turns = page.locator("#game-turns")
+    assert turns.evaluate("list => list.scrollHeight > list.clientHeight")
+    turns.focus()
+    assert page.evaluate("document.activeElement.id") == "game-turns"
+    top = turns.evaluate("list => list.scrollTop")
+    page.keyboard.press("Home" if top else "End")
+    page.wait_for_function(
+        f"document.getElementById('game-turns').scrollTop != {top}", timeout=5000
+    )
+    check_axe(page)
+    board.close()
+
+
+def test_a_record_opened_on_the_board_keeps_its_rules(
+    boards: list[Board], browser: Browser, server: str, tmp_path: Path
+) -> None:
+    from rummikub.tiles.game.record import save
+    from rummikub.tiles.game.simulate import play_game
+    from rummikub.tiles.game.strategies import best
+
+    small = Rules(numbers=7, colors="KRB", copies=1, jokers=0, initial_meld=0)
+    record, _ = play_game(small, [best, best], 2, rack_size=6)
+    path = tmp_path / "small.toml"
+    save(record, path)
+    board = new_board(boards, browser, server, DESK)
+    page = board.open("/?mode=game")
+    page.locator("#game-file").set_input_files(str(path))
+    page.get_by_role("button", name="Review").click()
+    page.get_by_role("button", name="Next turn").click()
+    expect(page.locator("#review-turn")).to_contain_text("Turn 2 of")
+    page.get_by_role("button", name="Analyse on the board").last.click()
+    expect(page.locator("#board")).to_be_visible()
+    more = page.get_by_label("More rules (KEY=VALUE)")
+    expect(more).to_have_value("numbers=7 colors=KRB copies=1 jokers=0")
+    expect(page.get_by_label("Initial meld", exact=True)).to_have_value("0")
+    assert "rule=numbers%3D7" in page.url and "initial=0" in page.url
+    # Analysed in the small box, B3 B4 B5 opens (under the standard 30 it could not).
+    page.get_by_role("button", name="Best move").click()
+    expect(page.locator("#summary")).to_contain_text("B3 B4 B5")
+    # A link keeps the rules; a rule the server does not know is refused with its name.
+    page.goto(page.url)
+    expect(more).to_have_value("numbers=7 colors=KRB copies=1 jokers=0")
+    more.fill("numbers=7 speed=3")
+    page.get_by_role("button", name="Best move").click()
+    expect(page.locator("#message")).to_contain_text("speed")
+    board.close(failed_requests=1)
 
 
 # -- the card rummies -------------------------------------------------------------------------
@@ -559,7 +627,10 @@ def test_solve_a_500_rum_hand(boards: list[Board], browser: Browser, server: str
     touch_targets(page)
     page.locator("#card-after").fill("QS QC QH KC")
     page.get_by_role("button", name="Check this turn").click()
-    expect(summary).to_contain_text("Illegal turn")
+    expect(summary).to_have_text("Illegal turn: 2 rules broken.")  # and no discard
+    page.locator("#card-after-discard").fill("2C")
+    page.get_by_role("button", name="Check this turn").click()
+    expect(summary).to_have_text("Illegal turn: 1 rule broken.")
     no_horizontal_scroll(page)
     check_axe(page)
     board.close()

@@ -207,10 +207,17 @@ class CardMeld:
         return body
 
 
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
 def _limits(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> None:
     wilds = sum(wild)
     if rules.wilds_at_most == "naturals" and wilds > len(wild) - wilds:
-        raise MeldError(f"{wilds} wild cards outnumber {len(wild) - wilds} natural cards")
+        naturals = len(wild) - wilds
+        raise MeldError(
+            f"{wilds} wild cards outnumber {naturals} natural card{'' if naturals == 1 else 's'}"
+        )
 
 
 def _run(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> CardMeld:
@@ -221,7 +228,7 @@ def _run(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> CardMel
         raise MeldError("not all of one suit")
     suit = suits.pop()
     if len(cards) < rules.run_min:
-        raise MeldError(f"{len(cards)} cards, a run needs at least {rules.run_min}")
+        raise MeldError(f"{_cards(len(cards))}, a run needs at least {rules.run_min}")
     if len(cards) > 13:
         raise MeldError("more than 13 cards")
     first, card = (
@@ -267,7 +274,7 @@ def _set(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> CardMel
         raise MeldError("not all of one rank")
     rank = ranks.pop()
     if len(cards) < rules.set_min:
-        raise MeldError(f"{len(cards)} cards, a set needs at least {rules.set_min}")
+        raise MeldError(f"{_cards(len(cards))}, a set needs at least {rules.set_min}")
     if rules.set_max and len(cards) > rules.set_max:
         raise MeldError(f"{len(cards)} cards, a set holds at most {rules.set_max}")
     suits = [c.suit for c in naturals]
@@ -288,7 +295,7 @@ def _wild_set(meld: RawCardMeld, wild: tuple[bool, ...], rules: CardRules) -> Ca
     if meld.kind == "run":
         raise MeldError("not a run (only wild cards)")
     if len(wild) < rules.set_min:
-        raise MeldError(f"{len(wild)} cards, a set needs at least {rules.set_min}")
+        raise MeldError(f"{_cards(len(wild))}, a set needs at least {rules.set_min}")
     if rules.set_max and len(wild) > rules.set_max:
         raise MeldError(f"{len(wild)} cards, a set holds at most {rules.set_max}")
     return CardMeld("set", meld.cards, wild, rank=0)

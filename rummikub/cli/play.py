@@ -164,7 +164,7 @@ def play_command(
     rule_options: dict[str, str],
 ) -> None:
     """Play a game against the solver: type tiles to lay (R4 O7), a whole new table
-    (melds separated by |), draw, hint or quit. The game is saved as a record; --resume
+    (melds separated by |), draw, hint, undo or quit. The game is saved as a record; --resume
     goes on with one. Ctrl-C stops at once (exit 130), the record kept. With --game, a card
     game (rummy, 500-rum, romme, continental, california): each turn a draw, then the cards
     to lay and the discard (7S 8S 9S / KH)."""

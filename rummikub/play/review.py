@@ -31,6 +31,7 @@ __all__ = [
     "ACCURACY_SCALE",
     "BLUNDER",
     "INACCURACY",
+    "KEY_LUCK",
     "MISTAKE",
     "THRESHOLDS",
     "Judged",
@@ -40,6 +41,7 @@ __all__ = [
     "draw_equities",
     "draw_luck",
     "judge",
+    "key_moment",
     "lines",
     "lost_of",
     "mark_of",
@@ -81,6 +83,21 @@ def written_mark(lost: float) -> str | None:
     ('?!', None)
     """
     return mark_of(round(lost, 4))
+
+
+#: A draw whose luck is this large either way (a blunder's worth of win probability) is a key
+#: moment of the game, as a marked turn is (:func:`key_moment`).
+KEY_LUCK = BLUNDER
+
+
+def key_moment(mark: str | None, luck: float | None) -> bool:
+    """Whether a turn is a key moment of the game, one a review jumps between: a marked turn
+    (``?!`` and worse), or a draw whose luck reached :data:`KEY_LUCK` either way.
+
+    >>> key_moment("?!", None), key_moment(None, -0.2), key_moment(None, 0.19)
+    (True, True, False)
+    """
+    return mark is not None or (luck is not None and abs(luck) >= KEY_LUCK)
 
 
 def accuracy_of(lost: float) -> float:

@@ -4,8 +4,8 @@ The plumbing of ``rummikub play`` is the same for tiles and cards, and lives her
 where (:class:`Table`, read back from a record's ``seats`` by :func:`seating`), whose turn
 it is and whether a person or a strategy plays it, the record saved after every whole turn
 (under its lock, refused when another program changed the file), a game resumed from its
-record, the person's quit, and the ending. A domain says only how a turn is read from the
-person and asked of a strategy, and what is told (:class:`Sitting`).
+record, the person's take-back (``undo``) and quit, and the ending. A domain says only how
+a turn is read from the person and asked of a strategy, and what is told (:class:`Sitting`).
 
 Everything talks through ``ask(prompt) -> line`` and ``say(text)``, so a test scripts the
 loop and the command line gives it the terminal; the solver's work runs through ``think``
@@ -16,6 +16,7 @@ while it runs.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
@@ -29,6 +30,7 @@ __all__ = [
     "Sitting",
     "Table",
     "Think",
+    "Undo",
     "illegal",
     "now",
     "opponents",
@@ -36,6 +38,7 @@ __all__ = [
     "resumable",
     "run",
     "seating",
+    "stopped",
 ]
 
 T = TypeVar("T")
@@ -57,6 +60,10 @@ def now(work: Callable[[], T]) -> T:
 
 class Quit(Exception):
     """The person stopped the game."""
+
+
+class Undo(Exception):
+    """The person takes back their last turn (and every strategy's turn since)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +136,17 @@ def resumable(problem: str | None, over: bool, where: str, error: type[RummikubE
         raise error(f"{where}: the game is over; nothing to resume")
 
 
+def stopped(path: str | os.PathLike[str] | None) -> str:
+    """What the person is told on quitting: where the game is kept and how to go on."""
+    if path is None:
+        return "Game stopped."
+    where = os.fspath(path)
+    return (
+        f"Game stopped; {where} keeps every whole turn so far. "
+        f"Go on with: rummikub play --resume {shlex.quote(where)}"
+    )
+
+
 def refuse_to_overwrite(path: str, force: bool, error: type[Exception]) -> None:
     """A new game never overwrites a record without ``force``."""
     if os.path.lexists(path) and not force:
@@ -164,7 +182,7 @@ class Sitting(Protocol[S, U]):
         ...
 
     def person(self, state: S) -> U:
-        """The person's turn, read through ``ask`` (raises :class:`Quit`)."""
+        """The person's turn, read through ``ask`` (raises :class:`Quit` or :class:`Undo`)."""
         ...
 
     def strategy(self, state: S) -> U:
@@ -192,6 +210,7 @@ def run(
     save: Callable[[R, S, R | None], None] | None,
     added: Callable[[R, U, S], R],
     between: Callable[[R, S], tuple[R, S]] = lambda record, state: (record, state),
+    undone: Callable[[R], tuple[R, S]] | None = None,
     resuming: bool = False,
     say: Callable[[str], None],
 ) -> R:
@@ -202,7 +221,10 @@ def run(
     once at the start), refused when the file no longer holds ``expect`` (the record as
     last written; at the start of a resumed game, the one read). ``added`` is the record
     with a turn more; ``between`` runs before each turn (a game of several hands deals the
-    next one there, and says so): a record it changes is saved too.
+    next one there, and says so): a record it changes is saved too. ``undone(record)`` is
+    the record without its last turn and the state it leaves (raising
+    :class:`RummikubError` when there is none): the person's ``undo`` takes back turns
+    until it is their move again, their own last turn included, and saves the record.
     """
     # What the file holds as far as this game knows: another program's change is refused.
     on_file: R | None = record if resuming else None
@@ -225,6 +247,10 @@ def run(
         except Quit:
             say(sitting.stopped)
             return record
+        except Undo:
+            record, state = _taken_back(sitting, record, state, undone, say)
+            record = keep(record, state)
+            continue
         after = sitting.advance(state, turn)
         # Saved before it is told: an interrupt leaves the record at a whole turn.
         record = keep(added(record, turn, after), after)
@@ -232,3 +258,29 @@ def run(
         sitting.tell(turn, before, after)
     say(sitting.ending(state))
     return record
+
+
+def _taken_back(
+    sitting: Sitting[S, U],
+    record: R,
+    state: S,
+    undone: Callable[[R], tuple[R, S]] | None,
+    say: Callable[[str], None],
+) -> tuple[R, S]:
+    """The record and state before the person's last turn, or the same ones (and why) when
+    there is no such turn."""
+    if undone is None:
+        say("Nothing to undo: this game cannot take a turn back.")
+        return record, state
+    taken, at, count = record, state, 0
+    try:
+        while True:
+            taken, at = undone(taken)
+            count += 1
+            if sitting.person_plays(at) and not sitting.over(at):
+                break
+    except RummikubError:
+        say("Nothing to undo: you have not played a turn yet.")
+        return record, state
+    say(f"Took back {count} turn{'' if count == 1 else 's'}: your move again.")
+    return taken, at

@@ -130,6 +130,7 @@ def create_app(
         route("/api/game/undo", games.undo),
         route("/api/game/hint", partial(games.hint, limits=limits)),
         route("/api/game/review", partial(games.review, limits=limits)),
+        route("/api/game/variation", games.variation),
         route("/api/game/load", games.load),
         route("/api/cards/solve", partial(cards.solve, limits=limits)),
         route("/api/cards/check", cards.check),

@@ -17,14 +17,20 @@ deterministic.
 * ``undo``: back to before the person's last turn (the players' answers to it go too);
 * ``hint``: the best move for the person, with its steps (as ``/api/solve``);
 * ``review``: every turn graded against the best move (:mod:`rummikub.tiles.game.review`);
+  with ``equity``, turns ``first`` to ``last`` judged in win probability as ``rummikub
+  analyse RECORD --equity`` judges them, as many as the time limit allows;
+* ``variation``: the record played on another way from a turn (``moves``), and the
+  candidates of the position it reaches, in win probability;
 * ``load``: a record given as data or as the text of a record file (TOML or JSON).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError, unknown
 from rummikub.play.records import name_problem
@@ -46,15 +52,32 @@ from rummikub.tiles.game.record import (
 from rummikub.tiles.game.strategies import REGISTRY, Strategy
 from rummikub.tiles.game.view import view_of
 from rummikub.tiles.notation import parse_melds, parse_rack
-from rummikub.web.api import Limits, RequestError, _bad, _keys, _rules
+from rummikub.web.api import Limits, RequestError, _bad, _flag, _keys, _rules
 
-__all__ = ["draw", "hint", "load", "move", "new", "review", "undo"]
+if TYPE_CHECKING:  # the equity review loads only when a review asks for it
+    from rummikub.tiles.game.equity import Budget
+    from rummikub.tiles.game.review import EquityTurn
+
+__all__ = ["draw", "hint", "load", "move", "new", "review", "undo", "variation"]
 
 #: The person's seat.
 PERSON = 0
 NEW_KEYS = ("opponents", "name", "rules", "seed", "rack_size")
 MOVE_KEYS = ("record", "tiles", "table")
 RECORD_KEYS = ("record",)
+BUDGET_KEYS = ("samples", "rounds")
+REVIEW_KEYS = ("record", "equity", "first", "last", "reviewed", *BUDGET_KEYS)
+VARIATION_KEYS = ("record", "turn", "moves", *BUDGET_KEYS)
+#: The most deals and rounds a web request may ask of each turn (the command line's default
+#: is 6 deals x 1 round: :data:`rummikub.tiles.game.equity.DEFAULT`).
+MOST_SAMPLES = 64
+MOST_ROUNDS = 4
+#: A part of a review stops before its next turn once this share of the time limit is gone,
+#: or once the slowest turn it judged would take the time spent past ``REVIEW_ROOM`` of it:
+#: the turn it starts has the rest (a turn of a crowded middle game takes some seconds), and
+#: the page asks again from there.
+REVIEW_SHARE = 0.5
+REVIEW_ROOM = 0.8
 LOAD_KEYS = ("record", "text")
 #: Seeds are 0 to this, less one.
 MOST_SEEDS = 2**32
@@ -273,11 +296,17 @@ def hint(data: Any, limits: Limits) -> dict[str, Any]:
 
 
 def review(data: Any, limits: Limits) -> dict[str, Any]:
-    """``/api/game/review``: every turn graded against the best move."""
+    """``/api/game/review``: every turn graded against the best move; with ``equity``, the
+    equity review of turns ``first`` to ``last`` (:func:`equity_review`)."""
     from rummikub.tiles.game.review import review_record
 
-    request = _keys(data, RECORD_KEYS)
+    request = _keys(data, REVIEW_KEYS)
     record = _record(request)
+    if _flag(request, "equity", False):
+        return equity_review(request, record, limits)
+    extra = [key for key in REVIEW_KEYS[2:] if key in request]
+    if extra:
+        raise _bad(f"{extra[0]}: only with equity (the review in win probability)")
     found = review_record(record, "record", time_limit=limits.time_limit).to_data()
     game = replay(record)
     for turn, state in zip(found["turns"], game.states, strict=False):
@@ -310,3 +339,241 @@ def load(data: Any) -> dict[str, Any]:
     if all(name.strip().lower() in REGISTRY for name in record.players[1:]):
         record, state = _settle(record, state)
     return answer(record, state)
+
+
+# -- the equity review and its variations ---------------------------------------------------
+
+
+def _whole(request: Mapping[str, Any], key: str, low: int, high: int, default: int) -> int:
+    value = request.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(f"{key}: expected a whole number {low}-{high}")
+    return value
+
+
+def _budget(request: Mapping[str, Any]) -> Budget:
+    """The request's budget: the command line's (6 deals x 1 round) unless it asks for
+    another; the same budget gives the same figures as ``rummikub game annotate --samples
+    N --rounds M``."""
+    from rummikub.tiles.game.equity import DEFAULT, Budget
+
+    return Budget(
+        samples=_whole(request, "samples", 1, MOST_SAMPLES, DEFAULT.samples),
+        rounds=_whole(request, "rounds", 0, MOST_ROUNDS, DEFAULT.rounds),
+    )
+
+
+def _position_data(state: GameState, seat: int) -> dict[str, Any]:
+    """The table, and ``seat``'s rack where it is known, as the page draws them."""
+    rack = state.racks[seat]
+    return {
+        "table": [[str(t) for t in m.tiles] for m in state.table],
+        "rack": None if rack is None else [str(t) for t in rack],
+    }
+
+
+def _turn_data(
+    turn: EquityTurn, record_turn: Turn, before: GameState, after: GameState, cut: bool
+) -> dict[str, Any]:
+    """One judged turn as the page shows it: the review's keys (``analyse --equity
+    --json``), the accuracy, whether it is a key moment or was cut short by the time limit,
+    the move in words (``text``, a draw's tile named where the record knows it) and the
+    positions before and after it (the mover's rack)."""
+    from rummikub.play.review import accuracy_of, key_moment
+
+    data = turn.to_data(before.rules)
+    data["accuracy"] = (
+        round(accuracy_of(turn.lost), 1) if turn.graded and turn.lost is not None else None
+    )
+    data["text"] = _said(record_turn, before, after)
+    data["key"] = key_moment(turn.mark, turn.luck)
+    data["cut"] = cut
+    data["before"] = _position_data(before, turn.seat)
+    data["after"] = _position_data(after, turn.seat)
+    data["notation"] = (
+        before.position(turn.seat).to_notation() if before.racks[turn.seat] is not None else None
+    )
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class _Reviewed:
+    """A turn the page reviewed before (what :func:`rummikub.play.review.lines` reads), its
+    figures as the answer wrote them (4 decimals: a line summed from them may differ from
+    the command line's in its last digit; its mark is the same, read from the same
+    rounding)."""
+
+    seat: int
+    graded: bool
+    lost: float | None
+    luck: float | None
+
+    @property
+    def mark(self) -> str | None:
+        from rummikub.play.review import written_mark
+
+        return written_mark(self.lost) if self.graded and self.lost is not None else None
+
+
+def _share(value: Any, where: str, low: float) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= 1:
+        raise _bad(f"{where}: expected a number {low:g} to 1, or null")
+    return float(value)
+
+
+def _reviewed(raw: Any, players: int) -> list[_Reviewed]:
+    """The turns the page reviewed before, sent back so that the players' lines cover the
+    whole review while each request judges a few turns."""
+    if not isinstance(raw, list):
+        raise _bad("reviewed: expected the list of turns reviewed before")
+    found = []
+    for index, item in enumerate(raw):
+        where = f"reviewed[{index}]"
+        if not isinstance(item, Mapping):
+            raise _bad(f"{where}: expected a turn of an earlier answer")
+        seat, graded = item.get("seat"), item.get("graded")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise _bad(f"{where}.seat: expected a seat 0-{players - 1}")
+        if not isinstance(graded, bool):
+            raise _bad(f"{where}.graded: expected true or false")
+        lost = _share(item.get("lost"), f"{where}.lost", 0.0)
+        luck = _share(item.get("luck"), f"{where}.luck", -1.0)
+        found.append(_Reviewed(seat, graded, lost, luck))
+    return found
+
+
+def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) -> dict[str, Any]:
+    """``/api/game/review`` with ``equity``: turns ``first`` to ``last`` judged in order
+    (:func:`rummikub.tiles.game.review.judged_turns`), stopping before a turn once half the
+    time limit is gone, or the slowest turn so far would not fit (``done`` says the last turn
+    judged: the page asks again from the next); a turn the time limit cut short says so
+    (``cut``). ``players`` sums up the turns
+    ``reviewed`` before and these."""
+    from rummikub.core import deadline
+    from rummikub.play.review import THRESHOLDS, lines
+    from rummikub.tiles.game.review import judged_turns
+
+    game = replay(record)
+    legal = len(game.states) - 1
+    budget = _budget(request)
+    first = _whole(request, "first", 1, max(1, legal), 1)
+    last = _whole(request, "last", first, max(first, legal), legal)
+    reviewed = _reviewed(request.get("reviewed", []), len(record.players))
+    started = time.perf_counter()
+    # The request's own limit: the server's, or the deadline it runs under if nearer.
+    left = deadline.remaining()
+    allowed = limits.time_limit if left is None else min(left, limits.time_limit)
+    turns: list[dict[str, Any]] = []
+    judged: list[_Reviewed] = []
+    slowest = 0.0
+    ended = started
+    for number, turn in enumerate(judged_turns(record, budget, first, last), first):
+        before, after = game.states[number - 1], game.states[number]
+        cut = deadline.remaining() == 0.0
+        turns.append(_turn_data(turn, record.turns[number - 1], before, after, cut))
+        judged.append(_Reviewed(turn.seat, turn.graded, turn.lost, turn.luck))
+        now = time.perf_counter()
+        slowest, ended = max(slowest, now - ended), now
+        spent = now - started
+        if cut or spent >= REVIEW_SHARE * allowed or spent + slowest >= REVIEW_ROOM * allowed:
+            break
+    players = lines(record.players, [*reviewed, *judged])
+    return {
+        "budget": {"samples": budget.samples, "rounds": budget.rounds},
+        "thresholds": {mark: threshold for mark, threshold in THRESHOLDS},
+        "total": legal,
+        "first": first,
+        "done": first + len(turns) - 1,
+        "turns": turns,
+        "players": [line.to_data() for line in players],
+        "problem": game.problem,
+    }
+
+
+def _said(turn: Turn, before: GameState, after: GameState) -> str:
+    """A turn in words: a draw written ``"?"`` names the tile the pool gave, where the
+    drawer's rack is known."""
+    from collections import Counter
+
+    if isinstance(turn, Draw) and turn.tile is None:
+        seat = before.to_move
+        rack, old = after.racks[seat], before.racks[seat]
+        if rack is not None and old is not None:
+            drawn = Counter(rack) - Counter(old)
+            return describe(Draw(next(iter(drawn))), before)
+    return describe(turn, before)
+
+
+def variation(data: Any) -> dict[str, Any]:
+    """``/api/game/variation``: the record played as it was up to turn ``turn``, then
+    ``moves`` (a variation's moves, as a record writes them) instead of its turns from
+    there; the position reached, and its candidates in win probability (each with its
+    ``move`` to play on), as ``rummikub game hint --equity`` weighs them."""
+    from rummikub.core import deadline
+    from rummikub.tiles.game.annotate import variation_turn
+    from rummikub.tiles.game.equity import evaluate
+    from rummikub.tiles.game.record import move_data
+
+    request = _keys(data, VARIATION_KEYS)
+    record = _record(request)
+    turn = _whole(request, "turn", 1, len(record.turns) + 1, len(record.turns) + 1)
+    moves = request.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, Mapping) for m in moves):
+        raise _bad('moves: expected a list of moves such as {"play": ["R1-3"]} or {"draw": "?"}')
+    budget = _budget(request)
+    raw = to_data(record)
+    raw["turns"] = [*raw["turns"][: turn - 1], *moves]
+    raw.pop("result", None)
+    try:
+        line = from_data(raw, "variation")
+    except RecordError as error:
+        raise RequestError(422, str(error).splitlines()) from None
+    if line.problem is not None:
+        raise RequestError(422, [line.problem])
+    game = replay(line)
+    if game.problem is not None:
+        raise RequestError(422, [game.problem])
+    state = game.state
+    seat = state.to_move
+    turns = [
+        {
+            "turn": number,
+            "player": line.players[game.states[number - 1].to_move],
+            "text": _said(line.turns[number - 1], game.states[number - 1], game.states[number]),
+        }
+        for number in range(turn, len(line.turns) + 1)
+    ]
+    found: dict[str, Any] = {
+        "turn": state.turns + 1,
+        "to_move": seat,
+        "player": line.players[seat],
+        "over": state.over,
+        "result": None if state.result is None else state.result.to_data(),
+        "rack_counts": list(state.rack_counts),
+        "pool": state.pool_count,
+        "turns": turns,
+        **_position_data(state, seat),
+        "candidates": [],
+        "win": None,
+        "cut": False,
+    }
+    if state.over or state.racks[seat] is None:
+        return found
+    position, view = view_of(state, seat)
+    equity = evaluate(position, view, budget)
+    found["win"] = round(equity.win, 4)
+    found["cut"] = deadline.remaining() == 0.0
+    found["candidates"] = [
+        {
+            "label": c.label,
+            "played": [str(t) for t in sorted(c.move.played, key=state.rules.sort_key)],
+            "table": [[str(t) for t in m.tiles] for m in c.move.table],
+            "win": round(c.win, 4),
+            "ci": [round(x, 4) for x in c.ci],
+            "move": move_data(variation_turn(c.move, state)),
+        }
+        for c in equity.candidates
+    ]
+    return found

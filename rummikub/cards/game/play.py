@@ -12,7 +12,8 @@ A turn is typed in two steps. The draw: ``stock`` (or Enter), ``pile`` (the top 
 discard: ``7S 8S 9S / KH`` (cards for the solver to arrange into melds and lay-offs, then
 the card discarded), ``KH`` (only a discard), ``7S 8S 9S /`` (going out with no discard),
 or ``table: MELD | MELD ... / KH`` (the whole new table, old melds at their places, as
-``check --after`` takes it). ``hint``, ``help`` and ``quit`` work at both prompts.
+``check --after`` takes it). ``hint``, ``help``, ``undo`` (take back the person's last
+whole turn and the others' since) and ``quit`` work at both prompts.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from functools import partial
 from rummikub.cards.cards import Card, format_cards, parse_cards, sort_key
 from rummikub.cards.game import engine
 from rummikub.cards.game.engine import CardGameState, TurnError
+from rummikub.cards.game.entries import undone
 from rummikub.cards.game.record import CardRecord, Hand, RecordError, Turn, save
 from rummikub.cards.game.strategies import CardStrategy, Lay, strategy
 from rummikub.cards.game.turns import lay_cards, turn_of_lay, whole_table
@@ -35,7 +37,7 @@ from rummikub.cards.melds import RawCardMeld, meld_cards, meld_texts
 from rummikub.cards.position import Draw
 from rummikub.core.errors import NotationError, RummikubError
 from rummikub.play import session
-from rummikub.play.session import PERSON, Quit, Think, illegal
+from rummikub.play.session import PERSON, Quit, Think, Undo, illegal
 from rummikub.play.session import now as _now
 
 __all__ = ["HELP", "NAMES", "PERSON", "CardTable", "play_cards", "table_of"]
@@ -53,7 +55,8 @@ Then lay and discard:
   KH                only a discard
   7S 8S 9S /        lay them and go out with no discard (where the game allows)
   table: 7H 7D 7C 7S | 5S 6S 7S / KH   the whole new table (old melds at their places)
-At both: hint (the best turn), help, quit (the record is kept)."""
+At both: hint (the best turn), help, undo (take back your last turn), quit (the record is
+kept)."""
 
 
 class CardTable(session.Table[CardStrategy]):
@@ -89,7 +92,7 @@ def play_cards(
     played = engine.replay(record)
     if played.problem is not None:
         raise RecordError(f"{path or '<record>'}: {played.problem}")
-    sitting = _Sitting(table, ask, say, think)
+    sitting = _Sitting(table, ask, say, think, session.stopped(path))
 
     def keep(kept: CardRecord, state: CardGameState, expect: CardRecord | None) -> None:
         assert path is not None
@@ -102,9 +105,15 @@ def play_cards(
         save=None if path is None else keep,
         added=_added,
         between=sitting.between,
+        undone=_undone,
         resuming=resuming,
         say=say,
     )
+
+
+def _undone(record: CardRecord) -> tuple[CardRecord, CardGameState]:
+    taken, _ = undone(record)
+    return taken, engine.replay(taken).state
 
 
 def _added(record: CardRecord, turn: Turn, after: CardGameState) -> CardRecord:
@@ -119,7 +128,7 @@ class _Sitting:
     ask: Callable[[str], str]
     say: Callable[[str], None]
     think: Think[object]
-    stopped: str = "Game stopped; the record keeps every whole turn so far."
+    stopped: str = "Game stopped."
     #: The hand last announced (a new one is announced once).
     shown: int = field(default=-1)
 
@@ -328,6 +337,8 @@ def _line(
         return None
     if word in ("quit", "q", "exit"):
         raise Quit
+    if word == "undo":
+        raise Undo
     if word == "hint":
         say(str(think(hint)))
         return None

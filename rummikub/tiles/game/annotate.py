@@ -17,7 +17,7 @@ from rummikub.tiles.position import Move
 if TYPE_CHECKING:  # the review loads only when a record is annotated
     from rummikub.tiles.game.review import EquityTurn
 
-__all__ = ["annotator", "review_note"]
+__all__ = ["annotator", "review_note", "variation_turn"]
 
 
 def annotator(samples: int, rounds: int) -> str:
@@ -39,7 +39,7 @@ def review_note(turn: EquityTurn, old: Note | None, state: GameState) -> Note | 
     best = turn.best
     if turn.mark is not None and best is not None:
         line = Variation(
-            (_best_turn(best.move, state),),
+            (variation_turn(best.move, state),),
             f"best: win {best.win:.2f}, the move played {turn.played_win or 0.0:.2f}",
         )
         variations = (line, *(v for v in variations if v.moves != line.moves))
@@ -53,8 +53,9 @@ def review_note(turn: EquityTurn, old: Note | None, state: GameState) -> Note | 
     )
 
 
-def _best_turn(move: Move, state: GameState) -> Turn:
-    """The best candidate as a variation's move (a draw's tile left unknown)."""
+def variation_turn(move: Move, state: GameState) -> Turn:
+    """A candidate (the best, in a review) as a variation's move (a draw's tile left
+    unknown)."""
     if move.played:
         return Play(tuple(RawMeld(meld.tiles, meld.kind) for meld in move.table))
     return Draw(None) if state.pool_count else Pass()

@@ -4,7 +4,9 @@ The loop only talks through two functions, ``ask(prompt) -> line`` and ``say(tex
 test drives it with scripted lines and the command line with the terminal. A move is typed
 as tiles to lay (``R4 O7``: the solver arranges them), as the whole new table (melds
 separated by ``|``, or one meld after ``table:``), or as a word: ``draw``, ``pass``,
-``hint``, ``help``, ``quit``. An illegal move is refused with every rule it breaks.
+``hint``, ``help``, ``undo``, ``quit``. An illegal move is refused with every rule it breaks;
+``undo`` takes back the person's last turn and the others' turns since (the pool keeps its
+order, so a tile drawn is drawn again).
 
 The record says who plays each seat (``seats``: ``"person"`` or a strategy's name), so
 :func:`resume` goes on with a saved game. The others' draws are told as "drew a tile": at a
@@ -21,7 +23,7 @@ from functools import partial
 
 from rummikub.core.errors import ArgumentError, RummikubError
 from rummikub.play import session
-from rummikub.play.session import PERSON, Quit, Think, illegal
+from rummikub.play.session import PERSON, Quit, Think, Undo, illegal
 from rummikub.play.session import now as _now
 from rummikub.tiles.game.engine import (
     GameState,
@@ -32,6 +34,7 @@ from rummikub.tiles.game.engine import (
     replay,
     turn_of_move,
 )
+from rummikub.tiles.game.entries import undone
 from rummikub.tiles.game.record import RACK_SIZE, Draw, Pass, Play, Record, RecordError, Turn, save
 from rummikub.tiles.game.strategies import STRATEGIES, Strategy, strategy
 from rummikub.tiles.game.view import view_of
@@ -51,6 +54,7 @@ HELP = """Type your move:
   R1-4 | K7 R7 B7 O7  the whole new table, melds separated by | (table: R1 R2 R3 for one meld)
   draw              draw a tile (pass, once the pool is empty)
   hint              the best move
+  undo              take back your last turn (and the others' turns since)
   quit              stop here (the record is kept)"""
 
 
@@ -73,7 +77,7 @@ def table_of(record: Record, path: str = "<record>") -> Table:
 
 
 def read_move(state: GameState, line: str) -> Turn | str:
-    """The turn a typed line stands for, or a word (``hint``, ``help``, ``quit``).
+    """The turn a typed line stands for, or a word (``hint``, ``help``, ``undo``, ``quit``).
 
     Raises :class:`RummikubError` for text that is not tiles or tiles that cannot be laid.
     """
@@ -81,7 +85,7 @@ def read_move(state: GameState, line: str) -> Turn | str:
     word = text.lower()
     if word in ("", "?", "h", "help"):
         return "help"
-    if word in ("hint", "quit", "q", "exit"):
+    if word in ("hint", "undo", "quit", "q", "exit"):
         return "quit" if word in ("q", "exit") else word
     if word in ("d", "draw", "p", "pass"):
         return Draw(state.pool[0] if state.pool else None) if state.pool_count else Pass()
@@ -90,7 +94,8 @@ def read_move(state: GameState, line: str) -> Turn | str:
         return Play(parse_melds(text[len("table:") :], rules))
     if "|" in text or ";" in text:
         return Play(parse_melds(text, rules))
-    return lay(state, parse_rack(text, rules, box=False), "your rack")
+    # The box's tiles only: "X9" is no tile of this game, not one missing from the rack.
+    return lay(state, parse_rack(text, rules), "your rack")
 
 
 def lay(state: GameState, tiles: Sequence[Tile], rack_name: str | None = None) -> Play:
@@ -207,7 +212,7 @@ def _game(
     resuming: bool,
 ) -> Record:
     state = replay(record).state
-    sitting = _Sitting(table, ask, say, paint, think)
+    sitting = _Sitting(table, ask, say, paint, think, session.stopped(path))
 
     def keep(kept: Record, state: GameState, expect: Record | None) -> None:
         assert path is not None
@@ -219,9 +224,15 @@ def _game(
         state,
         save=None if path is None else keep,
         added=_added,
+        undone=_undone,
         resuming=resuming,
         say=say,
     )
+
+
+def _undone(record: Record) -> tuple[Record, GameState]:
+    taken, game = undone(record)
+    return taken, game.state
 
 
 def _added(record: Record, turn: Turn, after: GameState) -> Record:
@@ -237,7 +248,7 @@ class _Sitting:
     say: Callable[[str], None]
     paint: Paint
     think: Think[object]
-    stopped: str = "Game stopped; the record keeps every turn so far."
+    stopped: str
 
     def over(self, state: GameState) -> bool:
         return state.over
@@ -296,6 +307,8 @@ def _person(
             say(HELP)
         elif move == "quit":
             raise Quit
+        elif move == "undo":
+            raise Undo
         elif move == "hint":
             hint = think(partial(_hint, state, paint))
             assert isinstance(hint, str)

@@ -51,6 +51,7 @@ __all__ = [
     "load",
     "loads",
     "locked",
+    "move_data",
     "save",
 ]
 
@@ -521,12 +522,12 @@ def _variation_data(variation: Variation) -> dict[str, Any]:
     data: dict[str, Any] = {}
     if variation.comment is not None:
         data["comment"] = variation.comment
-    data["moves"] = [_move_data(move) for move in variation.moves]
+    data["moves"] = [move_data(move) for move in variation.moves]
     return data
 
 
-def _move_data(turn: Turn) -> dict[str, Any]:
-    """A variation's move: a turn's keys without the seat."""
+def move_data(turn: Turn) -> dict[str, Any]:
+    """A variation's move as a record writes it: a turn's keys without the seat."""
     data = _turn_data(turn, 0)
     del data["player"]
     return data

@@ -10,6 +10,7 @@ a pass) is compared with the best move too, which says whether a move was there 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ from rummikub.tiles.tiles import Tile
 
 if TYPE_CHECKING:
     from rummikub.tiles.analysis import Grade
+    from rummikub.tiles.game import engine
 
 __all__ = [
     "EquityReview",
@@ -53,6 +55,7 @@ __all__ = [
     "draw_equities",
     "draw_luck",
     "equity_review",
+    "judged_turns",
     "mark_of",
     "review_record",
 ]
@@ -228,13 +231,33 @@ def equity_review(
 
     layer.review_arguments(record, Record, path, budget)
     game = engine.replay(record)
-    legal = len(game.states) - 1
-    steps = [
-        (game.states[i], game.states[i + 1], turn) for i, turn in enumerate(record.turns[:legal])
-    ]
-    turns = layer.reviewed(steps, lambda step: _judge(*step, budget), progress)
+    turns = layer.reviewed(_steps(record, game), lambda step: _judge(*step, budget), progress)
     players = lines(record.players, turns)
     return EquityReview(path, budget, turns, players, game.problem, record.rules)
+
+
+def judged_turns(
+    record: Record, budget: Budget = DEFAULT, first: int = 1, last: int | None = None
+) -> Iterator[EquityTurn]:
+    """Turns ``first`` to ``last`` (numbered from 1; ``last`` None: to the last legal turn)
+    of ``record`` judged one at a time, in order, exactly as :func:`equity_review` judges
+    them: each turn's figures depend only on the record, that turn and ``budget``, so a
+    review made a few turns at a time (the web page's, which stops between turns) gives the
+    same turns as the whole review. A caller may stop iterating at any turn."""
+    from rummikub.tiles.game import engine
+
+    steps = _steps(record, engine.replay(record))
+    for step in steps[max(0, first - 1) : len(steps) if last is None else last]:
+        yield _judge(*step, budget)
+
+
+def _steps(record: Record, game: engine.Replay) -> list[tuple[GameState, GameState, Turn]]:
+    """Each legal turn of ``record`` with the states before and after it (``game``, its
+    replay)."""
+    legal = len(game.states) - 1
+    return [
+        (game.states[i], game.states[i + 1], turn) for i, turn in enumerate(record.turns[:legal])
+    ]
 
 
 def _judge(state: GameState, after: GameState, turn: Turn, budget: Budget) -> EquityTurn:

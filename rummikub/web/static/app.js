@@ -360,11 +360,38 @@ function notation() {
   return text;
 }
 
+// The options beyond the preset and the initial meld (a record's small box, say), typed as
+// the command line's --rule takes them: "numbers=7 colors=KRB". The server judges them.
+function ruleOptions() {
+  const found = {};
+  for (const word of $("rule-options").value.split(/[\s,]+/)) {
+    if (!word) continue;
+    const at = word.indexOf("=");
+    const key = at < 0 ? word : word.slice(0, at);
+    const raw = at < 0 ? "" : word.slice(at + 1);
+    if (/^-?\d+$/.test(raw)) found[key] = Number(raw);
+    else if (raw === "true" || raw === "false") found[key] = raw === "true";
+    else found[key] = raw;
+  }
+  return found;
+}
+
 function rules() {
-  const found = { preset: $("preset").value };
+  const found = { ...ruleOptions(), preset: $("preset").value };
   const initial = $("initial-meld").value;
   if (initial !== "" && Number(initial) !== 30) found.initial_meld = Number(initial);
   return found;
+}
+
+// Rules as a record or a puzzle writes them ({} is standard) shown on the board, so that a
+// position opened from a game is analysed under the game's rules.
+function setRules(data) {
+  const { preset = "standard", initial_meld: initial, ...options } = data || {};
+  $("preset").value = preset;
+  $("initial-meld").value = initial === undefined ? "30" : String(initial);
+  $("rule-options").value = Object.entries(options)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(" ");
 }
 
 // The board changed: the notation box, the URL (a new history entry when `push`), and
@@ -385,6 +412,7 @@ function urlOf(text) {
   if (preset !== "standard") params.set("rules", preset);
   const initial = $("initial-meld").value;
   if (initial !== "" && Number(initial) !== 30) params.set("initial", initial);
+  for (const [key, value] of Object.entries(ruleOptions())) params.append("rule", `${key}=${value}`);
   const mode = currentMode();
   if (mode !== "board") params.set("mode", mode);
   const query = params.toString();
@@ -399,7 +427,12 @@ function keepPosition(text, push) {
   }
   localStorage.setItem(
     "rummikub.board",
-    JSON.stringify({ p: text, rules: $("preset").value, initial: $("initial-meld").value })
+    JSON.stringify({
+      p: text,
+      rules: $("preset").value,
+      initial: $("initial-meld").value,
+      more: $("rule-options").value,
+    })
   );
 }
 
@@ -831,6 +864,27 @@ function proposalPlace(container, place) {
   );
 }
 
+// A deleted meld gives its rack tiles back to the rack; its table tiles cannot leave the
+// table, so they stay on it, gathered in one meld to place (a copy of the table keeps every
+// tile the table had: the rack takes back only what the table now holds beyond that).
+function deleteProposedMeld(m) {
+  const [deleted] = proposal.table.splice(m, 1);
+  const before = countOf(board.table.flat());
+  const kept = [];
+  for (const tile of deleted) {
+    const onTable = countOf(proposal.table.flat().concat(kept));
+    if ((onTable.get(tile) || 0) < (before.get(tile) || 0)) kept.push(tile);
+    else proposal.rack.push(tile);
+  }
+  const last = proposal.table.length - 1;
+  if (kept.length && last >= 0 && proposal.table[last].length === 0) proposal.table[last] = kept;
+  else if (kept.length || last < 0) proposal.table.push(kept);
+  proposal.target = proposal.table.length - 1;
+  proposal.selected = null;
+  proposal.typed = false;
+  renderProposal();
+}
+
 function renderProposal() {
   proposalPlace($("proposal-rack"), "rack");
   $("proposal-rack-target").setAttribute("aria-pressed", String(Boolean(proposal.selected)));
@@ -852,13 +906,7 @@ function renderProposal() {
       remove.className = "delete";
       remove.textContent = "\u00D7";
       remove.setAttribute("aria-label", t("delete_meld", m + 1));
-      remove.addEventListener("click", () => {
-        proposal.rack.push(...proposal.table[m].filter((tile) => board.rack.includes(tile)));
-        proposal.table.splice(m, 1);
-        proposal.target = Math.max(0, proposal.table.length - 1);
-        proposal.selected = null;
-        renderProposal();
-      });
+      remove.addEventListener("click", () => deleteProposedMeld(m));
       item.append(target, tiles, remove);
       return item;
     })
@@ -938,12 +986,14 @@ async function fromLocation() {
   let text = params.get("p");
   let preset = params.get("rules");
   let initial = params.get("initial");
+  let more = params.getAll("rule").join(" ");
   if (text === null) {
     const kept = JSON.parse(localStorage.getItem("rummikub.board") || "null");
-    if (kept) ({ p: text, rules: preset, initial } = kept);
+    if (kept) ({ p: text, rules: preset, initial, more = "" } = kept);
   }
   if (preset) $("preset").value = preset;
   $("initial-meld").value = initial || "30";
+  $("rule-options").value = more;
   showMode(params.get("mode") || "board");
   $("notation").value = text || "";
   await readNotation(text || "", { quiet: false });
@@ -1006,7 +1056,7 @@ function start() {
     askSolve();
   });
   $("opened").addEventListener("change", () => edit(() => (board.opened = $("opened").checked)));
-  for (const id of ["preset", "initial-meld"]) {
+  for (const id of ["preset", "initial-meld", "rule-options"]) {
     $(id).addEventListener("change", () => keepPosition(notation(), false));
   }
   $("clear").addEventListener("click", () =>

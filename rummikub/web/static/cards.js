@@ -141,7 +141,9 @@ async function checkCards() {
   const count = data.violations.length;
   $("card-summary").textContent = data.legal
     ? t("card_legal", data.played.join(" ") || t("nothing"), data.points)
-    : t("card_illegal", count);
+    : count === 1
+      ? t("card_illegal_one")
+      : t("card_illegal", count);
   $("card-result").replaceChildren(
     ...meldsOf($("card-after").value).map((meld) => cardRow(cardWords(meld)))
   );

@@ -3,7 +3,7 @@
 // every request and keeps the record it gets back.
 "use strict";
 
-const games = { record: null, game: null, selected: new Set(), review: null, step: 0 };
+const games = { record: null, game: null, selected: new Set() };
 
 function keepGame() {
   if (games.record) localStorage.setItem("rummikub.game", JSON.stringify(games.record));
@@ -102,9 +102,9 @@ async function newGame(event) {
   const body = { opponents: Array(count).fill($("opponent-kind").value) };
   const seed = $("seed").value;
   if (seed !== "") body.seed = Number(seed);
-  if ($("preset").value !== "standard") body.rules = { preset: $("preset").value };
-  games.review = null;
-  $("review").hidden = true;
+  const chosen = rules();
+  if (Object.keys(chosen).length > 1 || chosen.preset !== "standard") body.rules = chosen;
+  closeReview();
   if (await gameCall("/api/game/new", body)) scrollToAnswer("game-area");
 }
 
@@ -160,61 +160,13 @@ async function loadFile() {
   if (!file) return;
   const text = await file.text();
   $("game-file").value = "";
-  games.review = null;
-  $("review").hidden = true;
+  closeReview();
   await gameCall("/api/game/load", { text });
 }
 
-// -- review: a record stepped through turn by turn, each turn graded ------------------------
-
-async function review() {
-  const { data } = await call("/api/game/review", { record: games.record });
-  if (!data) return;
-  games.review = data;
-  games.step = 0;
-  $("review").hidden = false;
-  renderReview();
-  scrollToAnswer("review");
-}
-
-function gradeText(turn) {
-  const grade = turn.grade;
-  if (!grade) return t("review_unknown");
-  if (!grade.legal) return t("grade_illegal");
-  if (grade.best) return t("grade_best");
-  const best = grade.best_move;
-  return t("grade_gap", grade.value_gap, best.played.join(" ") || t("nothing"));
-}
-
-function renderReview() {
-  const found = games.review;
-  if (!found) return;
-  $("review-summary").textContent = t(
-    "review_summary",
-    found.turns.length,
-    found.graded,
-    found.value_gap
-  );
-  const turn = found.turns[games.step];
-  const moveWord = t("move_" + turn.move);
-  $("review-turn").textContent = t(
-    "review_turn",
-    turn.turn,
-    found.turns.length,
-    turn.player,
-    moveWord
-  );
-  $("review-grade").textContent = gradeText(turn);
-  const best = turn.grade && turn.grade.best_move;
-  $("review-best").hidden = !best;
-  meldList($("review-table"), best ? best.table.map((m) => m.tiles) : [], best ? best.played : []);
-  $("review-rack").replaceChildren(...(best ? best.rack : []).map((tile) => tileElement(tile)));
-  $("review-prev").disabled = games.step === 0;
-  $("review-next").disabled = games.step >= found.turns.length - 1;
-  $("review-open").disabled = !turn.notation;
-}
-
+// A position of the game opened on the board, under the game's rules.
 function analyseOnBoard(text) {
+  setRules(games.record.rules);
   showMode("board", true);
   $("notation").value = text;
   readNotation(text, { push: true, quiet: false });
@@ -226,7 +178,8 @@ function showGame() {
 
 function languageChanged() {
   renderGame();
-  renderReview();
+  if (typeof renderReview === "function") renderReview();
+  if (typeof renderVariation === "function") renderVariation();
 }
 
 async function startGames() {
@@ -242,18 +195,7 @@ async function startGames() {
   $("game-analyse").addEventListener("click", () => analyseOnBoard(games.game.notation));
   $("game-download").addEventListener("click", download);
   $("game-file").addEventListener("change", loadFile);
-  $("game-review").addEventListener("click", review);
-  $("review-prev").addEventListener("click", () => {
-    games.step = Math.max(0, games.step - 1);
-    renderReview();
-  });
-  $("review-next").addEventListener("click", () => {
-    games.step = Math.min(games.review.turns.length - 1, games.step + 1);
-    renderReview();
-  });
-  $("review-open").addEventListener("click", () =>
-    analyseOnBoard(games.review.turns[games.step].notation)
-  );
+  // The review and its variations: review.js and variations.js.
   renderGame();
   const kept = localStorage.getItem("rummikub.game");
   if (kept) {
