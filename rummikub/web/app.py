@@ -44,6 +44,7 @@ from rummikub import __version__
 from rummikub.core import deadline
 from rummikub.core.documents import parse_document, quote
 from rummikub.core.errors import PuzzleError, RummikubError
+from rummikub.tiles.game.strategies import STRATEGIES
 from rummikub.tiles.rules import PRESETS
 from rummikub.web import api, cards, games
 from rummikub.web.api import Limits, RequestError
@@ -107,6 +108,8 @@ def create_app(
             {
                 "version": __version__,
                 "presets": list(PRESETS),
+                # The players a game may seat (/api/game/new "opponents"): the registry's.
+                "strategies": list(STRATEGIES),
                 "time_limit": limits.time_limit,
                 "body_bytes": limits.body_bytes,
             }

@@ -277,11 +277,18 @@ def review(data: Any, limits: Limits) -> dict[str, Any]:
     found = review_record(record, "record", time_limit=limits.time_limit).to_data()
     game = replay(record)
     for turn, state in zip(found["turns"], game.states, strict=False):
+        seat = state.to_move
         turn["notation"] = (
-            state.position(state.to_move).to_notation()
-            if state.racks[state.to_move] is not None
-            else None
+            state.position(seat).to_notation() if state.racks[seat] is not None else None
         )
+        # The game around the mover (they first, then the others in turn order): the
+        # chances to win on the board are asked of the real game.
+        order = [(seat + step) % len(record.players) for step in range(len(record.players))]
+        turn["view"] = {
+            "players": len(record.players),
+            "rack_counts": [state.rack_counts[s] for s in order],
+            "opened": [state.opened[s] for s in order],
+        }
     return found
 
 
