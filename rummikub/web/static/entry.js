@@ -47,10 +47,35 @@ function keepTargetInView() {
   if (place) place.scrollIntoView({ block: "nearest" });
 }
 
+// -- the rest of the rack, typed ---------------------------------------------------------------
+
+// Tiles typed as the notation writes a rack (R4-6 KRB7 J), read by the server and added to
+// the rack: what is left of a rack once the melds are in, in a few keys.
+async function addRackText(event) {
+  event.preventDefault();
+  const text = $("rack-text").value.trim();
+  if (!text) return;
+  if (!(await settled())) return;
+  const { data, failed } = await call("/api/position", { position: "- / " + text, rules: rules() }, { quiet: true });
+  if (!data) {
+    $("rack-text").setAttribute("aria-invalid", "true");
+    $("rack-text-state").textContent = failed;
+    return;
+  }
+  $("rack-text").removeAttribute("aria-invalid");
+  $("rack-text-state").textContent = "";
+  $("rack-text").value = "";
+  await edit(() => {
+    board.rack.push(...data.rack);
+    board.target = "rack";
+  });
+}
+
 // -- type-ahead -------------------------------------------------------------------------------
 
 // K R B O a colour, a number adds the tile (1 waits for a second digit: 10-13), J a joker,
-// N or | a new meld, / the rack, Backspace the last tile of the place, Enter the best move.
+// N or | a new meld, / the rack, Backspace the last tile of the place, Enter the best move;
+// a space ends a lone 1.
 const typed = { digit: null, timer: null };
 // How long a lone 1 waits for the 0-3 of 10-13.
 const DIGIT_WAIT_MS = 900;
@@ -84,6 +109,12 @@ function typeAhead(event) {
         typeNumber(Number(key));
       }
     }
+    return;
+  }
+  if (key === " " && typed.digit !== null) {
+    // A space ends a lone 1 (R1, then 3: R1 R2 R3; R13 is 1 3 run together).
+    event.preventDefault();
+    flushDigit();
     return;
   }
   const upper = key.toUpperCase();
@@ -149,7 +180,9 @@ function setGameView(view) {
 }
 
 function equityTitle(found) {
-  return t("equity_title", t("equity_game", found.players, found.rack_counts.slice(1).join(", ")));
+  const others = found.rack_counts.slice(1).join(", ");
+  const game = found.players === 2 ? t("equity_game_one", others) : t("equity_game", found.players, others);
+  return t("equity_title", game);
 }
 
 // The best-equity move against the most-points one, in the page's language, from the
@@ -219,6 +252,7 @@ async function downloadPicture(kind) {
 
 function startEntry() {
   document.addEventListener("keydown", typeAhead);
+  $("rack-text-form").addEventListener("submit", addRackText);
   $("picture-svg").addEventListener("click", () => downloadPicture("svg"));
   $("picture-png").addEventListener("click", () => downloadPicture("png"));
   for (const id of ["players", "other-racks"]) {
