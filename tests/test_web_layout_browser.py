@@ -232,6 +232,8 @@ def test_a_games_chances_to_win_and_every_player_at_a_strength(
     page.get_by_label("Seed").fill("11")
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#game-status")).to_contain_text("Turn 1: your move")
+    touch_targets(page)
+    check_axe(page)
     page.get_by_role("button", name="Draw").click()
     expect(page.locator("#game-status")).to_contain_text("Turn 4: your move")
     counts = page.evaluate("games.game.rack_counts")
