@@ -262,6 +262,7 @@ def test_a_games_chances_to_win_and_every_player_at_a_strength(
     keep(page, "layout-equity-360.png")
     page.get_by_label("Language").select_option("pt")
     expect(page.get_by_role("button", name="Melhor jogada")).to_be_visible()
+    no_horizontal_scroll(page)
     check_axe(page)
     board.close()
 

@@ -255,6 +255,8 @@ function startEntry() {
   $("rack-text-form").addEventListener("submit", addRackText);
   $("picture-svg").addEventListener("click", () => downloadPicture("svg"));
   $("picture-png").addEventListener("click", () => downloadPicture("png"));
+  // The row's labels are in the language it was drawn in: gone until the next tile.
+  $("lang").addEventListener("change", () => ($("again").hidden = true));
   for (const id of ["players", "other-racks"]) {
     $(id).addEventListener("change", () => {
       board.othersOpened = undefined;
