@@ -1063,6 +1063,10 @@ function start() {
   $("clear").addEventListener("click", () =>
     edit(() => {
       Object.assign(board, { rack: [], table: [], target: "rack", selected: null, opened: true });
+      // The game around the old position goes with it.
+      $("players").value = "2";
+      $("other-racks").value = "";
+      board.othersOpened = undefined;
       clearAnswer();
       showMessage("");
     })
