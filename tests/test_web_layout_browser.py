@@ -264,6 +264,9 @@ def test_a_games_chances_to_win_and_every_player_at_a_strength(
     expect(page.get_by_role("button", name="Melhor jogada")).to_be_visible()
     no_horizontal_scroll(page)
     check_axe(page)
+    page.get_by_role("button", name="Jogar", exact=True).click()
+    expect(page.get_by_label("Força")).to_be_visible()
+    no_horizontal_scroll(page)
     board.close()
 
 
