@@ -22,6 +22,13 @@ from tests.tools import CHROMIUM
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "docs" / "tools" / "screenshots.py"
 SIZES = ((360, 740), (390, 844), (768, 1024), (1280, 900))
+ENTRY_SIZE = (360, 740)
+
+
+#: Each picture and its size: the board at its four sizes, and the phone setting a position up.
+NAMES = [(f"board-{w}x{h}.png", (w, h)) for w, h in SIZES] + [
+    (f"board-entry-{ENTRY_SIZE[0]}x{ENTRY_SIZE[1]}.png", ENTRY_SIZE)
+]
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -53,8 +60,8 @@ def test_the_script_takes_the_four_screenshots(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    for width, height in SIZES:
-        shot = tmp_path / "shots" / f"board-{width}x{height}.png"
+    for name, (width, height) in NAMES:
+        shot = tmp_path / "shots" / name
         assert shot.is_file(), f"{shot.name} was not written"
         assert png_size(shot) == (width, height), shot.name
         assert shot.stat().st_size > 10_000, f"{shot.name} looks empty"
@@ -62,7 +69,6 @@ def test_the_script_takes_the_four_screenshots(tmp_path: Path) -> None:
 
 def test_the_docs_show_the_screenshots_the_script_takes() -> None:
     players = (REPO / "docs" / "players.md").read_text(encoding="utf-8")
-    for width, height in SIZES:
-        name = f"board-{width}x{height}.png"
+    for name, (width, height) in NAMES:
         assert f"]({name})" in players, f"docs/players.md does not show {name}"
         assert png_size(REPO / "docs" / name) == (width, height), name

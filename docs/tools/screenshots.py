@@ -7,13 +7,16 @@ Starts the web app on a free local port, opens the board in the system's headles
 360x740, 390x844, 768x1024 and 1280x900 with an example position, asks for its best move
 (the smallest phone) or its chances to win (the others: :data:`SHOTS`), and writes one PNG
 per size, ``board-WIDTHxHEIGHT.png``, exactly that many pixels (the window, not the whole
-page). One browser for all four; each analysis is computed once and given to the other
-sizes from a cache, so the run takes seconds.
+page); then ``board-entry-360x740.png``, a position of six melds being set up on the phone
+(the picker at the window's top, the meld being filled, the actions at its foot). One
+browser for all; each analysis is computed once and given to the other sizes from a cache,
+so the run takes seconds.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,6 +46,9 @@ SHOTS = (
 SIZES = tuple(size for size, _ in SHOTS)
 #: The position of the docs' examples: R4 extends a run, O7 completes a group.
 POSITION = "R1-3 | KRB7 | B9 B10 J / R4 K7 O7"
+#: The entry picture's position: six melds and a rack (tests/test_web_layout_browser.py's).
+ENTRY = "R1-3 | KRB7 | B9 B10 J | O4-6 | KRO11 | B1-4 / R4 K7 O7 K1 K2 B12 R13 O9 O10 K5 B6 R8 J O2"
+ENTRY_SIZE = (360, 740)
 TIMEOUT_MS = 120_000
 
 
@@ -106,9 +112,32 @@ def take(folder: Path) -> list[Path]:
                 page.screenshot(path=str(path))
                 written.append(path)
                 context.close()
+            written.append(entry(browser, url, folder))
         finally:
             browser.close()
     return written
+
+
+def entry(browser: Any, url: str, folder: Path) -> Path:
+    """The phone while a position is set up: the last meld tapped to fill it, B5 added."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(
+        viewport={"width": ENTRY_SIZE[0], "height": ENTRY_SIZE[1]},
+        device_scale_factor=1,
+        locale="en-GB",
+    )
+    page = context.new_page()
+    page.goto(f"{url}/?p={quote(ENTRY)}")
+    expect(page.locator("#notation-state")).not_to_be_empty()
+    page.locator("#table .meld-row").last.click()
+    page.get_by_role("button", name="Blue B").click()
+    page.get_by_role("button", name="add B5", exact=True).click()
+    expect(page.locator("#notation")).to_have_value(re.compile("B1 B2 B3 B4 B5 /"))
+    path = folder / f"board-entry-{ENTRY_SIZE[0]}x{ENTRY_SIZE[1]}.png"
+    page.screenshot(path=str(path))
+    context.close()
+    return path
 
 
 def main(argv: list[str]) -> int:

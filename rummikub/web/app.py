@@ -46,6 +46,7 @@ from rummikub.core import deadline
 from rummikub.core.documents import parse_document, quote
 from rummikub.core.errors import PuzzleError, RummikubError
 from rummikub.play.equity import Stopped
+from rummikub.tiles.game.strategies import STRATEGIES
 from rummikub.tiles.rules import PRESETS
 from rummikub.web import api, cards, games
 from rummikub.web.api import Limits, RequestError
@@ -111,6 +112,8 @@ def create_app(
             {
                 "version": __version__,
                 "presets": list(PRESETS),
+                # The players a game may seat (/api/game/new "opponents"): the registry's.
+                "strategies": list(STRATEGIES),
                 "time_limit": limits.time_limit,
                 "body_bytes": limits.body_bytes,
             }

@@ -310,12 +310,24 @@ def review(data: Any, limits: Limits) -> dict[str, Any]:
     found = review_record(record, "record", time_limit=limits.time_limit).to_data()
     game = replay(record)
     for turn, state in zip(found["turns"], game.states, strict=False):
+        seat = state.to_move
         turn["notation"] = (
-            state.position(state.to_move).to_notation()
-            if state.racks[state.to_move] is not None
-            else None
+            state.position(seat).to_notation() if state.racks[seat] is not None else None
         )
+        turn["view"] = _game_view(state)
     return found
+
+
+def _game_view(state: GameState) -> dict[str, Any]:
+    """The game around the player to move (they first, then the others in turn order): the
+    chances to win on the board are asked of the real game."""
+    players = len(state.players)
+    order = [(state.to_move + step) % players for step in range(players)]
+    return {
+        "players": players,
+        "rack_counts": [state.rack_counts[s] for s in order],
+        "opened": [state.opened[s] for s in order],
+    }
 
 
 def load(data: Any) -> dict[str, Any]:
@@ -393,6 +405,7 @@ def _turn_data(
     data["notation"] = (
         before.position(turn.seat).to_notation() if before.racks[turn.seat] is not None else None
     )
+    data["view"] = _game_view(before)
     return data
 
 

@@ -157,22 +157,44 @@ class PositionEquity:
         """The candidate laying the most points (then the most tiles, then the best equity)."""
         return max(self.candidates, key=lambda c: (c.value, c.tiles, -self.candidates.index(c)))
 
-    def advice(self) -> str | None:
-        """The best-equity move against the most-points move, in words, when they differ:
-        "laying the most is not best here: keep the joker". None when they agree, and when
-        the playouts were :attr:`stopped` (no advice from an unfinished comparison)."""
+    def difference(self) -> dict[str, Any] | None:
+        """What the best-equity move does that the most-points move does not, when they
+        differ: ``action`` "keep" (``keep``: the tiles held back), "lay" (``lay`` instead of
+        ``keep``), "draw" or "pass"; the words of :meth:`advice`, as data for a page that
+        says them in its own language. None when they agree, and when the playouts were
+        :attr:`stopped` (no advice from an unfinished comparison)."""
         best, most = self.best, self.most_points
         if best is most or self.stopped:
             return None
+        sort = self.position.rules.sort_key
+        kept = Counter(most.played) - Counter(best.played)
+        extra = Counter(best.played) - Counter(most.played)
+        if not best.played:
+            action = "pass" if self.view.pool_count == 0 else "draw"
+        else:
+            action = "lay" if extra else "keep"
+        return {
+            "action": action,
+            "keep": [str(t) for t in sorted(kept.elements(), key=sort)],
+            "lay": [str(t) for t in sorted(extra.elements(), key=sort)],
+        }
+
+    def advice(self) -> str | None:
+        """The best-equity move against the most-points move, in words, when they differ:
+        "laying the most is not best here: keep the joker"."""
+        difference = self.difference()
+        if difference is None:
+            return None
+        best, most = self.best, self.most_points
         kept = Counter(most.played) - Counter(best.played)
         extra = Counter(best.played) - Counter(most.played)
         sort = self.position.rules.sort_key
-        if not best.played:
-            what = "pass" if self.view.pool_count == 0 else "draw a tile"
-        elif not extra:
-            what = f"keep {_kept(kept, sort)} back"
-        else:
-            what = f"lay {_tiles(extra, sort)} instead of {_tiles(kept, sort)}"
+        what = {
+            "pass": "pass",
+            "draw": "draw a tile",
+            "keep": f"keep {_kept(kept, sort)} back",
+            "lay": f"lay {_tiles(extra, sort)} instead of {_tiles(kept, sort)}",
+        }[difference["action"]]
         if best.exact and most.exact:
             odds = f"{_EXACT[best.win]} against {_EXACT[most.win]}, exactly"
         else:
@@ -192,6 +214,7 @@ class PositionEquity:
             "candidates": [_candidate_data(c) for c in candidates],
             "most_points": most,
             "advice": self.advice(),
+            "difference": self.difference(),
             "players": self.view.players,
             "rack_counts": list(self.view.rack_counts),
             "opened": list(self.view.opened),

@@ -196,7 +196,10 @@ async function edit(change) {
 function addTile(tile) {
   edit(() => {
     if (board.target !== "rack" && board.table[board.target] === undefined) board.target = "rack";
-    tilesOf(board.target).push(tile);
+    tilesOf(board.target).push(...tilesToAdd(board.target, tile));
+  }).then(() => {
+    showAgain(tile);
+    keepTargetInView();
   });
 }
 
@@ -311,10 +314,15 @@ function render() {
     ...board.table.map((meld, m) => {
       const item = document.createElement("li");
       item.className = "meld-row" + (board.target === m ? " selected" : "");
+      // A tap anywhere on the meld but its tiles and its x makes it the place to fill.
+      item.addEventListener("click", (event) => {
+        if (!event.target.closest("button")) selectPlace(m);
+      });
       const target = document.createElement("button");
       target.type = "button";
       target.className = "target";
-      target.textContent = placeName(m);
+      target.textContent = String(m + 1);
+      target.setAttribute("aria-label", placeName(m));
       target.setAttribute("aria-pressed", String(board.target === m));
       target.addEventListener("click", () => selectPlace(m));
       const tiles = document.createElement("div");
@@ -413,6 +421,9 @@ function urlOf(text) {
   const initial = $("initial-meld").value;
   if (initial !== "" && Number(initial) !== 30) params.set("initial", initial);
   for (const [key, value] of Object.entries(ruleOptions())) params.append("rule", `${key}=${value}`);
+  if ($("players").value !== "2") params.set("players", $("players").value);
+  if ($("other-racks").value.trim()) params.set("racks", $("other-racks").value.trim());
+  if (typeof cardParams === "function") cardParams(params);
   const mode = currentMode();
   if (mode !== "board") params.set("mode", mode);
   const query = params.toString();
@@ -432,6 +443,8 @@ function keepPosition(text, push) {
       rules: $("preset").value,
       initial: $("initial-meld").value,
       more: $("rule-options").value,
+      players: $("players").value,
+      racks: $("other-racks").value,
     })
   );
 }
@@ -642,12 +655,12 @@ async function askOuts() {
 // The equity of every candidate (analyse --equity): the evaluation bar of the position, then
 // each candidate's chance to win as a bar with its 95% interval, the best equity first.
 async function askEquity() {
-  const data = await analyse({ equity: true });
+  const data = await analyse({ equity: equityRequest() });
   if (!data) return;
   const found = data.equity;
   const box = $("equity-answer");
   const title = document.createElement("h3");
-  title.textContent = t("equity_title");
+  title.textContent = equityTitle(found);
   const evaluation = document.createElement("p");
   evaluation.id = "equity-evaluation";
   // Cut short by the time limit: said plainly, in place of the position's chance, and no
@@ -689,14 +702,9 @@ async function askEquity() {
   }
   box.appendChild(table);
   if (!stopped) {
-    const best = found.candidates[0];
-    const most = found.candidates[found.most_points];
     const advice = document.createElement("p");
     advice.id = "equity-advice";
-    advice.textContent =
-      best === most
-        ? t("equity_same")
-        : t("equity_differs", candidateText(best, found.pool), candidateText(most, found.pool));
+    advice.textContent = adviceText(found);
     box.appendChild(advice);
   }
   scrollToAnswer("answer");
@@ -987,10 +995,14 @@ async function fromLocation() {
   let preset = params.get("rules");
   let initial = params.get("initial");
   let more = params.getAll("rule").join(" ");
+  let players = params.get("players");
+  let racks = params.get("racks");
   if (text === null) {
     const kept = JSON.parse(localStorage.getItem("rummikub.board") || "null");
-    if (kept) ({ p: text, rules: preset, initial, more = "" } = kept);
+    if (kept) ({ p: text, rules: preset, initial, more = "", players, racks } = kept);
   }
+  $("players").value = players || "2";
+  $("other-racks").value = racks || "";
   if (preset) $("preset").value = preset;
   $("initial-meld").value = initial || "30";
   $("rule-options").value = more;
@@ -1062,6 +1074,10 @@ function start() {
   $("clear").addEventListener("click", () =>
     edit(() => {
       Object.assign(board, { rack: [], table: [], target: "rack", selected: null, opened: true });
+      // The game around the old position goes with it.
+      $("players").value = "2";
+      $("other-racks").value = "";
+      board.othersOpened = undefined;
       clearAnswer();
       showMessage("");
     })

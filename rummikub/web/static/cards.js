@@ -151,11 +151,74 @@ async function checkCards() {
   scrollToAnswer("card-answer");
 }
 
+// -- the card position kept in the URL and in localStorage, as the tiles' is -----------------
+
+// Each field and its URL parameter; the checkboxes as 1 or 0.
+const CARD_FIELDS = {
+  "card-game": "game",
+  "card-hand": "hand",
+  "card-table": "table",
+  "card-discard": "discard",
+  "card-deal": "deal",
+  "card-opened": "down",
+  "card-drawn": "drawn",
+};
+const CARD_DEFAULTS = { game: "rummy", hand: "", table: "", discard: "", deal: "1", down: "0", drawn: "1" };
+
+function cardFields() {
+  const found = {};
+  for (const [id, key] of Object.entries(CARD_FIELDS)) {
+    const field = $(id);
+    found[key] = field.type === "checkbox" ? (field.checked ? "1" : "0") : field.value;
+  }
+  return found;
+}
+
+// The card position's parameters (those not at their default) for app.js's URL.
+function cardParams(params) {
+  for (const [key, value] of Object.entries(cardFields())) {
+    if (value !== CARD_DEFAULTS[key]) params.set(key, value);
+  }
+}
+
+function keepCards() {
+  localStorage.setItem("rummikub.cards", JSON.stringify(cardFields()));
+  keepPosition(notation(), false);
+}
+
+// The card position from the URL when it names one, else the one kept; run as the script
+// loads, before the board writes the URL again.
+function restoreCards() {
+  const params = new URLSearchParams(location.search);
+  let found = null;
+  if (Object.values(CARD_FIELDS).some((key) => params.has(key))) {
+    found = Object.fromEntries(Object.values(CARD_FIELDS).map((key) => [key, params.get(key)]));
+  } else {
+    try {
+      found = JSON.parse(localStorage.getItem("rummikub.cards") || "null");
+    } catch (error) {
+      found = null;
+    }
+  }
+  for (const [id, key] of Object.entries(CARD_FIELDS)) {
+    const field = $(id);
+    const value = found && typeof found[key] === "string" ? found[key] : CARD_DEFAULTS[key];
+    if (field.type === "checkbox") field.checked = value === "1";
+    else if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === value)) {
+      field.value = value;
+    }
+  }
+  drawCardInputs();
+}
+
 function startCards() {
   $("cards-form").addEventListener("submit", solveCards);
   for (const id of ["card-hand", "card-table", "card-discard", "card-game"]) {
     $(id).addEventListener("input", drawCardInputs);
   }
+  for (const id of Object.keys(CARD_FIELDS)) $(id).addEventListener("change", keepCards);
+  for (const id of ["card-hand", "card-table", "card-discard"]) $(id).addEventListener("input", keepCards);
+  window.addEventListener("popstate", restoreCards);
   $("card-check").addEventListener("click", checkCards);
   for (const id of ["card-after", "card-after-discard"]) {
     $(id).addEventListener("keydown", (event) => {
@@ -168,4 +231,5 @@ function startCards() {
   drawCardInputs();
 }
 
+restoreCards();
 document.addEventListener("DOMContentLoaded", startCards);

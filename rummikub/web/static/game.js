@@ -99,7 +99,7 @@ function refreshGameControls() {
 async function newGame(event) {
   event.preventDefault();
   const count = Number($("opponent-count").value);
-  const body = { opponents: Array(count).fill($("opponent-kind").value) };
+  const body = { opponents: Array(count).fill(opponentName()) };
   const seed = $("seed").value;
   if (seed !== "") body.seed = Number(seed);
   const chosen = rules();
@@ -164,9 +164,11 @@ async function loadFile() {
   await gameCall("/api/game/load", { text });
 }
 
-// A position of the game opened on the board, under the game's rules.
-function analyseOnBoard(text) {
+// A position of the game opened on the board, under the game's rules, with the game around
+// it (its players, their racks' sizes) for the chances to win.
+function analyseOnBoard(text, view) {
   setRules(games.record.rules);
+  setGameView(view);
   showMode("board", true);
   $("notation").value = text;
   readNotation(text, { push: true, quiet: false });
@@ -182,7 +184,57 @@ function languageChanged() {
   if (typeof renderVariation === "function") renderVariation();
 }
 
+// -- the opponents: every registered strategy, and a strength that picks one ----------------
+
+// The players the server knows (/api "strategies", its registry), each in words where the
+// page has them; the strength select names one of them, or "the player chosen".
+async function listOpponents() {
+  let names = null;
+  try {
+    const response = await fetch("/api");
+    if (response.ok) names = (await response.json()).strategies;
+  } catch (error) {
+    names = null;
+  }
+  if (!Array.isArray(names)) return;
+  const kind = $("opponent-kind");
+  const chosen = kind.value;
+  kind.replaceChildren(
+    ...names.map((name) => {
+      const option = document.createElement("option");
+      option.value = name;
+      const key = "strategy_" + name;
+      // A player the page has no words for is shown by its name.
+      if (t(key) !== key) option.dataset.i18n = key;
+      option.textContent = t(key) !== key ? t(key) : name;
+      return option;
+    })
+  );
+  kind.value = names.includes(chosen) ? chosen : names[0];
+  for (const option of $("opponent-strength").options) {
+    option.disabled = option.value !== "" && !names.includes(option.value);
+  }
+}
+
+function opponentName() {
+  return $("opponent-kind").value;
+}
+
+function startOpponents() {
+  $("opponent-strength").addEventListener("change", () => {
+    const name = $("opponent-strength").value;
+    if (name) $("opponent-kind").value = name;
+  });
+  $("opponent-kind").addEventListener("change", () => {
+    const name = $("opponent-kind").value;
+    const level = [...$("opponent-strength").options].find((o) => o.value === name);
+    $("opponent-strength").value = level ? name : "";
+  });
+  listOpponents();
+}
+
 async function startGames() {
+  startOpponents();
   $("new-game").addEventListener("submit", newGame);
   $("game-play").addEventListener("click", playSelected);
   $("game-table-form").addEventListener("submit", (event) => {
@@ -192,7 +244,11 @@ async function startGames() {
   $("game-draw").addEventListener("click", () => gameCall("/api/game/draw", { record: games.record }));
   $("game-undo").addEventListener("click", () => gameCall("/api/game/undo", { record: games.record }));
   $("game-hint").addEventListener("click", hint);
-  $("game-analyse").addEventListener("click", () => analyseOnBoard(games.game.notation));
+  $("game-analyse").addEventListener("click", () => {
+    const game = games.game;
+    const view = { players: game.players.length, rack_counts: game.rack_counts, opened: game.opened };
+    analyseOnBoard(game.notation, view);
+  });
   $("game-download").addEventListener("click", download);
   $("game-file").addEventListener("change", loadFile);
   // The review and its variations: review.js and variations.js.

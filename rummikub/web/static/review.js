@@ -415,7 +415,10 @@ function startReview() {
     const on = keyMoments().find((k) => k > review.step);
     if (on !== undefined) showTurn(on);
   });
-  $("review-open").addEventListener("click", () => analyseOnBoard(review.turns[review.step].notation));
+  $("review-open").addEventListener("click", () => {
+    const turn = review.turns[review.step];
+    analyseOnBoard(turn.notation, turn.view);
+  });
   // The arrow keys walk the game while the review is open (not while typing, nor on the
   // graph, which handles them itself).
   document.addEventListener("keydown", (event) => {
