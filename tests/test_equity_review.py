@@ -141,7 +141,7 @@ def test_a_move_scored_apart_gets_the_win_evaluate_gives_it() -> None:
 def _game(seed: int, rack_size: int = 6) -> tuple[Record, float]:
     record, _ = play_game(
         TINY,
-        [STRATEGIES["best"], STRATEGIES["equity"]],
+        [STRATEGIES["best"], STRATEGIES["equity-v1"]],
         seed,
         rack_size=rack_size,
         names=["best", "eq"],

@@ -13,11 +13,12 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 from starlette.testclient import TestClient
 
+from rummikub.play.equity import Stopped
 from rummikub.tiles.game.equity import Budget
 from rummikub.tiles.game.record import Record, from_data, to_data
 from rummikub.tiles.game.review import equity_review
 from rummikub.tiles.game.simulate import play_game
-from rummikub.tiles.game.strategies import best, equity
+from rummikub.tiles.game.strategies import best, equity_v1
 from rummikub.tiles.rules import Rules
 from rummikub.web import Limits, create_app
 
@@ -32,7 +33,7 @@ def client() -> TestClient:
 
 @pytest.fixture(scope="module")
 def record() -> Record:
-    found, _ = play_game(RULES, [best, equity], 1, rack_size=6, names=["best", "equity"])
+    found, _ = play_game(RULES, [best, equity_v1], 1, rack_size=6, names=["best", "equity"])
     return found
 
 
@@ -63,7 +64,7 @@ def test_the_review_in_parts_gives_the_command_lines_marks_and_lines(
     ]
     assert rest["players"] == whole["players"]
     fifth = turns[4]
-    assert fifth["mark"] == "?!" and fifth["key"] and not fifth["cut"]
+    assert fifth["mark"] == "?!" and fifth["key"]
     assert fifth["accuracy"] == 76.3
     # The positions before and after: the mover's rack less the tiles laid.
     assert fifth["after"]["table"][-1] == fifth["played"] == ["K6", "R6", "B6"]
@@ -82,14 +83,13 @@ def test_a_review_stops_between_turns_when_time_is_short(record: Record) -> None
     from rummikub.core import deadline
     from rummikub.web.games import review
 
-    # No time at all (the request's deadline, as the server sets it): the first turn is
-    # judged, cut short, and the answer says so and stops there.
-    with deadline.limit(1e-9):
-        found = review({"record": to_data(record), "equity": True}, Limits(time_limit=10.0))
-    assert found["done"] == 1 and found["turns"][0]["cut"] is True
-    # A short limit, not yet passed: the part stops between turns, none of them cut.
+    # No time at all (the request's deadline, as the server sets it): not one turn can be
+    # judged whole, so no figure at all (the server's 503), never a turn's partial one.
+    with deadline.limit(1e-9), pytest.raises(Stopped):
+        review({"record": to_data(record), "equity": True}, Limits(time_limit=10.0))
+    # A short limit, not yet passed: the part stops between turns, after one judged whole.
     found = review({"record": to_data(record), "equity": True, "first": 3}, Limits(time_limit=0.01))
-    assert found["first"] == found["done"] == 3 and found["turns"][0]["cut"] is False
+    assert found["first"] == found["done"] == 3 and "cut" not in found["turns"][0]
 
 
 @pytest.mark.parametrize(

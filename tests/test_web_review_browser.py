@@ -17,7 +17,7 @@ import pytest
 
 from rummikub.tiles.game.record import dumps
 from rummikub.tiles.game.simulate import play_game
-from rummikub.tiles.game.strategies import best, equity
+from rummikub.tiles.game.strategies import best, equity_v1
 from rummikub.tiles.rules import Rules
 from tests.test_web_board_browser import (
     DESK,
@@ -42,7 +42,7 @@ RULES = Rules(numbers=7, colors="KRB", copies=1, jokers=0, initial_meld=0)
 
 @pytest.fixture(scope="module")
 def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    record, _ = play_game(RULES, [best, equity], 1, rack_size=6, names=["you", "equity"])
+    record, _ = play_game(RULES, [best, equity_v1], 1, rack_size=6, names=["you", "equity"])
     path = tmp_path_factory.mktemp("review") / "game.json"
     path.write_text(dumps(record, "json"))
     return path

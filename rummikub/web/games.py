@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummikub.core.errors import RummikubError, unknown
+from rummikub.play.equity import Stopped
 from rummikub.play.records import name_problem
 from rummikub.render.data import result_data
 from rummikub.tiles.game.engine import GameState, TurnError, advance, deal, describe, replay
@@ -385,12 +386,12 @@ def _position_data(state: GameState, seat: int) -> dict[str, Any]:
 
 
 def _turn_data(
-    turn: EquityTurn, record_turn: Turn, before: GameState, after: GameState, cut: bool
+    turn: EquityTurn, record_turn: Turn, before: GameState, after: GameState
 ) -> dict[str, Any]:
     """One judged turn as the page shows it: the review's keys (``analyse --equity
-    --json``), the accuracy, whether it is a key moment or was cut short by the time limit,
-    the move in words (``text``, a draw's tile named where the record knows it) and the
-    positions before and after it (the mover's rack)."""
+    --json``), the accuracy, whether it is a key moment, the move in words (``text``, a
+    draw's tile named where the record knows it) and the positions before and after it (the
+    mover's rack)."""
     from rummikub.play.review import accuracy_of, key_moment
 
     data = turn.to_data(before.rules)
@@ -399,7 +400,6 @@ def _turn_data(
     )
     data["text"] = _said(record_turn, before, after)
     data["key"] = key_moment(turn.mark, turn.luck)
-    data["cut"] = cut
     data["before"] = _position_data(before, turn.seat)
     data["after"] = _position_data(after, turn.seat)
     data["notation"] = (
@@ -461,9 +461,10 @@ def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) ->
     """``/api/game/review`` with ``equity``: turns ``first`` to ``last`` judged in order
     (:func:`rummikub.tiles.game.review.judged_turns`), stopping before a turn once half the
     time limit is gone, or the slowest turn so far would not fit (``done`` says the last turn
-    judged: the page asks again from the next); a turn the time limit cut short says so
-    (``cut``). ``players`` sums up the turns
-    ``reviewed`` before and these."""
+    judged: the page asks again from the next). A turn is judged whole or not at all: one
+    the time limit (or the client's leaving) would cut short is left to the next request,
+    and with not one turn judged :class:`~rummikub.play.equity.Stopped` is raised (the
+    server's 503). ``players`` sums up the turns ``reviewed`` before and these."""
     from rummikub.core import deadline
     from rummikub.play.review import THRESHOLDS, lines
     from rummikub.tiles.game.review import judged_turns
@@ -482,16 +483,20 @@ def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) ->
     judged: list[_Reviewed] = []
     slowest = 0.0
     ended = started
-    for number, turn in enumerate(judged_turns(record, budget, first, last), first):
-        before, after = game.states[number - 1], game.states[number]
-        cut = deadline.remaining() == 0.0
-        turns.append(_turn_data(turn, record.turns[number - 1], before, after, cut))
-        judged.append(_Reviewed(turn.seat, turn.graded, turn.lost, turn.luck))
-        now = time.perf_counter()
-        slowest, ended = max(slowest, now - ended), now
-        spent = now - started
-        if cut or spent >= REVIEW_SHARE * allowed or spent + slowest >= REVIEW_ROOM * allowed:
-            break
+    try:
+        for number, turn in enumerate(judged_turns(record, budget, first, last), first):
+            before, after = game.states[number - 1], game.states[number]
+            turns.append(_turn_data(turn, record.turns[number - 1], before, after))
+            judged.append(_Reviewed(turn.seat, turn.graded, turn.lost, turn.luck))
+            now = time.perf_counter()
+            slowest, ended = max(slowest, now - ended), now
+            spent = now - started
+            if spent >= REVIEW_SHARE * allowed or spent + slowest >= REVIEW_ROOM * allowed:
+                break
+    except Stopped:
+        # No figure from a turn cut short: the turns before it stand, it is asked again.
+        if not turns:
+            raise
     players = lines(record.players, [*reviewed, *judged])
     return {
         "budget": {"samples": budget.samples, "rounds": budget.rounds},
@@ -523,8 +528,9 @@ def variation(data: Any) -> dict[str, Any]:
     """``/api/game/variation``: the record played as it was up to turn ``turn``, then
     ``moves`` (a variation's moves, as a record writes them) instead of its turns from
     there; the position reached, and its candidates in win probability (each with its
-    ``move`` to play on), as ``rummikub game hint --equity`` weighs them."""
-    from rummikub.core import deadline
+    ``move`` to play on), as ``rummikub game hint --equity`` weighs them; playouts the
+    time limit would cut short give no figure (:class:`~rummikub.play.equity.Stopped`, the
+    server's 503)."""
     from rummikub.tiles.game.annotate import variation_turn
     from rummikub.tiles.game.equity import evaluate
     from rummikub.tiles.game.record import move_data
@@ -570,14 +576,12 @@ def variation(data: Any) -> dict[str, Any]:
         **_position_data(state, seat),
         "candidates": [],
         "win": None,
-        "cut": False,
     }
     if state.over or state.racks[seat] is None:
         return found
     position, view = view_of(state, seat)
     equity = evaluate(position, view, budget)
     found["win"] = round(equity.win, 4)
-    found["cut"] = deadline.remaining() == 0.0
     found["candidates"] = [
         {
             "label": c.label,

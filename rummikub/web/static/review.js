@@ -262,7 +262,7 @@ function renderGraph() {
     const marked = turn.mark !== null;
     const point = svgElement("circle", {
       cx: x(index), cy: y(turn.win), r: marked ? 6 : 3.5,
-      class: "point" + (marked ? " mark-" + markClass(turn.mark) : "") + (turn.cut ? " cut" : ""),
+      class: "point" + (marked ? " mark-" + markClass(turn.mark) : ""),
       fill: marked ? markColor(turn.mark) : SEAT_COLORS[turn.seat % SEAT_COLORS.length],
       "data-turn": turn.turn,
     });
@@ -313,7 +313,6 @@ function renderMoves() {
     button.dataset.index = String(index);
     let text = (index + 1) + ". " + turnWords(index);
     if (turn && turn.mark) text += " " + turn.mark;
-    if (turn && turn.cut) text += " (" + t("review_cut_short") + ")";
     if (!turn) text += " \u2026";
     button.textContent = text;
     if (turn && turn.mark) button.classList.add("mark-" + markClass(turn.mark));
@@ -377,7 +376,6 @@ function verdict(turn) {
     } else parts.push(t("grade_best"));
   } else if (turn.choices <= 1) parts.push(t("review_no_choice"));
   if (turn.luck !== null) parts.push(t("review_luck", turn.drew || "?", signed(turn.luck)));
-  if (turn.cut) parts.push(t("review_cut"));
   return parts.join(" \u2022 ");
 }
 

@@ -89,7 +89,6 @@ function renderVariation() {
   if (data.over) status = t("variation_over");
   else if (data.win === null) status = t("variation_unknown", data.turn, data.player);
   else status = t("variation_status", data.turn, data.player, percent(data.win));
-  if (data.cut) status += " " + t("review_cut");
   $("variation-status").textContent = status;
   meldList($("variation-table"), data.table, []);
   $("variation-rack").replaceChildren(
