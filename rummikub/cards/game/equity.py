@@ -201,7 +201,8 @@ def draw_candidates(view: CardView, player: CardStrategy = best) -> list[tuple[s
     picks, _ = _picks(view)
     prior = player.draw(view)
     if not isinstance(prior, str) and prior not in picks:
-        picks.insert(0, prior)
+        # A pick no legal turn follows (or one the seat threw): the stock stands for it.
+        prior = "stock"
     found = {
         depth: (_pick_label(depth), CardDecision(depth, player.lay(replace(view, drawn=depth))))
         for depth in picks
@@ -471,4 +472,9 @@ def equity_lay(view: CardView) -> Lay:
     ]
     lay = _chosen(view, found).lay
     assert lay is not None
+    position = view.position()
+    if not is_legal(position, "stock" if view.drawn is None else view.drawn, lay):
+        # ``keep``'s lay-down after a pick it would not have made can fail the checker
+        # (found in a Continental duel): the solver's turn is legal by construction.
+        return best_lay(view)
     return lay
