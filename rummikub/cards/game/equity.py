@@ -473,8 +473,14 @@ def equity_lay(view: CardView) -> Lay:
     lay = _chosen(view, found).lay
     assert lay is not None
     position = view.position()
-    if not is_legal(position, "stock" if view.drawn is None else view.drawn, lay):
-        # ``keep``'s lay-down after a pick it would not have made can fail the checker
-        # (found in a Continental duel): the solver's turn is legal by construction.
-        return best_lay(view)
+    choice: Draw = "stock" if view.drawn is None else view.drawn
+    if is_legal(position, choice, lay):
+        return lay
+    # ``keep``'s lay-down can fail the checker (a Continental duel stopped on one without a
+    # discard): the solver's turn, else laying nothing and discarding the least useful card.
+    hand = list(position.hand_after(choice).elements())
+    least = least_useful(hand, view.rules, view.deal, position.taken(choice))
+    for other in (best_lay(view), Lay(discard=least)):
+        if is_legal(position, choice, other):
+            return other
     return lay
