@@ -13,9 +13,13 @@ from rummikub.cards.cards import Card
 from rummikub.cards.game import engine
 from rummikub.cards.game.engine import CardGameState, pack
 from rummikub.cards.game.equity import (
+    DISCARDS,
+    EDGE,
     SEARCH,
     CardDecision,
     candidates,
+    clearly_better,
+    discard_candidates,
     equity_draw,
     equity_lay,
     evaluate,
@@ -23,10 +27,10 @@ from rummikub.cards.game.equity import (
 )
 from rummikub.cards.game.plugin import CardGame
 from rummikub.cards.game.simulate import play_turn
-from rummikub.cards.game.strategies import STRATEGIES, best, strategy
+from rummikub.cards.game.strategies import STRATEGIES, best, is_legal, keep, strategy
 from rummikub.cards.game.view import determinize, known_cards, unseen, view_of
 from rummikub.cards.rules import preset
-from rummikub.play.equity import Budget
+from rummikub.play.equity import Budget, Outcome
 
 TINY = Budget(samples=2, rounds=1)
 
@@ -99,8 +103,9 @@ def _hidden_swapped(state: CardGameState) -> CardGameState:
     return replace(state, hands=tuple(hands), stock=tuple(hidden))
 
 
-def test_the_strategy_never_reads_hidden_cards() -> None:
-    state = _midgame("rummy", 8, 6)
+@pytest.mark.parametrize(("game", "seed", "turns"), [("rummy", 8, 6), ("continental", 8, 9)])
+def test_the_strategy_never_reads_hidden_cards(game: str, seed: int, turns: int) -> None:
+    state = _midgame(game, seed, turns)
     other = _hidden_swapped(state)
     assert other.hands != state.hands
     assert view_of(other) == view_of(state)
@@ -148,14 +153,43 @@ def test_going_out_scores_a_certain_win() -> None:
     assert SEARCH.over(SEARCH.apply(deal, decision)) in (True, False)
 
 
-def test_the_strategy_keeps_the_solvers_choice_within_the_edge(
+def test_the_strategy_keeps_keeps_choice_within_the_edge(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from rummikub.cards.game import equity as card_equity
 
-    state = engine.draw(_midgame("500-rum", 2, 5), "stock")
-    view = view_of(state)
+    before = _midgame("500-rum", 2, 5)
+    state = engine.draw(before, "stock")
     monkeypatch.setattr(card_equity, "EDGE", 1e9)
-    assert equity_lay(view) == best.lay(view)
-    monkeypatch.setattr(card_equity, "EDGE", -1e9)  # any better margin wins: another turn
-    assert equity_lay(view) != best.lay(view)
+    assert equity_lay(view_of(state)) == keep.lay(view_of(state))
+    assert equity_draw(view_of(before)) == keep.draw(view_of(before))
+
+
+def _outcome(score: float, wins: tuple[float, ...]) -> Outcome[CardDecision]:
+    mean = sum(wins) / len(wins)
+    return Outcome("x", CardDecision(), wins, mean, (0, 1), (0, 1), 0.0, score, len(wins), 0, False)
+
+
+def test_a_candidate_leaves_keeps_choice_only_when_clearly_better() -> None:
+    prior = _outcome(10.0, (0.5, 0.5, 0.5, 0.5))
+    assert clearly_better(_outcome(10.0 + EDGE + 1, (0.6, 0.5, 0.7, 0.5)), prior)
+    assert not clearly_better(_outcome(10.0 + EDGE - 1, (0.6, 0.5, 0.7, 0.5)), prior)
+    assert not clearly_better(_outcome(10.0 + EDGE + 1, (0.9, 0.9, 0.9, 0.4)), prior)
+    assert not clearly_better(_outcome(10.0 + EDGE + 1, (0.5, 0.5, 0.5, 0.5)), prior)
+
+
+@pytest.mark.parametrize(("game", "seed", "turns"), [("500-rum", 2, 5), ("continental", 4, 7)])
+def test_the_discard_candidates_change_only_the_discard(game: str, seed: int, turns: int) -> None:
+    state = engine.draw(_midgame(game, seed, turns), "stock")
+    view = view_of(state)
+    lay = keep.lay(view)
+    found = discard_candidates(view, lay)
+    assert found[0] == (f"discard {lay.discard}", lay)
+    assert 2 <= len(found) <= DISCARDS + 1
+    discards = [other.discard for _, other in found]
+    assert len(set(discards)) == len(discards)
+    position = view.position()
+    for _, other in found:
+        assert (other.melds, other.layoffs) == (lay.melds, lay.layoffs)
+        assert other.discard is not None and not view.rules.is_wild(other.discard)
+        assert is_legal(position, "stock", other)

@@ -15,9 +15,10 @@ and for their scoring; :class:`CardSearch` answers for the card rummies:
   the draw they are the lay-downs (:func:`lay_candidates`): the solver's best turn, the
   ``keep`` and ``casual`` strategies' lay-downs, and laying nothing but a discard (the best
   turn's discard, or the least useful card), told apart by the cards they lay and discard.
-  The "May I?" claims of the other seats on a deal are the ``best`` strategy's.
-* **Playouts**: every seat plays the ``best`` strategy (with chance ``explore`` a turn of
-  ``keep`` instead) for ``rounds`` rounds, the deciding seat's own next turns included, and
+  The "May I?" claims of the other seats on a deal are the ``best`` strategy's (``keep``
+  claims as ``best`` does).
+* **Playouts**: every seat plays the search's ``policy`` (with chance ``explore`` a turn of
+  its ``variant`` instead) for ``rounds`` rounds, the deciding seat's own next turns included, and
   never past the end of the hand: the hand is the unit a decision changes (the game's
   totals are left out).
 * **Scoring** (:meth:`CardSearch.scored`): the score is the hand's score in the seat's
@@ -27,10 +28,17 @@ and for their scoring; :class:`CardSearch` answers for the card rummies:
   except in 500 Rum, where the points laid count too. A hand still running is scored by
   :func:`evaluation`.
 
-The ``equity`` strategy (:func:`equity_draw`, :func:`equity_lay`, claims as ``best``) decides
-the draw and the lay-down this way at :data:`DEFAULT`, a budget set so that a game of 500 Rum
-against ``best`` takes a few seconds of one core; it keeps the solver's choice unless another
-candidate's expected hand margin (the score) beats it by :data:`EDGE` points.
+The analysis (:data:`SEARCH`: ``analyse --equity``, the review) plays its playouts with
+``best``. The ``equity`` strategy (:func:`equity_draw`, :func:`equity_lay`, claims as
+``best``) starts from ``keep``, the stronger cheap player (``keep`` beats ``best`` in four
+games of five at rummy and 500 Rum), and searches with :data:`PLAYER`, whose playouts every
+seat plays as ``keep``: before the draw it weighs ``keep``'s draw against the stock and the
+picks worth comparing (:func:`draw_candidates`, each followed by ``keep``'s lay-down), after
+it ``keep``'s discard against the :data:`DISCARDS` least useful other cards
+(:func:`discard_candidates`; the melds laid stay ``keep``'s: a 1-round playout scored by
+:func:`evaluation` rewards laying down early, which is what ``keep`` does better than
+``best`` by not doing), at :data:`DEFAULT`. It leaves ``keep``'s choice only for a candidate
+:func:`clearly_better` on every deal.
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ from rummikub.cards.game.strategies import (
     keep_lay,
     least_useful,
     thrown_before,
+    usefulness,
 )
 from rummikub.cards.game.view import CardView, check_view, determinize, seat_of, view_of
 from rummikub.cards.position import Draw
@@ -66,10 +75,15 @@ from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
 
 __all__ = [
     "DEFAULT",
+    "DISCARDS",
     "EDGE",
+    "PLAYER",
+    "SEARCH",
     "CardDecision",
     "CardSearch",
     "candidates",
+    "clearly_better",
+    "discard_candidates",
     "draw_candidates",
     "equity_draw",
     "equity_lay",
@@ -85,9 +99,10 @@ __all__ = [
 #: "Card duels").
 DEFAULT = Budget(samples=4, rounds=1)
 
-#: The ``equity`` strategy leaves the solver's choice only for a candidate whose expected
-#: hand margin is higher by more than this many points: at 4 deals a smaller difference is
-#: mostly the deals' luck, and the solver's choice is the better prior.
+#: The ``equity`` strategy leaves ``keep``'s choice only for a candidate whose expected
+#: hand margin is higher by more than this many points (and which wins at least as often
+#: on every deal: :func:`clearly_better`): at 4 deals a smaller difference is mostly the
+#: deals' luck, and ``keep``'s choice is the better prior.
 EDGE = 5.0
 
 #: A playout stops after this many turns even with ``rounds`` not played out (a hand in
@@ -124,12 +139,13 @@ def lay_words(view: CardView, lay: Lay) -> str:
     return ", ".join(parts)
 
 
-def lay_candidates(view: CardView) -> list[tuple[str, Lay]]:
+def lay_candidates(view: CardView, prior: str = "best") -> list[tuple[str, Lay]]:
     """The lay-downs worth comparing after the draw (``view.drawn`` made), distinct by the
     cards they lay and discard: ``best`` (the solver's turn), ``keep``, ``casual``,
     ``hold`` (lay nothing, discard the card the best turn throws) and ``hold-least`` (lay
-    nothing, discard the least useful card). Every one is legal (the variants the checker
-    refuses are left out)."""
+    nothing, discard the least useful card), the strategy named ``prior`` (``best`` or
+    ``keep``: the prior) first. Every one is legal (the variants the checker refuses are
+    left out)."""
     check_view(view)
     position = view.position()
     choice: Draw = "stock" if view.drawn is None else view.drawn
@@ -143,8 +159,9 @@ def lay_candidates(view: CardView) -> list[tuple[str, Lay]]:
             found.append((label, lay))
 
     first = best_lay(view)
-    add("best", first)
-    add("keep", keep_lay(view))
+    lays = {"best": first, "keep": keep_lay(view)}
+    for label in dict.fromkeys([prior, "best", "keep"]):
+        add(label, lays[label])
     add("casual", casual_lay(view))
     if first.discard is not None:
         add("hold", Lay(discard=first.discard))
@@ -178,19 +195,24 @@ def _picks(view: CardView) -> tuple[list[int], Draw]:
     return picks, liked
 
 
-def draw_candidates(view: CardView) -> list[tuple[str, CardDecision]]:
+def draw_candidates(view: CardView, player: CardStrategy = best) -> list[tuple[str, CardDecision]]:
     """Before the draw: the stock and each pick worth comparing (:func:`_picks`), each
-    followed by the ``best`` strategy's lay-down; the solver's own draw first."""
+    followed by ``player``'s lay-down (after the stock, on each deal); ``player``'s own
+    draw first (the solver's, for ``best``)."""
     check_view(view)
-    picks, liked = _picks(view)
-    found = [
-        (_pick_label(depth), CardDecision(depth, best_lay(replace(view, drawn=depth))))
+    picks, _ = _picks(view)
+    prior = player.draw(view)
+    if not isinstance(prior, str) and prior not in picks:
+        # A pick no legal turn follows (or one the seat threw): the stock stands for it.
+        prior = "stock"
+    found = {
+        depth: (_pick_label(depth), CardDecision(depth, player.lay(replace(view, drawn=depth))))
         for depth in picks
-    ]
+    }
     stock = ("stock", CardDecision("stock"))
-    if picks and picks[0] == liked:
-        return [found[0], stock, *found[1:]]
-    return [stock, *found]
+    if isinstance(prior, str):
+        return [stock, *found.values()]
+    return [found[prior], stock, *(c for d, c in found.items() if d != prior)]
 
 
 def candidates(view: CardView) -> list[tuple[str, CardDecision]]:
@@ -289,7 +311,11 @@ def evaluation(state: CardGameState, seat: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class CardSearch:
-    """The card rummies for :mod:`rummikub.play.equity` (see the module's text)."""
+    """The card rummies for :mod:`rummikub.play.equity` (see the module's text): the
+    playouts' players play ``policy``, with chance ``explore`` a turn of ``variant``."""
+
+    policy: CardStrategy = best
+    variant: CardStrategy = keep
 
     def seat_of(self, view: CardView) -> int:
         return view.seat
@@ -301,7 +327,7 @@ class CardSearch:
         return determinize(view, rng)
 
     def apply(self, state: CardGameState, decision: CardDecision) -> CardGameState:
-        return _finish_turn(state, best, decision)
+        return _finish_turn(state, self.policy, decision)
 
     def over(self, state: CardGameState) -> bool:
         return state.hand_over
@@ -312,7 +338,7 @@ class CardSearch:
         turns = min(rounds * len(state.players), PLAYOUT_TURNS)
         while not state.hand_over and turns > 0:
             explored = rng is not None and explore > 0 and rng.random() < explore
-            state = _finish_turn(state, keep if explored else best)
+            state = _finish_turn(state, self.variant if explored else self.policy)
             turns -= 1
         return state
 
@@ -356,6 +382,7 @@ def _if_out(state: CardGameState, out: int, seat: int) -> float:
     return _margin([_favour(state, scores, s) for s in range(n)], seat)
 
 
+#: The search of the analysis: the playouts play ``best``, a turn of ``keep`` where they explore.
 SEARCH = CardSearch()
 
 
@@ -380,28 +407,90 @@ def evaluate(
 # -- the ``equity`` strategy ----------------------------------------------------------------
 
 
+#: The search of the ``equity`` strategy: every seat of its playouts plays ``keep``.
+PLAYER = CardSearch(policy=keep, variant=best)
+
+
+def clearly_better(other: Outcome[CardDecision], prior: Outcome[CardDecision]) -> bool:
+    """Whether ``other`` beats ``prior`` (``keep``'s own choice) clearly enough to leave
+    it: an expected hand margin higher by more than :data:`EDGE` points, a higher mean win
+    and a win at least as high on every deal. On 4 deals a margin alone is mostly luck (a
+    different discard changes who draws which card of the stock after it), and a candidate
+    chosen on it plays worse than ``keep`` itself (benchmarks/RESULTS.md, "Card duels")."""
+    return (
+        other.score > prior.score + EDGE
+        and other.win > prior.win
+        and all(a >= b for a, b in zip(other.wins, prior.wins, strict=True))
+    )
+
+
 def _chosen(view: CardView, found: Sequence[tuple[str, CardDecision]]) -> CardDecision:
-    """The strategy's choice among ``found`` (the solver's own choice first): the candidate
-    with the best expected hand margin at :data:`DEFAULT` (the game is a race in points,
-    so the points a hand moves, not only who goes out), where it beats the solver's by more
-    than :data:`EDGE` points; else the solver's."""
+    """The strategy's choice among ``found`` (``keep``'s own choice first), played out at
+    :data:`DEFAULT` by :data:`PLAYER`: the candidate :func:`clearly_better` than ``keep``'s
+    with the best expected hand margin (the game is a race in points, so the points a hand
+    moves, not only who goes out); else ``keep``'s."""
     if len(found) == 1:
         return found[0][1]
-    outcomes = play_out(SEARCH, view, found, DEFAULT)
-    top = max(outcomes, key=lambda o: o.score)
-    return top.decision if top.score > outcomes[0].score + EDGE else outcomes[0].decision
+    prior, *others = play_out(PLAYER, view, found, DEFAULT)
+    clear = [o for o in others if clearly_better(o, prior)]
+    return max(clear, key=lambda o: o.score).decision if clear else prior.decision
 
 
 def equity_draw(view: CardView) -> Draw:
     """The draw of the ``equity`` strategy among the stock and the picks worth comparing,
-    each followed by ``best``'s lay-down (:func:`draw_candidates`, :func:`_chosen`)."""
-    chosen = _chosen(view, draw_candidates(view)).draw
+    each followed by ``keep``'s lay-down (:func:`draw_candidates`, :func:`_chosen`)."""
+    chosen = _chosen(view, draw_candidates(view, keep)).draw
     return "stock" if chosen is None else chosen
 
 
+#: The ``equity`` strategy weighs ``keep``'s discard against this many other cards.
+DISCARDS = 2
+
+
+def discard_candidates(view: CardView, lay: Lay) -> list[tuple[str, Lay]]:
+    """``lay`` (the lay-down after the draw) and the same melds and lay-offs with another
+    discard: the :data:`DISCARDS` least useful other cards left in hand (never a wild card,
+    nor the card just picked; every one legal). Labelled ``discard 7S``."""
+    found = [(f"discard {lay.discard}", lay)]
+    if lay.discard is None:
+        return found
+    position = view.position()
+    choice: Draw = "stock" if view.drawn is None else view.drawn
+    left = position.hand_after(choice) - Counter(played_of(view, lay))
+    banned = position.taken(choice)
+    cards = list(left.elements())
+    others = sorted(
+        {c for c in cards if c != lay.discard and c not in banned and not view.rules.is_wild(c)},
+        key=lambda c: (
+            usefulness(c, cards, view.rules, view.deal),
+            -view.rules.penalty(c),
+            sort_key(c),
+        ),
+    )
+    for card in others[:DISCARDS]:
+        other = replace(lay, discard=card)
+        if is_legal(position, choice, other):
+            found.append((f"discard {card}", other))
+    return found
+
+
 def equity_lay(view: CardView) -> Lay:
-    """The lay-down of the ``equity`` strategy (:func:`lay_candidates`, :func:`_chosen`)."""
-    found = [(label, CardDecision(None, lay)) for label, lay in lay_candidates(view)]
+    """The lay-down of the ``equity`` strategy: ``keep``'s melds and lay-offs, the discard
+    among ``keep``'s and a few other cards (:func:`discard_candidates`, :func:`_chosen`)."""
+    found = [
+        (label, CardDecision(None, lay)) for label, lay in discard_candidates(view, keep_lay(view))
+    ]
     lay = _chosen(view, found).lay
     assert lay is not None
+    position = view.position()
+    choice: Draw = "stock" if view.drawn is None else view.drawn
+    if is_legal(position, choice, lay):
+        return lay
+    # ``keep``'s lay-down can fail the checker (a Continental duel stopped on one without a
+    # discard): the solver's turn, else laying nothing and discarding the least useful card.
+    hand = list(position.hand_after(choice).elements())
+    least = least_useful(hand, view.rules, view.deal, position.taken(choice))
+    for other in (best_lay(view), Lay(discard=least)):
+        if is_legal(position, choice, other):
+            return other
     return lay

@@ -16,8 +16,9 @@ answer.
   its melds in hand (discarding the card the best turn would) until it can go out, its
   hand is small, an opponent is close to going out or the stock runs low; then it plays
   like ``best``.
-* ``equity``: plays to win the hand: the draw and the lay-down with the best equity by
-  determinized Monte Carlo (:mod:`rummikub.cards.game.equity`), claims as ``best``.
+* ``equity``: ``keep``, whose draw and discard are weighed against a few others by
+  determinized Monte Carlo (:mod:`rummikub.cards.game.equity`, playouts of ``keep``) and
+  left for one clearly better on every deal; claims as ``best``.
 * ``casual``: no solver: takes the top discard when it makes a meld with its hand, lays
   the natural sets and runs it sees (the contract when it has it), lays off single cards
   at the ends of runs and on sets, and discards its least useful card.
