@@ -224,10 +224,27 @@ def test_agrees_with_brute_force(rules: Rules, seed: int) -> None:
 def test_agrees_with_brute_force_under_the_joker_lock(seed: int) -> None:
     """With a locked joker on the table the search is exact over its own moves only (the
     solver's table for each multiset); on this tiny box the two agree too."""
+    assume(seed != KNOWN_LOCK_GAP)  # held by the strict xfail below until it is fixed
     state = random_endgame(seed, TINY_JOKER)
     verdict = decide(state, nodes=10**6)
     assert VALUES[verdict.outcome] == brute_force(state), (state, verdict)
     assert_move_is_legal(state, verdict)
+
+
+#: A deal where the two disagree (found by a CI run): the search says a draw, the brute force
+#: over every legal table a win for the player to move. The search lays each multiset of
+#: tiles as the solver's one table, so a win through another table of the same tiles (or a
+#: reply through one) is out of its sight. Known, not yet fixed.
+KNOWN_LOCK_GAP = 7964
+
+
+@pytest.mark.xfail(
+    strict=True, reason="the lock search tries one table per multiset laid (see KNOWN_LOCK_GAP)"
+)
+def test_a_locked_joker_endgame_another_table_of_the_same_tiles_wins() -> None:
+    state = random_endgame(KNOWN_LOCK_GAP, TINY_JOKER)
+    verdict = decide(state, nodes=10**6)
+    assert VALUES[verdict.outcome] == brute_force(state), (state, verdict)
 
 
 def test_the_positions_are_not_all_trivial() -> None:

@@ -36,7 +36,11 @@ class _Ladder(click.Command):
             self.help = base
 
 
-@click.command(cls=_Ladder)
+@click.command(
+    cls=_Ladder,
+    # Said here: click versions end the first sentence of the text below differently.
+    short_help="Play every pair of strategies in mirror-paired duels: ratings and Nash view.",
+)
 @click.argument("strategies", metavar="STRATEGY...", nargs=-1, required=True)
 @game_option(
     "A ladder of this card rummy's strategies (CARDS.md section 7) instead of tiles; "
