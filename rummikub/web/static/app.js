@@ -488,7 +488,10 @@ function scheduleRead() {
 }
 
 async function settled() {
-  if (pendingRead) {
+  // Typed text not read yet, or read quietly and refused: read it now, the message shown,
+  // so that an answer is never the last good position's while other text stands typed.
+  const refused = $("notation").getAttribute("aria-invalid") === "true";
+  if (pendingRead || refused) {
     clearTimeout(readTimer);
     const ok = await readNotation($("notation").value, { quiet: false });
     pendingRead = null;
