@@ -3,7 +3,8 @@ see :mod:`benchmarks.simulate`; ``python -m benchmarks equity``: see
 :mod:`benchmarks.equity`; ``python -m benchmarks serve``: see
 :mod:`benchmarks.serve_load`; ``python -m benchmarks cardgames``: see
 :mod:`benchmarks.cardgames`; ``python -m benchmarks playouts``: see
-:mod:`benchmarks.playouts`."""
+:mod:`benchmarks.playouts`; ``python -m benchmarks fastplay``: see
+:mod:`benchmarks.fastplay`."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ if __name__ == "__main__":
         from benchmarks import playouts
 
         sys.exit(playouts.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["fastplay"]:
+        from benchmarks import fastplay
+
+        sys.exit(fastplay.main(sys.argv[2:]))
     if sys.argv[1:2] == ["serve"]:
         from benchmarks import serve_load
 
@@ -40,7 +45,8 @@ if __name__ == "__main__":
     # are written from focused measurements, as are the endgame's and the equity tables
     # (``python -m benchmarks.endgame``, ``python -m benchmarks equity``) and the game
     # review's (``python -m benchmarks.review``), the card games' (``python -m benchmarks
-    # cardgames``), the playouts' throughput (``python -m benchmarks playouts``) and the web's
+    # cardgames``), the playouts' throughput (``python -m benchmarks playouts``), the fast
+    # playout move's (``python -m benchmarks fastplay``) and the web's
     # equity at its maximum (``python -m benchmarks.equity_web``): a full run keeps them all.
     by_hand = [
         (f"<!-- {name}:start -->", f"<!-- {name}:end -->")
@@ -54,6 +60,7 @@ if __name__ == "__main__":
             "playouts",
             "equity-analyse",
             "equity-web",
+            "fastplay",
         )
     ]
     kept = kept_section(DEFAULT_OUT)

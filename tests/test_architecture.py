@@ -82,12 +82,14 @@ LAYERS: tuple[tuple[Entry, ...], ...] = (
     ),
     # Puzzle files.
     (("rummikub.tiles.puzzles",), ("rummikub.cards.puzzles",)),
-    # What answers on a position: the checker, the solver and the explanations apart
-    # (their answers are compared with each other's, so they share no code).
+    # What answers on a position: the checker, the solver, the explanations and the fast
+    # playout move apart (their answers are compared with each other's, so they share no
+    # code).
     (
         ("rummikub.tiles.checker",),
         ("rummikub.tiles.solver",),
         ("rummikub.tiles.explain",),
+        ("rummikub.tiles.fastplay",),
         ("rummikub.cards.checker",),
         ("rummikub.cards.solver",),
     ),

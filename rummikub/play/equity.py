@@ -78,17 +78,26 @@ class Budget:
     every playout greedily, so that a deal has one line; above 0 the playouts of one deal
     differ, and their spread shows how much the result hangs on how the hand is played (the
     ``analyse --equity`` budget explores; the ``equity`` strategy's does not).
+
+    ``fast`` plays the playouts' turns with the game's fast move rather than its best one:
+    for tiles :func:`rummikub.tiles.fastplay.fast_move` instead of an exact solve (several
+    times cheaper, not always the best move: ``benchmarks/RESULTS.md``, "The fast playout
+    move"); a card game's playouts already play its strategies' own quick moves, so there it
+    changes nothing. The candidates themselves are always the game's exact ones.
     """
 
     samples: int = 6
     rounds: int = 1
     explore: float = 0.0
+    fast: bool = False
 
     def __post_init__(self) -> None:
         # Types first (a sample count of 1.5 or "6" is a mistake, not a budget), one line each.
         whole(self.samples, "samples")
         whole(self.rounds, "rounds")
         fraction(self.explore, "explore")
+        if not isinstance(self.fast, bool):
+            raise TypeError(f"fast must be True or False, not {type(self.fast).__name__}")
         if self.samples < 1 or self.rounds < 0:
             raise ArgumentError(
                 f"an equity budget needs at least 1 sample and 0 rounds, not "

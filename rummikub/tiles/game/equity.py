@@ -37,8 +37,9 @@ import random
 from dataclasses import dataclass, field, replace
 
 from rummikub.core import deadline
-from rummikub.core.arguments import whole
+from rummikub.core.arguments import instance, whole
 from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked, wins_of
+from rummikub.tiles.fastplay import fast_move
 from rummikub.tiles.game.engine import GameState, advance, turn_of_move
 from rummikub.tiles.game.view import View, check_view, determinize, seat_of
 from rummikub.tiles.position import Move, Position
@@ -211,13 +212,17 @@ def _playout_move(
     explore: float,
     rng: random.Random | None,
     moves: dict[Position, Move] | None = None,
+    fast: bool = False,
 ) -> Move:
-    """The move of a playout's player: the best by value, or with chance ``explore`` a
-    variant: drawing (passing once the pool is empty) one time in three, else the best move
-    without one rack tile chosen at random (a smaller move, such as keeping a tile back).
-    ``moves`` keeps the best move of each position met, solved once."""
+    """The move of a playout's player: the best by value (with ``fast`` the fast move,
+    :func:`rummikub.tiles.fastplay.fast_move`), or with chance ``explore`` a variant:
+    drawing (passing once the pool is empty) one time in three, else the best move without
+    one rack tile chosen at random (a smaller move, such as keeping a tile back). ``moves``
+    keeps the best move of each position met, solved once."""
     position = state.position()
     if rng is None or explore <= 0.0 or rng.random() >= explore:
+        if fast:
+            return fast_move(position)
         if moves is None:
             return solve(position).move
         move = moves.get(position)
@@ -228,7 +233,8 @@ def _playout_move(
         return Move(position.table, ())
     drop = rng.randrange(len(position.rack))
     rack = position.rack[:drop] + position.rack[drop + 1 :]
-    return solve(replace(position, rack=rack)).move
+    smaller = replace(position, rack=rack)
+    return fast_move(smaller) if fast else solve(smaller).move
 
 
 def _playout_state(
@@ -237,12 +243,14 @@ def _playout_state(
     explore: float,
     rng: random.Random | None,
     moves: dict[Position, Move] | None = None,
+    fast: bool = False,
 ) -> GameState:
     """The state a playout ends in: the hand over, or ``rounds`` rounds played, everyone
-    playing the best move (or, with ``explore``, a variant: :func:`_playout_move`)."""
+    playing the best move (or, with ``explore``, a variant; with ``fast`` the fast move:
+    :func:`_playout_move`)."""
     turns = rounds * len(state.players)
     while not state.over and turns > 0:
-        move = _playout_move(state, explore, rng, moves)
+        move = _playout_move(state, explore, rng, moves, fast)
         state = advance(state, turn_of_move(state, move), judge=False)
         turns -= 1
     return state
@@ -297,10 +305,12 @@ class TileSearch:
 
     ``moves``, when given, keeps the best move of every position a greedy playout meets, so
     that one is solved once across playouts (the review's luck replays the same deals for
-    every tile kind: :func:`rummikub.tiles.game.review.draw_equities`).
+    every tile kind: :func:`rummikub.tiles.game.review.draw_equities`). ``fast`` plays the
+    playouts with the fast move (:attr:`rummikub.play.equity.Budget.fast`).
     """
 
     moves: dict[Position, Move] | None = field(default=None, compare=False)
+    fast: bool = False
 
     def seat_of(self, view: TileView) -> int:
         return view[1].seat
@@ -320,14 +330,16 @@ class TileSearch:
     def playout(
         self, state: GameState, rounds: int, explore: float, rng: random.Random | None
     ) -> GameState:
-        return _playout_state(state, rounds, explore, rng, self.moves)
+        return _playout_state(state, rounds, explore, rng, self.moves, self.fast)
 
     def scored(self, state: GameState, seat: int) -> tuple[float, float, float]:
         return _scored(state, seat)
 
 
-def _search() -> Search[GameState, TileView, Move]:
-    return TileSearch()
+def _search(budget: Budget) -> Search[GameState, TileView, Move]:
+    """The search the budget asks for (checked first: a wrong budget says so at once)."""
+    instance(budget, Budget, "budget", "Budget(samples=6)")
+    return TileSearch(fast=budget.fast)
 
 
 def evaluate(
@@ -360,7 +372,7 @@ def evaluate(
     check_view(position, view)
     moves = candidates(position, top)
     base = seed_of(position, view) if seed is None else seed
-    search, seen = _search(), (position, view)
+    search, seen = _search(budget), (position, view)
     states = deals(search, seen, budget, seed=base)
     solved: dict[int, float] = {}
     value: float | None = None
@@ -475,7 +487,7 @@ def deals_of(
 ) -> list[GameState]:
     """The sampled deals :func:`evaluate` plays every candidate out on, from the same seeds, so
     that a move judged apart (the move a record played) is measured on the same luck."""
-    return deals(_search(), (position, view), budget, seed=seed)
+    return deals(_search(budget), (position, view), budget, seed=seed)
 
 
 def playout(state: GameState, seat: int, rounds: int) -> float:
@@ -489,4 +501,4 @@ def move_wins(
 ) -> tuple[float, ...]:
     """The win estimate of ``move`` on each of :func:`evaluate`'s deals (their mean is the
     ``win`` evaluate would give it as a candidate), played out greedily."""
-    return wins_of(_search(), (position, view), move, replace(budget, explore=0.0))
+    return wins_of(_search(budget), (position, view), move, replace(budget, explore=0.0))

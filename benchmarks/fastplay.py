@@ -1,0 +1,191 @@
+"""The fast playout move against the exact solve: how often it finds the best value, what it
+gives up, what it costs, and how many playout turns a second each allows.
+
+``python -m benchmarks fastplay`` (options below) writes its own section of
+``benchmarks/RESULTS.md``, between the markers below; ``python -m benchmarks`` keeps it.
+
+* **Quality**, per corpus of game positions: the share of positions where
+  :func:`rummikub.tiles.fastplay.fast_move` lays the solver's value (value objective, the
+  default), the share where both draw, and the mean value it gives up. The corpora: the
+  positions a playout meets (every solve the ``equity-v1`` strategy makes on standard
+  mid-game decisions, :func:`benchmarks.playouts.playout_positions`, value objective only),
+  and ``game``, ``late`` and ``locked-jokers`` of :mod:`benchmarks.corpora` (seed 1).
+* **Cost**: CPU per move, the two taking turns position by position in one process (the
+  machine is shared), medians.
+* **Playout turns per second**: seeded standard mid-game states played out to the end of
+  the hand (or 40 rounds), every player playing the fast move, or the solver's; the engine's
+  own work (``advance``) included, as a playout pays it. CPU seconds in one process; two
+  cores double it (playouts share nothing).
+
+Every fast move is checked by the checker here too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks import sections
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
+START, END = "<!-- fastplay:start -->", "<!-- fastplay:end -->"
+#: The issue's targets: playout turns a second on 2 cores, and the share at the best value.
+TURNS_TARGET = 5000.0
+QUALITY_TARGET = 0.90
+
+
+def corpus(name: str, count: int) -> list[Any]:
+    """Positions of a named corpus: ``playouts`` or one of :mod:`benchmarks.corpora`."""
+    if name == "playouts":
+        from benchmarks.playouts import playout_positions
+
+        found = [p for p, options in playout_positions(max(1, count // 200)) if not options]
+        return found[:count]
+    from benchmarks import corpora
+
+    make = getattr(corpora, "make_" + name.replace("-", "_"))
+    return [case.position for case in make(corpora.stream(1, name), count)]
+
+
+def quality(positions: Sequence[Any]) -> dict[str, Any]:
+    """Fast against exact on each position, taking turns: values, CPU, legality."""
+    from rummikub.tiles.checker import check
+    from rummikub.tiles.fastplay import fast_move
+    from rummikub.tiles.solver import solve
+
+    same = draws = illegal = 0
+    lost: list[int] = []
+    fast_cpu: list[float] = []
+    exact_cpu: list[float] = []
+    for position in positions:
+        before = time.process_time()
+        move = fast_move(position)
+        fast_cpu.append(time.process_time() - before)
+        before = time.process_time()
+        best = solve(position).move
+        exact_cpu.append(time.process_time() - before)
+        if move.played:
+            verdict = check(position, move.table)
+            if not verdict.legal or Counter(verdict.played) != Counter(move.played):
+                illegal += 1
+        rules = position.rules
+        gap = best.value(rules) - move.value(rules)
+        lost.append(gap)
+        same += gap == 0
+        draws += not best.played and not move.played
+    return {
+        "positions": len(positions),
+        "same": same,
+        "draws": draws,
+        "lost": statistics.fmean(lost) if lost else 0.0,
+        "worst": max(lost, default=0),
+        "illegal": illegal,
+        "fast_cpu": statistics.median(fast_cpu),
+        "exact_cpu": statistics.median(exact_cpu),
+    }
+
+
+def turns_per_second(states: Sequence[Any], *, fast: bool, rounds: int = 40) -> dict[str, Any]:
+    """Play every state out (every player the fast move or the solver's); CPU per turn."""
+    from rummikub.tiles.game.equity import _playout_state
+
+    turns = 0
+    before = time.process_time()
+    for state in states:
+        end = _playout_state(state, rounds, 0.0, None, None, fast)
+        turns += end.turns - state.turns
+    cpu = time.process_time() - before
+    return {"turns": turns, "cpu": cpu, "per_second": turns / cpu if cpu else 0.0}
+
+
+def section(results: dict[str, Any], playout: dict[str, Any], args: argparse.Namespace) -> str:
+    load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
+    lines = [
+        START,
+        "## The fast playout move (`fastplay`)",
+        "",
+        f"`python -m benchmarks fastplay --count {args.count} --games {args.games}` "
+        f"({platform.machine()}, Python {platform.python_version()}; load average {load} at "
+        "the end): the module's text says what is measured. Fast = "
+        "`rummikub.tiles.fastplay.fast_move`; exact = `solve` (value objective).",
+        "",
+        "| corpus | positions | best value found | both draw | mean value given up | worst "
+        "| illegal | CPU fast | CPU exact | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in results.items():
+        share = row["same"] / row["positions"] if row["positions"] else 0.0
+        ratio = row["exact_cpu"] / row["fast_cpu"] if row["fast_cpu"] else 0.0
+        lines.append(
+            f"| {name} | {row['positions']} | {row['same']} ({share:.0%}) | {row['draws']} "
+            f"| {row['lost']:.1f} | {row['worst']} | {row['illegal']} "
+            f"| {1000 * row['fast_cpu']:.2f} ms | {1000 * row['exact_cpu']:.2f} ms "
+            f"| {ratio:.1f}x |"
+        )
+    lines += [
+        "",
+        "Playouts to the end of the hand from "
+        f"{playout['states']} standard mid-game states (`benchmarks.equity.midgame`, "
+        f"{args.games} games, seed 2026), every player the same move:",
+        "",
+        "| playout move | turns | CPU | turns per CPU second | on 2 cores | target |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for name in ("fast", "exact"):
+        row = playout[name]
+        two = 2 * row["per_second"]
+        met = "" if name == "exact" else ("met" if two >= TURNS_TARGET else "**no**")
+        target = "" if name == "exact" else f"{met} (>= {TURNS_TARGET:.0f}/s on 2 cores)"
+        lines.append(
+            f"| {name} | {row['turns']} | {row['cpu']:.2f} s | {row['per_second']:.0f} "
+            f"| {two:.0f} | {target} |"
+        )
+    playouts = results.get("playouts")
+    if playouts:
+        share = playouts["same"] / playouts["positions"]
+        met = "met" if share >= QUALITY_TARGET else "**not met**"
+        lines += [
+            "",
+            f"Best value on the positions a playout meets: {share:.0%} ({met}: the target is "
+            f">= {QUALITY_TARGET:.0%}).",
+        ]
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks fastplay")
+    parser.add_argument("--count", type=int, default=200, help="positions per corpus")
+    parser.add_argument("--games", type=int, default=3, help="games of mid-game states")
+    parser.add_argument(
+        "--corpus",
+        action="append",
+        help="a corpus (playouts, game, late, locked-jokers); all four by default",
+    )
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    from benchmarks.equity import midgame
+
+    results = {}
+    for name in args.corpus or ["playouts", "game", "late", "locked-jokers"]:
+        results[name] = quality(corpus(name, args.count))
+        print(name, results[name], flush=True)
+    states = midgame(args.games)
+    playout: dict[str, Any] = {"states": len(states)}
+    for name in ("fast", "exact"):
+        playout[name] = turns_per_second(states, fast=name == "fast")
+        print(name, playout[name], flush=True)
+    text = args.out.read_text() if args.out.exists() else ""
+    args.out.write_text(sections.replace_section(text, section(results, playout, args), START, END))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,163 @@
+"""The fast playout move (rummikub/tiles/fastplay.py): always legal, never better than the
+solver's, the same every time, and the moves a quick player finds."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+
+from rummikub.tiles.checker import check
+from rummikub.tiles.fastplay import fast_move, rack_melds
+from rummikub.tiles.notation import parse_rack
+from rummikub.tiles.position import Move, Position
+from rummikub.tiles.rules import STANDARD, Rules
+from rummikub.tiles.solver import solve
+from tests.strategies import (
+    examples,
+    four_joker_positions,
+    just_laid_joker_positions,
+    opening_joker_positions,
+    positions,
+)
+
+
+def assert_legal(position: Position, move: Move) -> None:
+    """A move the engine would take: nothing played (a draw) or a table the checker passes,
+    playing exactly the move's tiles."""
+    if not move.played:
+        assert move.table == position.table
+        return
+    verdict = check(position, move.table)
+    assert verdict.legal, (position.to_notation(), [str(m) for m in move.table], verdict.errors)
+    assert Counter(verdict.played) == Counter(move.played)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(position=positions())
+def test_every_move_is_legal_under_every_rule_set(position: Position) -> None:
+    assert_legal(position, fast_move(position))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    position=four_joker_positions()
+    | just_laid_joker_positions()
+    | opening_joker_positions()
+    | positions(max_melds=12, max_rack=40, max_run=13)
+)
+def test_legal_with_many_jokers_and_large_racks(position: Position) -> None:
+    assert_legal(position, fast_move(position))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(position=positions(max_rack=20, max_rack_jokers=2))
+def test_never_better_than_the_solver_and_the_same_every_time(position: Position) -> None:
+    move = fast_move(position)
+    assert move == fast_move(position)
+    best = solve(position).move
+    rules = position.rules
+    assert (move.value(rules), len(move.played)) <= (best.value(rules), len(best.played))
+
+
+def played(position: Position) -> str:
+    rules = position.rules
+    return " ".join(str(t) for t in sorted(fast_move(position).played, key=rules.sort_key))
+
+
+def test_melds_from_the_rack_worth_the_most() -> None:
+    # R1-3 and K4 R4 B4 (18) beat the run R1-5 alone (15).
+    melds = rack_melds(parse_rack("R1 R2 R3 R4 R5 K4 B4 O9"), STANDARD)
+    assert sorted((kind, " ".join(map(str, tiles))) for kind, tiles in melds) == [
+        ("group", "K4 R4 B4"),
+        ("run", "R1 R2 R3"),
+    ]
+    # A joker is worth 30 played: it goes into a meld when one can hold it.
+    assert played(Position.parse(rack="R5 R6 J K9")) == "R5 R6 J"
+    # Jokers in front of a run that reaches the top of the box.
+    assert played(Position.parse(rack="R13 J J")) == "R13 J J"
+
+
+def test_opens_only_with_the_initial_meld() -> None:
+    assert played(Position.parse(rack="R1 R2 R3 K9 B9", opened=False)) == ""
+    assert played(Position.parse(rack="R9 R10 R11 K2", opened=False)) == "R9 R10 R11"
+    # A joker counts the number it stands for toward the 30: R9 R10 J is 30.
+    assert played(Position.parse(rack="R9 R10 J", opened=False)) == "R9 R10 J"
+    # Having opened, it plays on in the same turn (open_then_play), not under boxed rules.
+    table = ["K1 K2 K3"]
+    assert played(Position.parse(rack="R9 R10 R11 K4", table=table, opened=False)) == (
+        "K4 R9 R10 R11"
+    )
+    boxed = Rules(open_then_play=False, joker_swap_from="rack_or_table")
+    assert (
+        played(Position.parse(rack="R9 R10 R11 K4", table=table, opened=False, rules=boxed))
+        == "R9 R10 R11"
+    )
+
+
+def test_lays_off_splits_and_borrows() -> None:
+    # Laying off at both ends of a run and on a group.
+    assert played(Position.parse(rack="R4 R8 O7", table=["R5 R6 R7", "K7 R7 B7"])) == ("R4 R8 O7")
+    # Splitting: R4 inside R2-7 makes R2-4 and R4-7.
+    assert played(Position.parse(rack="R4", table=["R2 R3 R4 R5 R6 R7"])) == "R4"
+    # Borrowing: K7 B7 with R7 from the end of R4-7 make a group.
+    assert played(Position.parse(rack="K7 B7", table=["R4 R5 R6 R7"])) == "K7 B7"
+    # One rack tile and two lent: R8 with K8 from a run's end and B8 from another's start.
+    position = Position.parse(rack="R8", table=["K5 K6 K7 K8", "B8 B9 B10 B11"])
+    assert played(position) == "R8"
+    # Nothing lent by a meld that cannot spare it: a run of three.
+    assert played(Position.parse(rack="R8", table=["K6 K7 K8", "B8 B9 B10 B11"])) == ""
+    for rack, table in [
+        ("R4", ["R2 R3 R4 R5 R6 R7"]),
+        ("R8", ["K5 K6 K7 K8", "B8 B9 B10 B11"]),
+        ("K7 B7", ["R4 R5 R6 R7"]),
+    ]:
+        position = Position.parse(rack=rack, table=table)
+        assert_legal(position, fast_move(position))
+
+
+def test_a_locked_joker_is_only_extended() -> None:
+    position = Position.parse(rack="R4 R8", table=["R5 J R7"])
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert played(position) == "R4 R8"
+
+
+def test_a_fast_budget_plays_the_playouts_with_the_fast_move() -> None:
+    """With ``Budget(fast=True)`` the solver is asked only for the candidates: every turn of
+    every playout is the fast move; the answer is the same every time."""
+    from unittest import mock
+
+    import rummikub.tiles.game.equity as equity
+    from rummikub.play.equity import Budget
+    from rummikub.tiles.game.view import View
+
+    position = Position.from_notation("K7-9 | RBO2 / K3 K5 K10 R8 R12 O3 O6 O7 O12")
+    view = View(seat=0, rack_counts=(9, 6), opened=(True, True), pool_count=85, turns=20)
+    calls: list[Position] = []
+    from rummikub.tiles.solver import solve as real
+
+    def counted(position: Position, **options: object) -> object:
+        calls.append(position)
+        return real(position, **options)  # type: ignore[arg-type]
+
+    budget = Budget(samples=4, rounds=2, fast=True)
+    with mock.patch.object(equity, "solve", counted):
+        first = equity.evaluate(position, view, budget)
+    solved_fast = len(calls)
+    calls.clear()
+    with mock.patch.object(equity, "solve", counted):
+        equity.evaluate(position, view, Budget(samples=4, rounds=2))
+    assert solved_fast < len(calls)  # the exact playouts solve every turn
+    assert first == equity.evaluate(position, view, budget)
+    for candidate in first.candidates:
+        assert_legal(position, candidate.move)
+
+
+def test_fast_is_a_yes_or_no() -> None:
+    import pytest
+
+    from rummikub.play.equity import Budget
+
+    with pytest.raises(TypeError, match="fast must be True or False"):
+        Budget(fast="yes")  # type: ignore[arg-type]
