@@ -29,8 +29,8 @@ from rummikub.cards.game.simulate import (
     summarize,
     to_text,
 )
-from rummikub.cards.game.strategies import STRATEGIES, CardStrategy, Lay, strategy
-from rummikub.cards.game.view import CardView
+from rummikub.cards.game.strategies import STRATEGIES, CardStrategy, Lay, playable, strategy
+from rummikub.cards.game.view import CardView, view_of
 from rummikub.cards.rules import GAMES, CardRules
 from rummikub.cli import main
 from rummikub.core.errors import RummikubError
@@ -217,3 +217,30 @@ def test_the_solver_players_make_legal_turns_in_the_middle_of_a_game(game: str) 
             after, turn = play_turn(state, [strategy(name)] * 2)
             again = engine.advance(state, turn)
             assert again.table == after.table and again.hands == after.hands
+
+
+def test_no_strategy_takes_a_pile_card_after_which_no_turn_is_legal() -> None:
+    # A Continental duel (equity against keep, seed 4712, game 38) stopped on "the turn
+    # ends with a discard": in one of equity's playouts keep, down and holding only the
+    # wild aces AH AD, took the top discard AC (it "makes a set of aces"), after which no
+    # turn is legal (AC may not go back on the pile, nor a wild card while AC is held, and
+    # no meld takes all three), and read the solver's "infeasible" as going out.
+    state = engine.start(engine.new_game(["P1", "P2"], preset("continental"), 1))
+    state = replace(
+        state,
+        hands=(tuple(cards_api.parse_cards("AH AD")), tuple(cards_api.parse_cards("5D 8C"))),
+        counts=(2, 2),
+        table=(cards_api.read_meld("4S 4H 4C", state.rules),),
+        owners=((1, 1, 1),),
+        pile=tuple(cards_api.parse_cards("7C AC")),
+        opened=(True, True),
+    )
+    view = view_of(state, 0)
+    assert not playable(view.position(), 0) and playable(view.position(), "stock")
+    for name in ("keep", "casual", "best", "equity"):
+        after, turn = play_turn(state, [strategy(name)] * 2)
+        assert turn.draw == "stock", name
+        assert engine.advance(state, turn).hands == after.hands
+    # A lay-down asked for after such a pick names the draw, not a missing discard.
+    with pytest.raises(RummikubError, match="no legal turn follows the draw 0"):
+        strategy("keep").lay(replace(view, drawn=0))

@@ -65,12 +65,13 @@ from rummikub.cards.game.strategies import (
     keep,
     keep_lay,
     least_useful,
+    playable,
     thrown_before,
     usefulness,
 )
 from rummikub.cards.game.view import CardView, check_view, determinize, seat_of, view_of
 from rummikub.cards.position import Draw
-from rummikub.cards.solver import solve, solve_draw
+from rummikub.cards.solver import solve
 from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
 
 __all__ = [
@@ -189,7 +190,7 @@ def _picks(view: CardView) -> tuple[list[int], Draw]:
     for depth in dict.fromkeys([liked, 0]):
         if isinstance(depth, str) or (depth == 0 and thrown_before(view)):
             continue
-        if solve_draw(position, depth).status == "infeasible":
+        if not playable(position, depth):
             continue
         picks.append(depth)
     return picks, liked
@@ -482,15 +483,4 @@ def equity_lay(view: CardView) -> Lay:
     ]
     lay = _chosen(view, found).lay
     assert lay is not None
-    position = view.position()
-    choice: Draw = "stock" if view.drawn is None else view.drawn
-    if is_legal(position, choice, lay):
-        return lay
-    # ``keep``'s lay-down can fail the checker (a Continental duel stopped on one without a
-    # discard): the solver's turn, else laying nothing and discarding the least useful card.
-    hand = list(position.hand_after(choice).elements())
-    least = least_useful(hand, view.rules, view.deal, position.taken(choice))
-    for other in (best_lay(view), Lay(discard=least)):
-        if is_legal(position, choice, other):
-            return other
     return lay

@@ -19,12 +19,14 @@ answer.
 * ``equity``: ``keep``, whose draw and discard are weighed against a few others by
   determinized Monte Carlo (:mod:`rummikub.cards.game.equity`, playouts of ``keep``) and
   left for one clearly better on every deal; claims as ``best``.
-* ``casual``: no solver: takes the top discard when it makes a meld with its hand, lays
+* ``casual``: no solver of its own (it asks one only whether a legal turn follows a pick):
+  takes the top discard when it makes a meld with its hand, lays
   the natural sets and runs it sees (the contract when it has it), lays off single cards
   at the ends of runs and on sets, and discards its least useful card.
 
 No strategy takes back the top discard when it threw that card earlier in the hand (nor
-says "May I?" for it).
+says "May I?" for it), nor takes a card from the pile when no legal turn follows
+(:func:`playable`).
 """
 
 from __future__ import annotations
@@ -33,14 +35,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rummikub.cards.cards import JOKER, Card, sort_key
+from rummikub.cards.cards import JOKER, Card, format_cards, sort_key
 from rummikub.cards.checker import check
 from rummikub.cards.game.view import CardView
 from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, natural_meld
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.cards.solver import CardTurn, solve, solve_draw
-from rummikub.core.errors import MeldError
+from rummikub.core.errors import MeldError, RummikubError
 from rummikub.play.registry import Registry
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "is_legal",
     "keep",
     "lay_of",
+    "playable",
     "strategy",
     "thrown_before",
     "usefulness",
@@ -187,6 +190,46 @@ def _top_fits(view: CardView) -> bool:
     return bool(pile) and not thrown_before(view) and _fits(pile[-1], view.hand, view.rules)
 
 
+def playable(position: CardPosition, choice: Draw) -> bool:
+    """Whether a legal turn follows the draw ``choice``. After the stock one always does
+    (the card drawn may go on the pile); after a pick, where laying nothing and discarding
+    the least useful card is legal (:func:`_holds`), else only where the solver finds a
+    turn: the card taken may not be discarded again, nor a wild card while the hand holds
+    another card (``keep_wilds``), so a hand of wild cards that takes a card it cannot meld
+    nor lay off has no legal turn (CARDS.md section 4; Continental's wild aces and an ace
+    on the pile)."""
+    if choice == "stock" or _holds(position, choice):
+        return True
+    return solve_draw(position, choice).status != "infeasible"
+
+
+def _holds(position: CardPosition, choice: Draw) -> bool:
+    """Whether laying nothing and discarding the least useful card is legal after
+    ``choice`` (the checker's word, no solver)."""
+    hand = list(position.hand_after(choice).elements())
+    card = least_useful(hand, position.rules, position.deal, position.taken(choice))
+    return card is not None and is_legal(position, choice, Lay(discard=card))
+
+
+def _take_top(view: CardView) -> Draw:
+    """The top discard where it makes a meld with the hand and a legal turn follows it
+    (:func:`playable`), else the stock."""
+    return 0 if _top_fits(view) and playable(view.position(), 0) else "stock"
+
+
+def _turn_after_draw(view: CardView) -> tuple[CardPosition, Draw, CardTurn]:
+    """The position, the draw made and the solver's best turn after it; a draw after which
+    no legal turn follows is named (no lay-down of it is legal: :func:`playable`)."""
+    position = view.position()
+    choice: Draw = "stock" if view.drawn is None else view.drawn
+    turn = solve_draw(position, choice)
+    if turn.status == "infeasible":
+        raise RummikubError(
+            f"no legal turn follows the draw {choice!r} (hand {format_cards(view.hand)})"
+        )
+    return position, choice, turn
+
+
 # -- best ----------------------------------------------------------------------------------
 
 
@@ -199,9 +242,8 @@ def best_draw(view: CardView) -> Draw:
 
 
 def best_lay(view: CardView) -> Lay:
-    position = view.position()
-    choice: Draw = "stock" if view.drawn is None else view.drawn
-    return lay_of(solve_draw(position, choice), view.table)
+    _, _, turn = _turn_after_draw(view)
+    return lay_of(turn, view.table)
 
 
 def best_claim(view: CardView) -> bool:
@@ -227,14 +269,12 @@ def _pressed(view: CardView) -> bool:
 
 def keep_draw(view: CardView) -> Draw:
     if view.rules.opening == "contract":
-        return 0 if view.live_pile() and _top_fits(view) else "stock"
+        return _take_top(view)
     return best_draw(view)
 
 
 def keep_lay(view: CardView) -> Lay:
-    position = view.position()
-    choice: Draw = "stock" if view.drawn is None else view.drawn
-    turn = solve_draw(position, choice)
+    position, choice, turn = _turn_after_draw(view)
     lay = lay_of(turn, view.table)
     out = not turn.hand
     if out or _pressed(view) or (view.rules.opening == "contract" and lay.melds):
@@ -269,7 +309,10 @@ keep = CardStrategy("keep", keep_draw, keep_lay, keep_claim)
 
 
 def casual_draw(view: CardView) -> Draw:
-    return 0 if _top_fits(view) else "stock"
+    # The top discard where it makes a meld and a legal turn follows it (:func:`playable`:
+    # the solver is asked only where laying nothing after the pick is not legal, as in
+    # 500 Rum, where the card picked must be melded at once).
+    return _take_top(view)
 
 
 def _natural_melds(
