@@ -392,6 +392,29 @@ def test_answers_pass_the_checker_under_every_rule_option(
     assert_legal(position, solve(position, objective=data.draw(OBJECTIVES)))
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="the opening's joker melds are laid out as free runs (see the test's docstring)",
+)
+def test_an_opening_that_frees_a_table_joker_is_laid_as_the_lock_allows() -> None:
+    """Found by a CI run of the test above. Not opened, ``open_then_play``: the rack lays
+    all 8 tiles, and a legal table of them exists (C1 frees a joker of ``A1 J J``; the
+    opening ``B6 B7 B8 B9 B10 J``, 51, takes the freed joker at its front; B3 extends the old
+    run). The solver's value is right, but its table is not: its opening melds
+    ``B6 B7 B8 J`` and ``B9 B10 J`` need two jokers from the rack, which holds one, and the
+    checker finds 40 at most toward the 50. Known, not yet fixed."""
+    rules = Rules(numbers=11, colors="ABC", copies=2, jokers=4, initial_meld=50, joker_value=0)
+    position = Position.parse(
+        rack="J B6 B7 B8 B9 B10 C1 B3",
+        table=["group: A1 J J", "J B5 B6 B7 B8"],
+        opened=False,
+        rules=rules,
+    )
+    result = solve(position)
+    assert (result.value, result.tiles) == (44, 8)
+    assert_legal(position, result)
+
+
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(four_joker_positions(), OBJECTIVES)
 def test_solver_is_optimal_with_four_jokers(position: Position, objective: Objective) -> None:
