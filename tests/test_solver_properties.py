@@ -392,17 +392,12 @@ def test_answers_pass_the_checker_under_every_rule_option(
     assert_legal(position, solve(position, objective=data.draw(OBJECTIVES)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the opening's joker melds are laid out as free runs (see the test's docstring)",
-)
 def test_an_opening_that_frees_a_table_joker_is_laid_as_the_lock_allows() -> None:
-    """Found by a CI run of the test above. Not opened, ``open_then_play``: the rack lays
-    all 8 tiles, and a legal table of them exists (C1 frees a joker of ``A1 J J``; the
-    opening ``B6 B7 B8 B9 B10 J``, 51, takes the freed joker at its front; B3 extends the old
-    run). The solver's value is right, but its table is not: its opening melds
-    ``B6 B7 B8 J`` and ``B9 B10 J`` need two jokers from the rack, which holds one, and the
-    checker finds 40 at most toward the 50. Known, not yet fixed."""
+    """Found by a CI run of the test above. Not opened, ``open_then_play``: the opening is
+    ``B6 B7 B8`` and ``B9 B10 J`` (51); C1 frees a joker of ``A1 J J``, which joins the
+    free B6 B7 B8; B3 extends the old run. The layout used to join the opening's locked
+    ``B9 B10 J`` to the old locked run as if it were a free run, one meld for two locked
+    units, which the checker refused (40 of the 50 counted)."""
     rules = Rules(numbers=11, colors="ABC", copies=2, jokers=4, initial_meld=50, joker_value=0)
     position = Position.parse(
         rack="J B6 B7 B8 B9 B10 C1 B3",

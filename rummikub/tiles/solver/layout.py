@@ -2,7 +2,8 @@
 
 The model lays runs of at most 5 tiles; a player lays ``R1 ... R8`` as one run. Runs of one
 color that join end to end are shown as one run, except old melds left as they were (they
-stay where they lie) and two locked units (each must own its own meld).
+stay where they lie) and two locked units, old melds or initial melds with a joker (each
+must own its own meld).
 """
 
 from __future__ import annotations
@@ -46,21 +47,28 @@ def lay_out(
     growable: Sequence[bool],
     new: list[Meld],
     rules: Rules,
+    units: Sequence[Meld] = (),
 ) -> tuple[Meld, ...]:
     """The whole new table, each meld where a player would look for it.
 
     ``in_place[i]`` is what became of old meld ``i`` if it stayed a meld of its own (left as
     it was, or a locked unit kept and maybe extended); ``growable[i]`` says it may still
-    take free runs at its ends. Other new melds take the place of the old meld they share
-    most tiles with (an extended or reshaped meld stays where it lay); the rest follow,
-    runs by color and start, then groups by number.
+    take free runs at its ends. ``units`` are the initial melds holding a joker, locked for
+    the rest of the turn: each stays a meld of its own, its jokers where they stand (joined
+    to another locked meld, the lock would be broken). Other new melds take the place of
+    the old meld they share most tiles with (an extended or reshaped meld stays where it
+    lay); the rest follow, runs by color and start, then groups by number.
     """
     runs = _chain([m for m in new if m.kind == "run"])
     slots: list[Meld | None] = [
         _grow(meld, runs) if meld is not None and grows and meld.kind == "run" else meld
         for meld, grows in zip(in_place, growable, strict=True)
     ]
-    rest = [m for m in new if m.kind != "run"] + [_jokers_last(run, rules) for run in runs]
+    rest = [
+        *(m for m in new if m.kind != "run"),
+        *(_jokers_last(run, rules) for run in runs),
+        *units,
+    ]
     # Greedy by shared tiles: this only orders the answer, legality does not depend on it.
     pairs = sorted(_sharing([(i, m) for i, m in enumerate(old_table) if slots[i] is None], rest))
     placed: set[int] = set()

@@ -906,6 +906,7 @@ class MoveModel:
             new.extend(self.vars.flow.runs(count))
         if self.vars.groups is not None:
             new.extend(self.vars.groups.groups(count))
+        units: list[Meld] = []  # initial melds with a joker: locked, each a meld of its own
         for unit in self.vars.units:
             for fate, n in unit.chosen(count):
                 if fate.meld is None:
@@ -914,5 +915,5 @@ class MoveModel:
                     in_place[unit.old] = unit.meld if fate.unchanged else fate.meld
                     locked[unit.old] = not fate.unchanged
                 else:
-                    new.extend([fate.meld] * n)
-        return lay_out(old, in_place, locked, new, self.rules)
+                    units.extend([fate.meld] * n)
+        return lay_out(old, in_place, locked, new, self.rules, units)
