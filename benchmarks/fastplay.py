@@ -94,12 +94,13 @@ def quality(positions: Sequence[Any]) -> dict[str, Any]:
 
 def turns_per_second(states: Sequence[Any], *, fast: bool, rounds: int = 40) -> dict[str, Any]:
     """Play every state out (every player the fast move or the solver's); CPU per turn."""
-    from rummikub.tiles.game.equity import _playout_state
+    from rummikub.tiles.game.equity import TileSearch
 
+    search = TileSearch(fast=fast)
     turns = 0
     before = time.process_time()
     for state in states:
-        end = _playout_state(state, rounds, 0.0, None, None, fast)
+        end = search.playout(state, rounds, 0.0, None)
         turns += end.turns - state.turns
     cpu = time.process_time() - before
     return {"turns": turns, "cpu": cpu, "per_second": turns / cpu if cpu else 0.0}

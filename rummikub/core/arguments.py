@@ -66,6 +66,13 @@ def instance(value: Any, kind: type[T], name: str, example: str = "") -> T:
     return value
 
 
+def flag(value: Any, name: str) -> bool:
+    """A yes-or-no argument: True or False, not a truthy value."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {described(value)}")
+    return value
+
+
 def names(value: Any, name: str) -> tuple[str, ...]:
     """A sequence of names (strings), not one string: ``("best", "casual")``."""
     if isinstance(value, str) or not isinstance(value, Sequence):

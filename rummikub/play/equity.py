@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from rummikub.core import deadline
-from rummikub.core.arguments import fraction, instance, whole
+from rummikub.core.arguments import flag, fraction, instance, whole
 from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci, wilson
 
@@ -96,8 +96,7 @@ class Budget:
         whole(self.samples, "samples")
         whole(self.rounds, "rounds")
         fraction(self.explore, "explore")
-        if not isinstance(self.fast, bool):
-            raise TypeError(f"fast must be True or False, not {type(self.fast).__name__}")
+        flag(self.fast, "fast")
         if self.samples < 1 or self.rounds < 0:
             raise ArgumentError(
                 f"an equity budget needs at least 1 sample and 0 rounds, not "

@@ -111,7 +111,7 @@ class _RackSearch:
         kind, tiles = meld
         if not self.opening:
             return sum(self.rules.tile_value(t) for t in tiles), len(tiles)
-        return _face_value(kind, tiles), len(tiles)
+        return Meld(kind, tiles).value, len(tiles)  # as the initial meld counts it
 
     def _melds_through(self, start: int, jokers: int) -> list[tuple[RackMeld, list[int], int]]:
         """Every run or group holding the lowest tile left: (the meld, the cells it uses,
@@ -160,15 +160,6 @@ class _RackSearch:
                 group = (tile, *(self.cells[c] for c in chosen), *([JOKER] * pad))
                 found.append((("group", group), [start, *chosen], pad))
         return found
-
-
-def _face_value(kind: Kind, tiles: tuple[Tile, ...]) -> int:
-    """What a meld counts toward the initial meld: each joker the number it stands for."""
-    first = next(i for i, t in enumerate(tiles) if not t.is_joker)
-    if kind == "group":
-        return tiles[first].number * len(tiles)
-    low = tiles[first].number - first
-    return sum(range(low, low + len(tiles)))
 
 
 def rack_melds(
@@ -458,14 +449,9 @@ class _Table:
                 return True
         return False
 
-    def play_on(self, borrow_first: bool) -> None:
-        """Lay off, split and borrow while any lays a tile (borrowing first, or last)."""
-        steps = (
-            (self.borrow, self.split, self.lay_off)
-            if borrow_first
-            else (self.lay_off, self.split, self.borrow)
-        )
-        while self.left and any(step() for step in steps):
+    def play_on(self) -> None:
+        """Lay off, split and borrow while any lays a tile."""
+        while self.left and (self.lay_off() or self.split() or self.borrow()):
             pass
 
     def move(self, position: Position) -> Move:
@@ -476,7 +462,8 @@ class _Table:
 
 @lru_cache(maxsize=16)
 def _box(rules: Rules) -> dict[tuple[str, int], Tile]:
-    """Every numbered tile of the box by color and number, made once (a tile is slow to make)."""
+    """Every numbered tile of the box by color and number, made once per box: a lookup
+    costs less than making the tile in the borrowing step's inner loop."""
     return {(c, n): Tile(c, n) for c in rules.colors for n in range(1, rules.numbers + 1)}
 
 
@@ -504,12 +491,12 @@ def fast_move(position: Position) -> Move:
     tables: list[_Table] = []
     if not position.opened:
         melds = rack_melds(rack, rules, opening=True)
-        if not melds or sum(_face_value(k, t) for k, t in melds) < rules.initial_meld:
+        if not melds or sum(Meld(k, t).value for k, t in melds) < rules.initial_meld:
             return Move(position.table, ())
         table = _Table(position)
         table.lay(melds)
         if rules.open_then_play:
-            table.play_on(borrow_first=False)
+            table.play_on()
         tables.append(table)
     else:
         # Two orders, the better kept: melds from the rack before laying off or after (each
@@ -524,7 +511,7 @@ def fast_move(position: Position) -> Move:
                 if not melds_first:
                     table.lay_off()
                 table.lay(rack_melds(table.left, rules))
-                table.play_on(borrow_first=False)
+                table.play_on()
                 if table.complete():
                     tables.append(table)
     best = max(tables, key=lambda table: table.score(rack))  # the first of equals
