@@ -11,7 +11,7 @@ from rummikub.tiles.game.player import equity, hoarding, may_open, reading
 from rummikub.tiles.game.simulate import play_game
 from rummikub.tiles.game.strategies import STRATEGIES, hoard
 from rummikub.tiles.game.view import View, determinize, view_of
-from rummikub.tiles.position import Position
+from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import PRESETS, STANDARD
 from rummikub.tiles.tiles import Tile
 
@@ -106,3 +106,60 @@ def test_it_beats_best_and_hoard_on_a_few_deals() -> None:
     for other in ("best", "hoard"):
         setup = DuelSetup("equity", other, seed=3)
         assert summarize(setup, duel(setup, 4)).a_wins >= 3
+
+
+@functools.cache
+def _four_player_states() -> tuple[GameState, ...]:
+    """The states of a 4-player game of the new player against three ``hoard``: the pool
+    runs out with every rack large, where the player looks a round ahead."""
+    record, _ = play_game(STANDARD, [STRATEGIES["equity"], hoard, hoard, hoard], 1001)
+    return replay(record).states[:-1]
+
+
+def test_the_round_after_is_every_other_seat_laying_the_most_tiles() -> None:
+    from rummikub.tiles.game.engine import advance, turn_of_move
+    from rummikub.tiles.game.player import _round_after
+    from rummikub.tiles.solver import solve
+
+    dry = [s for s in _four_player_states() if s.pool_count == 0 and s.to_move == 0]
+    assert dry, "the pool never ran out"
+    for state in dry:
+        assert _round_after(state, 0) == state  # the player's turn already: nothing played
+        # The player passes; then each other seat in turn lays its most-tiles move.
+        step = passed = advance(state, turn_of_move(state, Move(state.table, ())), judge=False)
+        while not step.over and step.to_move != 0:
+            most = solve(step.position(), objective="tiles").move
+            step = advance(step, turn_of_move(step, most), judge=False)
+        assert _round_after(passed, 0) == step
+
+
+def test_at_four_players_against_hoarders_it_looks_a_round_ahead() -> None:
+    dry = [s for s in _four_player_states() if s.pool_count == 0 and s.to_move == 0]
+    assert dry and sum(dry[0].rack_counts) > 30
+    for state in dry:
+        position, view = view_of(state)
+        move = equity(position, view)
+        if move.played:
+            assert check(position, move.table).legal
+        assert equity(position, view) == move
+        other = determinize(position, view, random.Random(11))
+        assert equity(*view_of(other)) == move
+
+
+def test_first_to_move_on_an_empty_pool_it_waits_for_three_hoarders_to_lay() -> None:
+    from rummikub.tiles.game.engine import advance, turn_of_move
+    from rummikub.tiles.game.player import _goes_out, _round_after
+
+    # Seat 2 moves first once the pool is empty: every tile on a rack, the table empty.
+    record, final = play_game(STANDARD, [hoard, hoard, STRATEGIES["equity"], hoard], 1001)
+    state = replay(record).states[50]
+    assert state.pool_count == 0 and state.to_move == 2 and not state.table_tiles()
+    position, view = view_of(state)
+    # It could open (13 tiles), but each hoarder would then go out over that table or
+    # after the others: it passes, the three lay the most tiles they can, and it goes out
+    # over the table they built.
+    move = equity(position, view)
+    assert move.played == ()
+    after = _round_after(advance(state, turn_of_move(state, move), judge=False), 2)
+    assert not after.over and _goes_out(after, 2)
+    assert final.result is not None and final.result.winners == (2,)

@@ -20,7 +20,12 @@ assuming them:
    once it cannot draw). With more, that choice costs seconds: each of its candidates
    (passing among them) is weighed on the deal (at 2 players the one deal, the truth; at 3
    and 4, :data:`DRY_DEALS` sampled ones) by whether an opponent could go out over the
-   table it leaves, then by the racks' totals, which decide a hand ended on passes.
+   table it leaves, then by the racks' totals, which decide a hand ended on passes. At 3
+   and 4 players against opponents who never laid a tile while the pool held tiles (all
+   hoarders, every rack large), a candidate is weighed a round on instead: each other player
+   lays the most tiles it can in turn, and the candidate wins on a deal where the player
+   then goes out over the table they built (which passing can wait for) and loses where
+   one of them goes out first.
 3. **Open** with the best move (the solver's, by value) when the rules and the opponents
    make it pay: it shortens the rack, and the player may then use the table on every later
    turn. Where the rules let a player use the table on the turn it opens
@@ -177,18 +182,29 @@ def _drawn_dry(position: Position, view: View) -> Move:
     samples = 1 if view.players == 2 else DRY_DEALS
     states = deals(TileSearch(), (position, view), Budget(samples=samples))
     seat = view.seat
+    # At 3 and 4 players against opponents none of whom laid a tile while the pool held
+    # tiles (hoarders: their racks all large now), the others move before the player again
+    # and each lays what it can: the table one of them leaves is what the next goes out
+    # over, and what the player may go out over after them. So a candidate is judged a
+    # round on.
+    others = [s for s in range(view.players) if s != seat]
+    ahead = view.players > 2 and all(reading(view, s).plays == 0 for s in others)
     scored: list[tuple[float, float, int, Move]] = []
     for order, (_, move) in enumerate(candidates(position)):
         worth = margin = 0.0
         for state in states:
             after = advance(state, turn_of_move(state, move), judge=False)
+            if ahead:
+                after = _round_after(after, seat)
             totals = [after.rack_total(s) or 0 for s in range(view.players)]
             lowest = min(t for s, t in enumerate(totals) if s != seat)
             margin += lowest - totals[seat]
             if after.result is not None:
                 won = seat in after.result.winners
                 worth += 1.0 / len(after.result.winners) if won else 0.0
-            elif any(_goes_out(after, s) for s in range(view.players) if s != seat):
+            elif ahead and _goes_out(after, seat):
+                worth += 1.0
+            elif any(_goes_out(after, s) for s in others):
                 continue
             elif lowest != totals[seat]:
                 worth += 1.0 if lowest > totals[seat] else GOES_ON
@@ -196,6 +212,15 @@ def _drawn_dry(position: Position, view: View) -> Move:
                 worth += 0.5
         scored.append((-worth, -margin, order, move))
     return min(scored, key=lambda entry: entry[:3])[3]
+
+
+def _round_after(state: GameState, seat: int) -> GameState:
+    """``state`` once every other player has taken its turn, each laying the most tiles it
+    can (what every player does once drawing is over), or the hand over first."""
+    while not state.over and state.to_move != seat:
+        most = solve(state.position(), objective="tiles").move
+        state = advance(state, turn_of_move(state, most), judge=False)
+    return state
 
 
 def _goes_out(state: GameState, seat: int) -> bool:
