@@ -239,3 +239,16 @@ def test_a_draw_undone_is_the_game_dealt(seed: int) -> None:
     drawn = ok(client, "/api/game/draw", {"record": dealt["record"]})
     assert len(drawn["record"]["turns"]) == len(dealt["record"]["turns"]) + 2
     assert ok(client, "/api/game/undo", {"record": drawn["record"]}) == dealt
+
+
+def test_a_seat_cut_short_by_the_time_limit_records_nothing(new_game: dict[str, Any]) -> None:
+    # Under a limit no solve can meet, the seat's solve is cut short: recorded, it would be
+    # a draw the seat never chose. The request is refused and the page keeps its record.
+    hurried = TestClient(create_app(Limits(time_limit=1e-9)))
+    message = refused(hurried, "/api/game/draw", {"record": new_game["record"]}, 503)
+    assert (
+        "seat 1 (best)" in message and "time limit" in message and "nothing was recorded" in message
+    )
+    # The same request within a limit it meets: the seats move as before.
+    within = TestClient(create_app(Limits(time_limit=10.0)))
+    assert len(ok(within, "/api/game/draw", {"record": new_game["record"]})["record"]["turns"]) > 1

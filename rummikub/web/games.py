@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rummikub.core import deadline
 from rummikub.core.errors import RummikubError, unknown
 from rummikub.play.equity import Stopped
 from rummikub.play.records import name_problem
@@ -125,10 +126,25 @@ def _settle(record: Record, state: GameState) -> tuple[Record, GameState]:
     while not state.over and state.to_move != PERSON:
         seat = state.to_move
         move = _strategy(record, seat)(*view_of(state, seat))
+        if deadline.passed():
+            # A solve the request's limit cut short answers "no move": recorded, the seat
+            # would draw where it could lay, and the game would hang on the machine's load.
+            # Nothing is recorded instead; the record the page holds stays as it was.
+            raise RequestError(503, [_cut_short(seat, record.players[seat])])
         turn = turn_of_move(state, move)
         state = advance(state, turn)
         turns.append(turn)
     return record.with_turns(turns, state.result), state
+
+
+def _cut_short(seat: int, name: str) -> str:
+    if deadline.stopped():
+        return "game: the work was stopped (the client went away, or the server stops)"
+    return (
+        f"game: seat {seat} ({name}) could not finish its turn within the server's time limit;"
+        " nothing was recorded: send the request again, or start the server with a longer"
+        " --time-limit"
+    )
 
 
 def _apply(record: Record, state: GameState, turn: Turn) -> dict[str, Any]:
@@ -465,7 +481,6 @@ def equity_review(request: Mapping[str, Any], record: Record, limits: Limits) ->
     the time limit (or the client's leaving) would cut short is left to the next request,
     and with not one turn judged :class:`~rummikub.play.equity.Stopped` is raised (the
     server's 503). ``players`` sums up the turns ``reviewed`` before and these."""
-    from rummikub.core import deadline
     from rummikub.play.review import THRESHOLDS, lines
     from rummikub.tiles.game.review import judged_turns
 
