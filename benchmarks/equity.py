@@ -1,13 +1,17 @@
-"""Playing to win: the ``equity`` strategy's decision time and its duels.
+"""Playing to win by playouts: the ``equity-v1`` strategy's decision time and its duels.
 
 ``python -m benchmarks equity`` (options below) writes its own section of
-``benchmarks/RESULTS.md``, between the markers below; ``python -m benchmarks`` keeps it.
+``benchmarks/RESULTS.md``, between the markers below; ``python -m benchmarks`` keeps it. The
+strategy measured is the first ``equity``, kept as ``equity-v1`` (determinized Monte Carlo,
+:mod:`rummikub.tiles.game.equity`); the ``equity`` that plays to win today
+(:mod:`rummikub.tiles.game.player`) is measured by ``rummikub duel`` and ``rummikub ladder``
+(RESULTS.md, "The player who plays to win" and "Ladder").
 
 * **Decision time**: the default budget on standard mid-game positions (turns 10-40 of seeded
   ``best`` self-play games, 2 players), in CPU seconds of this one process (one core), so that
   other work on the machine changes the figure less than a wall clock would.
-* **Duels**: ``equity`` against each other strategy, mirror-paired (``rummikub duel``), with
-  the win rate's 95% interval, and the games per second on 1 and 2 local Dask workers.
+* **Duels**: ``equity-v1`` against each other strategy, mirror-paired (``rummikub duel``),
+  with the win rate's 95% interval, and the games per second on 1 and 2 local Dask workers.
 
 ``python -m benchmarks equity --analyse`` writes only the section of ``analyse --equity``
 (its own markers): the decision time of :func:`rummikub.tiles.game.position_equity.equity` at its
@@ -38,6 +42,8 @@ from rummikub.tiles.rules import STANDARD, Rules
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "RESULTS.md"
 START, END = "<!-- equity:start -->", "<!-- equity:end -->"
+#: The strategy the section measures: the playouts' ``equity``, by its registered name.
+MEASURED = "equity-v1"
 ANALYSE_START, ANALYSE_END = "<!-- equity-analyse:start -->", "<!-- equity-analyse:end -->"
 
 #: The tiny box of the honesty check: 3 colors of 1-7, one copy, no joker, no initial meld.
@@ -179,12 +185,12 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 
 def duels(opponents: Sequence[str], games: int, seed: int, workers: int) -> list[dict[str, Any]]:
-    """``equity`` against each opponent, mirror-paired, with the wall time of each duel."""
+    """``equity-v1`` against each opponent, mirror-paired, with the wall time of each duel."""
     from rummikub.tiles.game.duel import DuelSetup, duel, summarize
 
     found = []
     for name in opponents:
-        setup = DuelSetup("equity", name, players=2, seed=seed)
+        setup = DuelSetup(MEASURED, name, players=2, seed=seed)
         started = time.perf_counter()
         played = duel(setup, games, workers=workers)
         data = summarize(setup, played).to_data()
@@ -197,7 +203,10 @@ def duels(opponents: Sequence[str], games: int, seed: int, workers: int) -> list
 def markdown(times: Sequence[float], found: Sequence[dict[str, Any]], command: str) -> str:
     lines = [
         START,
-        "## Play to win (`equity`)",
+        f"## Play to win (`{MEASURED}`, the first `equity`)",
+        "",
+        f"These are the figures of the first `equity`, now `{MEASURED}`; the `equity` that "
+        'plays to win today has its own section below ("The player who plays to win").',
         "",
         f"`{command}` on {os.cpu_count()} cores ({platform.machine()}, Python "
         f"{platform.python_version()}; load average {os.getloadavg()[0]:.1f} at the end). "
@@ -210,14 +219,15 @@ def markdown(times: Sequence[float], found: Sequence[dict[str, Any]], command: s
     if found:
         lines += [
             "",
-            "| duel | games | equity wins | 95% CI | mean score diff | paired 95% CI | games/s |",
+            f"| duel | games | {MEASURED} wins | 95% CI | mean score diff | paired 95% CI "
+            "| games/s |",
             "|---|---|---|---|---|---|---|",
         ]
         for data in found:
             low, high = data["a_win_rate_ci"]
             diff = data["score_difference"]
             lines.append(
-                f"| equity vs {data['b']} | {data['games']} | {data['a_win_rate']:.1%} | "
+                f"| {MEASURED} vs {data['b']} | {data['games']} | {data['a_win_rate']:.1%} | "
                 f"{low:.1%}-{high:.1%} | {diff['mean']:+.1f} | "
                 f"{diff['ci'][0]:+.1f} to {diff['ci'][1]:+.1f} | "
                 f"{data['games'] / data['seconds']:.3f} ({data['workers']} worker(s)) |"

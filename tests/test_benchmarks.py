@@ -301,7 +301,9 @@ def test_the_equity_section_states_decision_times_and_duels() -> None:
     text = equity.markdown([0.1, 0.3, 0.2], [duel], "python -m benchmarks equity")
     assert text.startswith(equity.START) and text.rstrip().endswith(equity.END)
     assert "median 0.200 s, p99 0.300 s, max 0.300 s" in text
-    assert "| equity vs best | 4 | 75.0% | 30.0%-95.0% | +12.5 | -3.0 to +28.0 | 0.500" in text
+    assert "| equity-v1 vs best | 4 | 75.0% | 30.0%-95.0% | +12.5 | -3.0 to +28.0 | 0.500" in text
+    # The section measures the first equity, and says so: the new one has its own.
+    assert "## Play to win (`equity-v1`, the first `equity`)" in text
     assert equity.quantile([5.0, 1.0, 3.0], 0.5) == 3.0
 
 
