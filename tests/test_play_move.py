@@ -1,5 +1,6 @@
 """A playout's turn (rummikub/tiles/game/engine.py, ``play_move``): the very state the public
-path gives, ``advance(state, turn_of_move(state, move), judge=False)``, turn by turn."""
+path gives, ``advance(state, turn_of_move(state, move), judge=False)``, turn by turn; and the
+sort keys it and the fast move sort racks with, remembered (``Rules.sort_key``)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from rummikub.tiles.game.equity import TileSearch, _playout_move
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.position import Move
 from rummikub.tiles.rules import STANDARD, Rules
-from rummikub.tiles.tiles import parse_tiles
+from rummikub.tiles.tiles import JOKER, Tile, parse_tiles, sort_key
 
 #: A small box, so that the pool runs dry and hands end on passes as well as by going out.
 SMALL = Rules(numbers=7, colors="KRB", copies=1, jokers=1, initial_meld=0)
@@ -148,3 +149,20 @@ def _failure(state: GameState, move: Move) -> str:
         play_move(state, move)
     assert str(found.value) == str(expected.value)
     return str(found.value)
+
+
+def test_the_sort_keys_remembered_are_the_ones_reckoned() -> None:
+    """``Rules.sort_key`` remembers each tile's key per color letters: the same keys as
+    :func:`rummikub.tiles.tiles.sort_key`, for tiles of the box and outside it, under rule
+    sets sharing letters in another order, and the same error for what is no tile."""
+    other = Rules(colors="OBRK")
+    outside = [Tile("G", 3), Tile("K", 40), Tile("Z", 1)]
+    for rules in (STANDARD, other, SMALL, STANDARD):
+        tiles = [*rules.tile_types(), JOKER, *outside]
+        for _ in range(2):
+            assert [rules.sort_key(t) for t in tiles] == [sort_key(t, rules.colors) for t in tiles]
+    assert STANDARD.sort_key(Tile("K", 1)) < STANDARD.sort_key(Tile("O", 1))
+    assert other.sort_key(Tile("K", 1)) > other.sort_key(Tile("O", 1))
+    for wrong in ([1, 2], "R5"):
+        with pytest.raises(AttributeError):
+            STANDARD.sort_key(wrong)  # type: ignore[arg-type]

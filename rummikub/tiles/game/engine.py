@@ -630,25 +630,12 @@ class _Memo:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.keys = _SortKeys(rules)
+        self.keys = rules.sort_keys()
         #: By kind and tiles, the meld read back (a meld that reads back as itself is kept).
         self.laid: dict[tuple[str, tuple[Tile, ...]], Meld] = {}
         #: The melds that read back as themselves, by identity (held here, so that an
         #: identity stays theirs): a move's melds left alone are found at once.
         self.kept: dict[int, Meld] = {}
-
-
-class _SortKeys(dict[Tile, tuple[int, str, int]]):
-    """A rule set's :meth:`~rummikub.tiles.rules.Rules.sort_key` of each tile, made once:
-    as a sort's key, the dictionary's own look-up costs a fraction of the call."""
-
-    def __init__(self, rules: Rules) -> None:
-        super().__init__()
-        self.rules = rules
-
-    def __missing__(self, tile: Tile) -> tuple[int, str, int]:
-        key = self[tile] = self.rules.sort_key(tile)
-        return key
 
 
 _MEMOS: dict[Rules, _Memo] = {}
