@@ -631,10 +631,9 @@ class _Memo:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.keys = rules.sort_keys()
-        #: By kind and tiles, the meld read back (a meld that reads back as itself is kept).
+        #: By kind and tiles, the meld read back.
         self.laid: dict[tuple[str, tuple[Tile, ...]], Meld] = {}
-        #: The melds that read back as themselves, by identity (held here, so that an
-        #: identity stays theirs): a move's melds left alone are found at once.
+        #: The same melds by identity (held here, so that an identity stays theirs).
         self.kept: dict[int, Meld] = {}
 
 
@@ -660,9 +659,12 @@ def _memo(rules: Rules) -> _Memo:
 
 def _laid(melds: tuple[Meld, ...], memo: _Memo) -> tuple[Meld, ...]:
     """The table :func:`advance` makes of a move's ``melds``: each written out and read
-    back (:func:`_raw`), then read as a meld (:func:`_play`), once per meld."""
+    back (:func:`_raw`), then read as a meld (:func:`_play`), once per meld. Each meld read
+    is one object, the very meld of the first move that laid it where it read back as
+    itself: a move's melds left alone are then the old table's objects (:func:`_played`
+    finds them by identity), found again at once."""
     kept, known = memo.kept, memo.laid
-    if len(known) >= _LAID_MAX or len(kept) >= _LAID_MAX:
+    if len(known) >= _LAID_MAX:
         known.clear()
         kept.clear()
     table = []
@@ -674,9 +676,8 @@ def _laid(melds: tuple[Meld, ...], memo: _Memo) -> tuple[Meld, ...]:
         laid = known.get(key)
         if laid is None:
             raw = _raw(meld)
-            laid = known[key] = Meld.of(raw.tiles, kind=raw.kind, rules=memo.rules)
-        if laid == meld:
-            # The very object: :func:`_played` finds the melds left alone by identity.
-            kept[id(meld)] = laid = meld
+            laid = Meld.of(raw.tiles, kind=raw.kind, rules=memo.rules)
+            known[key] = laid = meld if laid == meld else laid
+            kept[id(laid)] = laid
         table.append(laid)
     return tuple(table)
