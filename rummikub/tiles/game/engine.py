@@ -17,6 +17,9 @@ Readings of the rules chosen here (README, "Readings of the rules"):
 * At a real table (``me`` set) the other racks are unknown: their plays are judged with their
   played tiles as the rack (everything but "from the rack" is checked), their draws need no
   tile, and the scores stay unknown; the winner is known when someone goes out.
+
+A playout's turns take :func:`play_move`: the state :func:`advance` gives for a strategy's move,
+unjudged, without the turn a record would write (a playout never reads it).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ __all__ = [
     "box",
     "deal",
     "describe",
+    "play_move",
     "positions",
     "real_table",
     "replay",
@@ -490,3 +494,190 @@ def describe(turn: Turn, state: GameState) -> str:
     new = Counter(t for meld in turn.table for t in meld.tiles)
     played = new - Counter(t for meld in state.table for t in meld.tiles)
     return "played " + format_tiles(sorted(played.elements(), key=state.rules.sort_key))
+
+
+# -- a playout's turns ----------------------------------------------------------------------
+
+
+def play_move(state: GameState, move: Move) -> GameState:
+    """The state after the player to move makes ``move``, unjudged: the very state of
+    ``advance(state, turn_of_move(state, move), judge=False)``, at a playout's cost.
+
+    A playout never reads the turn a move stands for, and writing each meld out and reading
+    it back (:func:`turn_of_move`), then reading it again as a meld and rebuilding the state
+    field by field, cost a fifth of a fast playout's turn (benchmarks/RESULTS.md, "The fast
+    playout move"). Here each meld is read as the record would read it once (:func:`_laid`,
+    remembered), the tiles laid are counted from the melds that changed, and the state is
+    built once. A turn this path does not know (a rack or the pool unknown, the hand over,
+    a drawn tile the box does not hold) takes :func:`advance`, which says what is wrong."""
+    seat = state.turns % len(state.players)
+    rack = state.racks[seat]
+    pool = state.pool
+    if state.result is not None or rack is None or pool is None:
+        return advance(state, turn_of_move(state, move), judge=False)
+    if move.played:
+        return _played(state, seat, rack, move.table)
+    if state.pool_count == 0:
+        passes = state.passes + 1
+        after = _next(state, Seen(seat, "pass"), passes=passes)
+        if passes >= len(state.players):
+            return replace(after, result=_pool_empty(after))
+        return after
+    if not pool or state.rules.tile_problem(pool[0]) is not None:
+        return advance(state, turn_of_move(state, move), judge=False)
+    racks = list(state.racks)
+    racks[seat] = tuple(sorted((*rack, pool[0]), key=_memo(state.rules).keys.__getitem__))
+    counts = list(state.rack_counts)
+    counts[seat] += 1
+    return _next(
+        state,
+        Seen(seat, "draw"),
+        racks=tuple(racks),
+        rack_counts=tuple(counts),
+        pool=pool[1:],
+        pool_count=state.pool_count - 1,
+    )
+
+
+def _played(
+    state: GameState, seat: int, rack: tuple[Tile, ...], melds: tuple[Meld, ...]
+) -> GameState:
+    """:func:`play_move` for a move that lays tiles: :func:`advance`'s play, unjudged."""
+    memo = _memo(state.rules)
+    table = _laid(melds, memo)
+    # The tiles laid: the new table's less the old one's (a multiset difference, none below
+    # zero). A meld on both sides leaves it as it is, so those are set aside first, by
+    # identity: the melds a move leaves alone are the old table's very melds (_laid).
+    unmatched: dict[int, int] = {}
+    for meld in state.table:
+        unmatched[id(meld)] = unmatched.get(id(meld), 0) + 1
+    laid: list[Tile] = []
+    for meld in table:
+        left = unmatched.get(id(meld))
+        if left:
+            unmatched[id(meld)] = left - 1
+        else:
+            laid += meld.tiles
+    for meld in state.table:
+        if unmatched[id(meld)]:
+            unmatched[id(meld)] -= 1
+            _take(laid, meld.tiles)
+    key = memo.keys.__getitem__
+    laid.sort(key=key)
+    racks = list(state.racks)
+    kept = list(rack)
+    _take(kept, laid)
+    racks[seat] = tuple(sorted(kept, key=key))
+    counts = list(state.rack_counts)
+    counts[seat] -= len(laid)
+    opened = list(state.opened)
+    opened[seat] = True
+    after = _next(
+        state,
+        Seen(seat, "play", tuple(laid)),
+        table=table,
+        racks=tuple(racks),
+        rack_counts=tuple(counts),
+        opened=tuple(opened),
+    )
+    if counts[seat] == 0:
+        return replace(after, result=_went_out(after, seat))
+    return after
+
+
+def _take(tiles: list[Tile], taken: Sequence[Tile]) -> None:
+    """Take ``taken`` out of ``tiles``, each where it is there: ``tiles`` becomes the multiset
+    difference (``Counter(tiles) - Counter(taken)``), its order kept."""
+    for tile in taken:
+        if tile in tiles:
+            tiles.remove(tile)
+
+
+def _next(
+    state: GameState,
+    seen: Seen,
+    *,
+    table: tuple[Meld, ...] | None = None,
+    racks: tuple[tuple[Tile, ...] | None, ...] | None = None,
+    rack_counts: tuple[int, ...] | None = None,
+    opened: tuple[bool, ...] | None = None,
+    pool: tuple[Tile, ...] | None = None,
+    pool_count: int | None = None,
+    passes: int = 0,
+) -> GameState:
+    """The state after the turn ``seen`` of the player to move, built at once: the fields
+    given, the others as they were (``passes`` back to 0 unless given)."""
+    return GameState(
+        rules=state.rules,
+        players=state.players,
+        table=state.table if table is None else table,
+        racks=state.racks if racks is None else racks,
+        rack_counts=state.rack_counts if rack_counts is None else rack_counts,
+        opened=state.opened if opened is None else opened,
+        pool=state.pool if pool is None else pool,
+        pool_count=state.pool_count if pool_count is None else pool_count,
+        turns=state.turns + 1,
+        passes=passes,
+        history=(*state.history, seen),
+    )
+
+
+class _Memo:
+    """What :func:`play_move` remembers of one rule set: each tile's sort key, and each meld
+    a move laid with the meld a record of the turn makes of it (:func:`_laid`)."""
+
+    __slots__ = ("kept", "keys", "laid", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.keys = rules.sort_keys()
+        #: By kind and tiles, the meld read back.
+        self.laid: dict[tuple[str, tuple[Tile, ...]], Meld] = {}
+        #: The same melds by identity (held here, so that an identity stays theirs).
+        self.kept: dict[int, Meld] = {}
+
+
+_MEMOS: dict[Rules, _Memo] = {}
+#: The memo used last: a playout's every turn has the same rule set, found by identity
+#: (hashing a rule set costs more than the rest of a draw).
+_last = _Memo(Rules())
+#: The melds a memo remembers, and the rule sets remembered, before they start afresh.
+_LAID_MAX = 20_000
+_MEMOS_MAX = 16
+
+
+def _memo(rules: Rules) -> _Memo:
+    global _last
+    memo = _last
+    if memo.rules is not rules:
+        if len(_MEMOS) >= _MEMOS_MAX:
+            _MEMOS.clear()
+        memo = _MEMOS.get(rules) or _MEMOS.setdefault(rules, _Memo(rules))
+        _last = memo
+    return memo
+
+
+def _laid(melds: tuple[Meld, ...], memo: _Memo) -> tuple[Meld, ...]:
+    """The table :func:`advance` makes of a move's ``melds``: each written out and read
+    back (:func:`_raw`), then read as a meld (:func:`_play`), once per meld. Each meld read
+    is one object, the very meld of the first move that laid it where it read back as
+    itself: a move's melds left alone are then the old table's objects (:func:`_played`
+    finds them by identity), found again at once."""
+    kept, known = memo.kept, memo.laid
+    if len(known) >= _LAID_MAX:
+        known.clear()
+        kept.clear()
+    table = []
+    for meld in melds:
+        if kept.get(id(meld)) is meld:
+            table.append(meld)
+            continue
+        key = (meld.kind, meld.tiles)
+        laid = known.get(key)
+        if laid is None:
+            raw = _raw(meld)
+            laid = Meld.of(raw.tiles, kind=raw.kind, rules=memo.rules)
+            known[key] = laid = meld if laid == meld else laid
+            kept[id(laid)] = laid
+        table.append(laid)
+    return tuple(table)

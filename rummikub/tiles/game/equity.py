@@ -40,7 +40,7 @@ from rummikub.core import deadline
 from rummikub.core.arguments import instance, whole
 from rummikub.play.equity import Budget, Progress, Search, deals, play_out, ranked, wins_of
 from rummikub.tiles.fastplay import fast_move
-from rummikub.tiles.game.engine import GameState, advance, turn_of_move
+from rummikub.tiles.game.engine import GameState, advance, play_move, turn_of_move
 from rummikub.tiles.game.view import View, check_view, determinize, seat_of
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve
@@ -250,8 +250,7 @@ def _playout_state(
     :func:`_playout_move`)."""
     turns = rounds * len(state.players)
     while not state.over and turns > 0:
-        move = _playout_move(state, explore, rng, moves, fast)
-        state = advance(state, turn_of_move(state, move), judge=False)
+        state = play_move(state, _playout_move(state, explore, rng, moves, fast))
         turns -= 1
     return state
 
@@ -322,7 +321,7 @@ class TileSearch:
         return determinize(*view, rng)
 
     def apply(self, state: GameState, decision: Move) -> GameState:
-        return advance(state, turn_of_move(state, decision), judge=False)
+        return play_move(state, decision)
 
     def over(self, state: GameState) -> bool:
         return state.over
