@@ -637,17 +637,24 @@ def _rebuild(
     wild_gain = rules.joker_value * 1000 + 1  # value first, then tiles
     fits = _groups_fit(jokers, largest)
     closed: dict[int, tuple[int, int, int]] = {0: (0, 0, 0)}
-    history: list[tuple[list[dict[int, _Reached]], dict[int, tuple[int, int, int]]]] = []
+    history: list[tuple[list[dict[int, _Reached] | None], dict[int, tuple[int, int, int]]]] = []
+    empty = [True] * count  # whether the color had no tile at the number before
     work = 0
     for number in range(low, high + 1):
         partial: dict[int, _Reached] = {
             key * _GROUPS: (score, 0, None) for key, (score, _, _) in closed.items()
         }
-        steps = []
+        steps: list[dict[int, _Reached] | None] = []
         gain = number * 1000 + 1
         for color in range(count):
             on_table = table.get((color, number), 0)
             tiles = on_table + rack.get((color, number), 0)
+            if not tiles and not jokers and empty[color]:
+                # No tile here nor at the number before: no run of the color goes on, and
+                # every state stays as it is (None: the step that changes nothing).
+                steps.append(None)
+                continue
+            empty[color] = not tiles
             shift = _PAIR_SHIFT * 10**color
             by_spare = [
                 _steps_at(on_table, tiles, spare, shift, gain, wild_gain)
@@ -700,7 +707,11 @@ def _rebuild(
         steps, closed = history[number - low]
         _, state, grouped[number] = closed[key]
         for color in range(count - 1, -1, -1):
-            _, state, what = steps[color][state]
+            step = steps[color]
+            if step is None:
+                done[number, color] = (("i", "i"), 0, 0)
+                continue
+            _, state, what = step[state]
             assert what is not None
             done[number, color] = what
         key = state // _GROUPS
