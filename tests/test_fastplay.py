@@ -161,3 +161,57 @@ def test_fast_is_a_yes_or_no() -> None:
 
     with pytest.raises(TypeError, match="fast must be True or False"):
         Budget(fast="yes")  # type: ignore[arg-type]
+
+
+def test_rebuilds_the_table_around_the_tiles_left() -> None:
+    """Step 6: the melds near a rack tile nothing else lays are made again with it."""
+    # Three groups become three runs: R5 R6 R7 R8, B6 B7 B8, O6 O7 O8.
+    position = Position.parse(rack="R5", table=["R6 B6 O6", "R7 B7 O7", "R8 B8 O8"])
+    assert played(position) == "R5"
+    # B9 leaves its run for a group with K9 R9 (18) rather than B8 extending it (8).
+    position = Position.parse(rack="K9 R9 B8", table=["B9 B10 B11 B12"])
+    assert played(position) == "K9 R9"
+    # A joker nothing else takes: B4 B5 J, B5 out of a group of four.
+    position = Position.parse(rack="B4 J", table=["R1-13", "K5 R5 B5 O5"])
+    assert played(position) == "B4 J"
+    for rack, table in [
+        ("R5", ["R6 B6 O6", "R7 B7 O7", "R8 B8 O8"]),
+        ("K9 R9 B8", ["B9 B10 B11 B12"]),
+        ("B4 J", ["R1-13", "K5 R5 B5 O5"]),
+    ]:
+        position = Position.parse(rack=rack, table=table)
+        move = fast_move(position)
+        assert_legal(position, move)
+        assert move.value(position.rules) == solve(position).move.value(position.rules)
+
+
+def test_the_rebuild_gives_up_past_its_work() -> None:
+    """A rebuild that would pass REBUILD_WORK is not made: the move found before stands."""
+    from unittest import mock
+
+    import rummikub.tiles.fastplay as fastplay
+
+    position = Position.parse(rack="R5", table=["R6 B6 O6", "R7 B7 O7", "R8 B8 O8"])
+    with mock.patch.object(fastplay, "REBUILD_WORK", 10):
+        assert played(position) == ""
+
+
+def test_a_tile_that_freed_a_joker_stays_played() -> None:
+    """K6 frees the joker of B6 O6 J (laid again in K10 K11 J K13); the rebuild may not take
+    K6 back to make O4 O5 O6 and B3 B4 B5 B6: the substitute must be played (rule 4)."""
+    position = Position.parse(rack="K6 O4 O5 K10 K11 K13", table=["B6 O6 J", "B3 B4 B5"])
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert "K6" in played(position).split()
+
+
+def test_the_initial_meld_stays_the_racks_own() -> None:
+    """O7 O8 O9 opens (with R6 B6 O6): the rebuild may not leave the rack's O8 out of R8 B8 O8
+    and count the table's O8 in the initial meld, which is laid from the rack alone."""
+    position = Position.from_notation(
+        "KRBO4 | R12 O12 J | KRBO9 | KRO2 | RBO8 | KBO12 | KBO5 | R4-6 | B1 B2 J B4 B5 / "
+        "K1 K3 K4 K11 K11 R3 R6 R10 B6 B7 B9 B10 B10 B13 O6 O7 O8 O9 / not-opened"
+    )
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert {"O7", "O8", "O9"} <= set(played(position).split())
