@@ -136,6 +136,12 @@ def test_the_round_after_is_every_other_seat_laying_the_most_tiles() -> None:
             most = solve(step.position(), objective="tiles").move
             step = advance(step, turn_of_move(step, most), judge=False)
         assert _round_after(passed, 0) == step
+        # A seat that passed once the pool was empty (it waits, as this player does) passes
+        # again in the round ahead, the others laying as before.
+        waited = _round_after(passed, 0, frozenset({1}))
+        assert waited.over or waited.to_move == 0
+        assert waited.racks[1] == passed.racks[1]
+        assert any(seen.seat == 1 and seen.kind == "pass" for seen in waited.history[-3:])
 
 
 def test_at_four_players_with_the_pool_empty_its_moves_hold() -> None:

@@ -189,13 +189,16 @@ def _drawn_dry(position: Position, view: View) -> Move:
     # round on.
     others = [s for s in range(view.players) if s != seat]
     ahead = view.players > 2 and all(reading(view, s).plays == 0 for s in others)
+    # A seat that passed once the pool was empty waits too (another player like this one):
+    # in the round ahead it passes again rather than laying.
+    waiting = frozenset(seen.seat for seen in view.history if seen.kind == "pass")
     scored: list[tuple[float, float, int, Move]] = []
     for order, (_, move) in enumerate(candidates(position)):
         worth = margin = 0.0
         for state in states:
             after = advance(state, turn_of_move(state, move), judge=False)
             if ahead:
-                after = _round_after(after, seat)
+                after = _round_after(after, seat, waiting)
             totals = [after.rack_total(s) or 0 for s in range(view.players)]
             lowest = min(t for s, t in enumerate(totals) if s != seat)
             margin += lowest - totals[seat]
@@ -214,11 +217,15 @@ def _drawn_dry(position: Position, view: View) -> Move:
     return min(scored, key=lambda entry: entry[:3])[3]
 
 
-def _round_after(state: GameState, seat: int) -> GameState:
+def _round_after(state: GameState, seat: int, waiting: frozenset[int] = frozenset()) -> GameState:
     """``state`` once every other player has taken its turn, each laying the most tiles it
-    can (what every player does once drawing is over), or the hand over first."""
+    can (what every player does once drawing is over) but the ``waiting`` seats, who pass,
+    or the hand over first."""
     while not state.over and state.to_move != seat:
-        most = solve(state.position(), objective="tiles").move
+        if state.to_move in waiting:
+            most = Move(state.table, ())
+        else:
+            most = solve(state.position(), objective="tiles").move
         state = advance(state, turn_of_move(state, most), judge=False)
     return state
 
