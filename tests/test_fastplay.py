@@ -215,3 +215,32 @@ def test_the_initial_meld_stays_the_racks_own() -> None:
     move = fast_move(position)
     assert_legal(position, move)
     assert {"O7", "O8", "O9"} <= set(played(position).split())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(position=positions(max_rack=20, max_rack_jokers=2))
+def test_a_copied_table_plays_as_one_read_again(position: Position) -> None:
+    """Each try of the fast move starts from a copy of the table read once: the copy plays
+    as the table read again would, and playing it leaves the table read as it was."""
+    from rummikub.tiles.fastplay import _Table
+
+    def state(table: _Table) -> list[object]:
+        slots = [
+            (s.kind, list(s.tiles), s.old, s.plain, s.color, s.number, s.start, s.end, s.present)
+            for s in table.slots
+        ]
+        return [slots, list(table.left), list(table.substitutes), list(table.opening)]
+
+    read = _Table(position)
+    before = state(read)
+    for release in (None, *read.releases()):
+        tables = [_Table(position), read.copy()]
+        for table in tables:
+            if release is not None:
+                table.release(release)
+            table.lay(rack_melds(table.left, position.rules))
+            table.play_on()
+        fresh, copied = tables
+        assert copied.move(position) == fresh.move(position)
+        assert state(copied) == state(fresh)
+        assert state(read) == before

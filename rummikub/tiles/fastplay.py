@@ -192,7 +192,11 @@ def rack_melds(
 class _Slot:
     """A meld of the table being built: its tiles (a run's in order) and the old meld it
     still is (None once changed or new). A meld holding a joker is only ever extended (the
-    joker lock's *kept*); a plain one may be split or lend a tile."""
+    joker lock's *kept*); a plain one may be split or lend a tile.
+
+    Here and in :class:`_Table`, asked for every tile against every meld of every table
+    tried, a joker is told by ``number == 0`` (or ``JOKER in``), compared in C, rather than
+    by the ``is_joker`` property, a Python call each time."""
 
     __slots__ = ("color", "end", "kind", "number", "old", "plain", "present", "start", "tiles")
 
@@ -209,19 +213,30 @@ class _Slot:
     def read(self) -> None:
         """What :meth:`fits` asks, read again after a change."""
         tiles = self.tiles
-        first = next(i for i, t in enumerate(tiles) if not t.is_joker)
-        self.plain = all(not t.is_joker for t in tiles)
+        first = 0
+        while tiles[first].number == 0:  # a run may start with jokers
+            first += 1
+        self.plain = JOKER not in tiles
         self.color, self.number = tiles[first].color, tiles[first].number
         if self.kind == "run":
             self.start = self.number - first
             self.end = self.start + len(tiles) - 1
         else:
-            self.present = {t.color for t in tiles if not t.is_joker}
+            self.present = {t.color for t in tiles if t.number != 0}
+
+    def copy(self) -> _Slot:
+        """This meld to change apart: its tiles copied, what :meth:`read` found shared
+        (:meth:`read` makes new ones), cheaper than reading them again."""
+        other = _Slot.__new__(_Slot)
+        other.kind, other.tiles, other.old = self.kind, list(self.tiles), self.old
+        other.plain, other.color, other.number = self.plain, self.color, self.number
+        other.start, other.end, other.present = self.start, self.end, self.present
+        return other
 
     def fits(self, tile: Tile, rules: Rules) -> int:
         """Where ``tile`` extends this meld: -1 in front, 1 at the end (a group: 1), 0 not."""
         if self.kind == "run":
-            if tile.is_joker:
+            if tile.number == 0:
                 return 1 if self.end < rules.numbers else (-1 if self.start > 1 else 0)
             if tile.color != self.color:
                 return 0
@@ -229,7 +244,7 @@ class _Slot:
             return 1 if number == self.end + 1 else (-1 if number == self.start - 1 else 0)
         if len(self.tiles) >= rules.max_group:
             return 0
-        if tile.is_joker:
+        if tile.number == 0:
             return 1
         return 1 if tile.number == self.number and tile.color not in self.present else 0
 
@@ -268,6 +283,16 @@ class _Table:
         #: The melds of the initial meld, laid by a player who had not opened: kept as laid.
         self.opening: list[RackMeld] = []
 
+    def copy(self) -> _Table:
+        """This table to change apart: each try of :func:`fast_move` starts from a copy of
+        the position's table, read once, rather than reading its melds again."""
+        other = copy.copy(self)
+        other.slots = [slot.copy() for slot in self.slots]
+        other.left = list(self.left)
+        other.substitutes = list(self.substitutes)
+        other.opening = list(self.opening)
+        return other
+
     def complete(self) -> bool:
         """Every joker freed from the table is on the table again (jokers are alike: the
         ones left are rack jokers)."""
@@ -293,7 +318,7 @@ class _Table:
         if self.rules.group_joker_release != "either":
             return None
         for tile in self.left:
-            if not tile.is_joker and tile.number == slot.number and tile.color not in slot.present:
+            if tile.number != 0 and tile.number == slot.number and tile.color not in slot.present:
                 return tile
         return None
 
@@ -334,9 +359,13 @@ class _Table:
         while again:
             again = False
             for tile in list(self.left):
-                if tile.is_joker:
+                if tile.number == 0:
                     continue
                 for slot in self.slots:
+                    # A run it fits is of its color, a group of its number: a meld of
+                    # neither is passed without asking :meth:`_Slot.fits` (the most melds).
+                    if slot.color != tile.color and slot.number != tile.number:
+                        continue
                     where = slot.fits(tile, self.rules)
                     if where:
                         slot.add(tile, where)
@@ -344,7 +373,7 @@ class _Table:
                         laid = again = True
                         break
             again = again or self.bridge()
-        for tile in [t for t in self.left if t.is_joker]:
+        for tile in [t for t in self.left if t.number == 0]:
             for slot in self.slots:
                 where = slot.fits(tile, self.rules)
                 if where:
@@ -360,7 +389,7 @@ class _Table:
         if JOKER not in self.left:
             return False
         for tile in self.left:
-            if tile.is_joker:
+            if tile.number == 0:
                 continue
             for slot in self.slots:
                 if slot.kind != "run" or slot.color != tile.color:
@@ -381,7 +410,7 @@ class _Table:
     def split(self) -> bool:
         """A rack tile equal to one inside a plain run of five or more cuts it in two."""
         for tile in list(self.left):
-            if tile.is_joker:
+            if tile.number == 0:
                 continue
             for index, slot in enumerate(self.slots):
                 if slot.kind != "run" or not slot.plain or slot.color != tile.color:
@@ -428,7 +457,7 @@ class _Table:
         or lent by a table meld that can spare it; whether one was laid (the shapes using
         the most rack tiles first)."""
         rules = self.rules
-        left = Counter(t for t in self.left if not t.is_joker)
+        left = Counter(t for t in self.left if t.number != 0)
         box = _box(rules)
         # Only tiles a plain meld holds can be lent: shapes needing others are not tried.
         spare = {t for slot in self.slots if slot.plain for t in slot.tiles}
@@ -439,8 +468,8 @@ class _Table:
             if tiles in seen:
                 return
             seen.add(tiles)
-            need = _lent(tiles, left)
-            if all(t in spare for t in need):
+            need = _lent(tiles, left, spare)
+            if need is not None:
                 shapes.append((len(need), tiles, kind, need))
 
         for tile in sorted(left, key=rules.sort_key):
@@ -487,16 +516,19 @@ def _box(rules: Rules) -> dict[tuple[str, int], Tile]:
     return {(c, n): Tile(c, n) for c in rules.colors for n in range(1, rules.numbers + 1)}
 
 
-def _lent(tiles: tuple[Tile, ...], left: Counter[Tile]) -> list[Tile]:
-    """The tiles of a shape the rack (``left``) does not hold: they must be lent."""
+def _lent(tiles: tuple[Tile, ...], left: Counter[Tile], spare: set[Tile]) -> list[Tile] | None:
+    """The tiles of a shape the rack (``left``) does not hold: they must be lent; None at
+    the first of them no plain meld holds (``spare``), as most shapes tried end."""
     used: dict[Tile, int] = {}
     need: list[Tile] = []
     for tile in tiles:
         count = used.get(tile, 0)
-        if left[tile] > count:
+        if left.get(tile, 0) > count:  # ``get``: a Counter's missing key costs a call
             used[tile] = count + 1
-        else:
+        elif tile in spare:
             need.append(tile)
+        else:
+            return None
     return need
 
 
@@ -572,16 +604,25 @@ def _choices(table: int, tiles: int, jokers: int) -> tuple[tuple[_Choice, ...], 
 @lru_cache(maxsize=4096)
 def _steps_at(
     table: int, tiles: int, jokers: int, shift: int, gain: int, wild_gain: int
-) -> tuple[tuple[tuple[int, int, _Done], ...], ...]:
+) -> tuple[tuple[int, tuple[tuple[int, int, _Done], ...]], ...]:
     """:func:`_choices` for one color at one number, as the search adds them: for each
-    pair, (the key's change, the score's change, what it was); made once, asked often."""
-    return tuple(
-        tuple(
-            (change * shift + mark, used * gain + wild * wild_gain, done)
-            for change, mark, used, wild, done in options
-        )
-        for options in _choices(table, tiles, jokers)
-    )
+    pair, how many choices it has (the work they count) and (the key's change, the score's
+    change, what it was) for each change of the key; made once, asked often.
+
+    Choices changing the key alike (a pair's two runs swapping what they do) reach the same
+    state, where only the one adding the most, the first of equals, can be kept: the rest
+    are left out, and the one kept stands where the first of them stood, so the search
+    reaches its states in the same order and keeps the same choices."""
+    found = []
+    for options in _choices(table, tiles, jokers):
+        best: dict[int, tuple[int, int, _Done]] = {}
+        for change, mark, used, wild, done in options:
+            step = (change * shift + mark, used * gain + wild * wild_gain, done)
+            known = best.get(step[0])
+            if known is None or known[1] < step[1]:
+                best[step[0]] = step  # a key already there keeps its place
+        found.append((len(options), tuple(best.values())))
+    return tuple(found)
 
 
 @lru_cache(maxsize=64)
@@ -661,13 +702,14 @@ def _rebuild(
                 for spare in range(jokers + 1)
             ]
             following: dict[int, _Reached] = {}
+            reached = following.get  # the search's innermost loop: looked up once
             for key, (score, _, _) in partial.items():
-                options = by_spare[jokers - key // _GROUPS % 4][key // shift % 10]
-                work += len(options)
+                choices, options = by_spare[jokers - key // _GROUPS % 4][key // shift % 10]
+                work += choices
                 for change, add, choice in options:
                     after = key + change
                     value = score + add
-                    known = following.get(after)
+                    known = reached(after)
                     if known is None or known[0] < value:
                         following[after] = (value, key, choice)
             if work > REBUILD_WORK:
@@ -737,7 +779,11 @@ def _melds(
         for color, letter in enumerate(colors):
             acts, grouped, _ = done[number, color]
             tile = Tile(letter, number)
-            pair = sorted(runs[color], key=lambda run: min(len(run), 3))  # as the pair reads
+            # The two runs as the pair reads them, shorter first (three or more alike), and
+            # as they stood on a tie: ``sorted`` by that key, without its cost for two.
+            pair = runs[color]
+            if min(len(pair[0]), 3) > min(len(pair[1]), 3):
+                pair = [pair[1], pair[0]]
             for run, act in zip(pair, acts, strict=True):
                 if act in "cb":
                     run.append(tile)
@@ -786,8 +832,10 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
             free.append(slot)
     if opening:
         return None
+    # Melds are told apart by identity (two melds may hold the same tiles).
+    free_ids = {id(slot) for slot in free}
     for slot in base.slots:
-        touches = any(s is slot for s in free) and any(
+        touches = id(slot) in free_ids and any(
             t.number in numbers or (t.color, t.number) in near for t in slot.tiles
         )
         (rebuilt if touches else kept).append(slot)
@@ -800,14 +848,16 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
         for t in s.tiles
         for step in (-1, 1)
     }
+    rebuilt_ids = {id(slot) for slot in rebuilt}
     for slot in free:
         if (
             slot.kind == "group"
-            and all(s is not slot for s in rebuilt)
+            and id(slot) not in rebuilt_ids
             and any((t.color, t.number) in beside for t in slot.tiles)
         ):
             rebuilt.append(slot)
-    kept = [s for s in base.slots if all(s is not r for r in rebuilt)]
+            rebuilt_ids.add(id(slot))
+    kept = [s for s in base.slots if id(s) not in rebuilt_ids]
     present = {t.color for t in left} | {t.color for s in rebuilt for t in s.tiles}
     colors = "".join(c for c in rules.colors if c in present)
     index = {c: i for i, c in enumerate(colors)}
@@ -885,8 +935,9 @@ def fast_move(position: Position) -> Move:
         # can substitute, kept only if the joker is laid again. (Laying off before the rack's
         # melds, a second order, found the best value on 2 more of 200 playout positions
         # once the rebuild below ran, for twice the cost of the steps before it.)
-        for release in (None, *_Table(position).releases()):
-            table = _Table(position)
+        start = _Table(position)
+        for release in (None, *start.releases()):
+            table = start.copy()
             if release is not None:
                 table.release(release)
             table.lay(rack_melds(table.left, rules))
