@@ -23,9 +23,10 @@ assuming them:
    table it leaves, then by the racks' totals, which decide a hand ended on passes. At 3
    and 4 players against opponents who never laid a tile while the pool held tiles (all
    hoarders, every rack large), a candidate is weighed a round on instead: each other player
-   lays the most tiles it can in turn, and the candidate wins on a deal where the player
-   then goes out over the table they built (which passing can wait for) and loses where
-   one of them goes out first.
+   lays the most tiles it can in turn (one who passed once the pool was empty, waiting as
+   this player does, passes again), and the candidate wins on a deal where the player then
+   goes out over the table they built (which passing can wait for) and loses where one of
+   them goes out first.
 3. **Open** with the best move (the solver's, by value) when the rules and the opponents
    make it pay: it shortens the rack, and the player may then use the table on every later
    turn. Where the rules let a player use the table on the turn it opens
