@@ -450,7 +450,7 @@ function keepPosition(text, push) {
 }
 
 // Typed (or linked) notation read by the server and made the board.
-async function readNotation(text, { push = false, quiet = true } = {}) {
+async function readNotation(text, { push = false, quiet = true, stale = () => false } = {}) {
   if (!text.trim() || text.trim() === "- / -") {
     Object.assign(board, { table: [], rack: [], target: "rack", selected: null });
     commit(push);
@@ -458,6 +458,9 @@ async function readNotation(text, { push = false, quiet = true } = {}) {
   }
   $("notation-state").textContent = t("notation_reading");
   const { data, failed } = await call("/api/position", { position: text, rules: rules() }, { quiet });
+  // A read overtaken while it waited (Back, then Forward, before the server answered) would
+  // write its position over the newer one, in the board and in the history's URL.
+  if (stale()) return true;
   if (!data) {
     $("notation-state").textContent = t("notation_bad", failed);
     $("notation").setAttribute("aria-invalid", "true");
@@ -992,7 +995,11 @@ function showNote(text) {
   $("summary").textContent = text;
 }
 
+// Each visit to a history entry: only the latest one's read may make the board.
+let locationVisits = 0;
+
 async function fromLocation() {
+  const visit = ++locationVisits;
   const params = new URLSearchParams(location.search);
   let text = params.get("p");
   let preset = params.get("rules");
@@ -1011,7 +1018,7 @@ async function fromLocation() {
   $("rule-options").value = more;
   showMode(params.get("mode") || "board");
   $("notation").value = text || "";
-  await readNotation(text || "", { quiet: false });
+  await readNotation(text || "", { quiet: false, stale: () => visit !== locationVisits });
 }
 
 function start() {
