@@ -57,7 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummikub.play.equity import Budget, deals
-from rummikub.tiles.game.engine import GameState, advance, turn_of_move
+from rummikub.tiles.game.engine import GameState, advance, play_move, turn_of_move
 from rummikub.tiles.game.view import View
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.solver import solve
@@ -227,7 +227,7 @@ def _round_after(state: GameState, seat: int, waiting: frozenset[int] = frozense
             most = Move(state.table, ())
         else:
             most = solve(state.position(), objective="tiles").move
-        state = advance(state, turn_of_move(state, most), judge=False)
+        state = play_move(state, most)
     return state
 
 
