@@ -201,6 +201,9 @@ def test_in_process_answers_in_order() -> None:
     done: list[int] = []
     assert run(square, range(5), progress=done.append) == [0, 1, 4, 9, 16]
     assert done == [1] * 5
+    back: list[tuple[int, int]] = []
+    assert run(square, [3, 1], done=lambda place, answer: back.append((place, answer))) == [9, 1]
+    assert back == [(0, 9), (1, 1)]  # each as soon as it is back
     with pytest.raises(ValueError, match="answer for 0"):
         run(fails, [0])
     assert batches(5, 2) == [range(0, 2), range(2, 4), range(4, 5)]
@@ -209,9 +212,19 @@ def test_in_process_answers_in_order() -> None:
 @needs_dask
 def test_a_scheduler_answers_in_order(scheduler: str) -> None:
     done: list[int] = []
-    found = run(square, list(range(7)), scheduler=scheduler, batch_size=2, progress=done.append)
+    back: list[tuple[int, int]] = []
+    found = run(
+        square,
+        list(range(7)),
+        scheduler=scheduler,
+        batch_size=2,
+        progress=done.append,
+        done=lambda place, answer: back.append((place, answer)),
+    )
     assert found == [x * x for x in range(7)]
     assert sorted(done) == [1, 2, 2, 2]
+    # Every item's place and answer, a batch at a time, in whatever order they finished.
+    assert sorted(back) == [(x, x * x) for x in range(7)]
 
 
 @needs_dask

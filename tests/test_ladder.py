@@ -245,7 +245,8 @@ def test_save_keeps_finished_pairs_and_a_rerun_gives_the_same_bytes(tmp_path: Pa
     first = run("ladder", "best", "casual", *args, "--save", str(saved))
     assert first[1] == fresh[1]
     kept = json.loads(saved.read_text(encoding="utf-8"))
-    assert len(kept["pairs"]) == 1
+    assert (kept["format"], kept["version"]) == ("rummikub-ladder-pairs", 2)
+    assert [len(duel["games"]) for duel in kept["duels"]] == [2] and "pairs" not in kept
     # A rerun plays nothing (the pair is taken from the file) and says the same.
     again = run("ladder", "casual", "best", *args, "--save", str(saved))
     assert json.loads(again[1])["pairs"] == json.loads(first[1])["pairs"]
@@ -254,7 +255,7 @@ def test_save_keeps_finished_pairs_and_a_rerun_gives_the_same_bytes(tmp_path: Pa
     more = run("ladder", "best", "casual", "hoard", *args, "--save", str(saved))
     assert json.loads(more[1])["pairs"][0] == json.loads(first[1])["pairs"][0]
     assert more[2].startswith("4 games in ")  # best-hoard and casual-hoard
-    assert len(json.loads(saved.read_text(encoding="utf-8"))["pairs"]) == 3
+    assert len(json.loads(saved.read_text(encoding="utf-8"))["duels"]) == 3
 
 
 def test_a_save_file_of_something_else_is_refused(tmp_path: Path) -> None:

@@ -8,8 +8,15 @@ import click
 
 from rummikub import games as registry
 from rummikub.cli.common import BadInput, rack_size_given, rack_size_option, rules_options
-from rummikub.cli.simulate import RunOptions, game_option, play_and_report, run_options
+from rummikub.cli.simulate import (
+    RunOptions,
+    game_option,
+    give_report,
+    play_games,
+    run_options,
+)
 from rummikub.core.errors import RummikubError
+from rummikub.play import kept
 from rummikub.tiles.game.strategies import STRATEGIES
 
 __all__ = ["duel"]
@@ -54,6 +61,15 @@ class _Duel(click.Command):
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same games."
 )
+@click.option(
+    "--save",
+    "save_path",
+    metavar="FILE",  # a folder is refused as every bad save file is: one line, exit 2
+    help="Keep every game in this JSON file as it finishes, and take from it the games it "
+    "holds for the same settings: a duel stopped part way resumes, and more --games reuse "
+    "those played. The file trusts the code: games kept by an older version of a "
+    "strategy are not detected.",
+)
 @rack_size_option
 @run_options
 @rules_options
@@ -66,6 +82,7 @@ def duel(
     games: int | None,
     players: int,
     seed: int,
+    save_path: str | None,
     rack_size: int,
     run: RunOptions,
     rules_preset: str | None,
@@ -79,7 +96,7 @@ def duel(
     length. With --game, a card rummy's duel between card strategies: the score is the
     game's final total, and where the lowest total wins the difference is B-A, so that a
     positive difference favours A. The same seed gives the same games and report, with or
-    without Dask.
+    without Dask, and with --save whether the games were played in one run or resumed.
     """
     if game is None and not 2 <= players <= 4:
         # As click's range says it, as when --players was the tile game's alone.
@@ -97,9 +114,27 @@ def duel(
         if games is None:
             games = DEFAULT_DEALS * len(contest.setup.seatings)
         contest.setup.check_games(games)
+        duels = [(contest.setup, games)]
+        # Only the games not kept are played, and shown by the progress bar.
+        games_left = kept.to_play(duels, save_path)
     except RummikubError as error:
         raise BadInput(str(error)) from None
-    play_and_report(contest, games, run)
+    found, timing = play_games(
+        games_left,
+        run.workers,
+        run.scheduler,
+        run.no_progress,
+        lambda workers, progress: kept.play(
+            duels,
+            contest.setup.table(),
+            save=save_path,
+            workers=workers,
+            scheduler=run.scheduler,
+            batch_size=run.batch_size,
+            progress=progress,
+        )[0],
+    )
+    give_report(contest, found, run, timing)
 
 
 # The strategies known when the command loads, whatever registers them.

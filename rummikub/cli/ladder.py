@@ -66,10 +66,11 @@ class _Ladder(click.Command):
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(dir_okay=False),
-    help="Keep every finished pair in this JSON file, and take from it the pairs it "
-    "holds for the same settings: a ladder stopped part way resumes, and a strategy added "
-    "plays only its own pairs.",
+    metavar="FILE",  # a folder is refused as every bad save file is: one line, exit 2
+    help="Keep every game in this JSON file as it finishes, and take from it the games it "
+    "holds for the same settings: a ladder stopped part way resumes, in the middle of a "
+    "pair too, and a strategy added plays only its own pairs. The file trusts the code: "
+    "games kept by an older version of a strategy are not detected.",
 )
 @rack_size_option
 @run_options

@@ -32,6 +32,7 @@ from rummikub.core.errors import RummikubError
 __all__ = [
     "CONNECT_TIMEOUT",
     "WORKER_TIMEOUT",
+    "Done",
     "Progress",
     "SchedulerError",
     "batches",
@@ -53,6 +54,8 @@ SCHEMES = ("tcp", "tls")
 
 #: Called with the number of items just finished.
 Progress = Callable[[int], None]
+#: Called with an item's place in the items and its answer, as soon as it is back.
+Done = Callable[[int, Any], None]
 
 
 class SchedulerError(RummikubError):
@@ -126,6 +129,7 @@ def run(
     scheduler: str | None = None,
     batch_size: int | None = None,
     progress: Progress | None = None,
+    done: Done | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     worker_timeout: float = WORKER_TIMEOUT,
 ) -> list[R]:
@@ -133,7 +137,10 @@ def run(
     ``scheduler`` is given, else through Dask: a ``LocalCluster`` of ``workers`` processes
     or the cluster at ``scheduler``. ``task`` and the items must pickle for Dask (a
     module's function, or a :func:`functools.partial` of one). The answers come back in the
-    items' order either way; ``progress`` is called with the number just finished.
+    items' order either way; ``progress`` is called with the number just finished, and
+    ``done`` with each item's place and its answer as soon as it is back (after each item in
+    this process, after each batch on Dask: in the order they finish, so that a caller keeping
+    them keeps what finished whatever stops the run later).
 
     An exception raised by ``task`` in this process goes up as it is; on Dask it becomes a
     :class:`~rummikub.core.errors.RummikubError` of one line (a task should catch what it
@@ -149,8 +156,11 @@ def run(
         )
     if scheduler is None and workers <= 1:
         found = []
-        for item in items:
-            found.append(task(item))
+        for place, item in enumerate(items):
+            answer = task(item)
+            found.append(answer)
+            if done is not None:
+                done(place, answer)
             if progress is not None:
                 progress(1)
         return found
@@ -158,7 +168,7 @@ def run(
     distributed = _distributed()
     session = _client(distributed, workers, address, connect_timeout, worker_timeout)
     with _quiet_logs(), session as client:
-        return _run_on(distributed, client, task, items, batch_size, progress)
+        return _run_on(distributed, client, task, items, batch_size, progress, done)
 
 
 def _distributed() -> Any:
@@ -283,6 +293,7 @@ def _run_on(
     items: Sequence[T],
     batch_size: int | None,
     progress: Progress | None,
+    done: Done | None,
 ) -> list[R]:
     cores = sum(client.nthreads().values()) or 1
     # About four batches per worker: few enough that scheduling costs little, enough that a
@@ -302,7 +313,11 @@ def _run_on(
                 raise RummikubError(
                     f"a Dask task failed: {type(error).__name__}: {_one_line(error)}" + _hint(error)
                 ) from None
-            found[place[future.key]] = answers
+            number = place[future.key]
+            found[number] = answers
+            if done is not None:
+                for item, answer in zip(chunks[number], answers, strict=True):
+                    done(item, answer)
             if progress is not None:
                 progress(len(answers))
     finally:

@@ -23,7 +23,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO, Literal, TypeVar
 
 from rummikub.core.errors import PuzzleError
 
@@ -37,6 +37,8 @@ __all__ = [
     "Format",
     "decode",
     "describe",
+    "field",
+    "field_list",
     "file_info",
     "format_of",
     "nested_too_deep",
@@ -47,6 +49,8 @@ __all__ = [
     "read_document",
     "read_stdin",
 ]
+
+T = TypeVar("T")
 
 Format = Literal["toml", "json"]
 #: The formats a document is written in, by the names ``fmt`` takes.
@@ -76,11 +80,12 @@ def os_reason(error: OSError) -> str:
     return (error.strerror or str(error)).lower()
 
 
-def _too_big(size: int | None = None) -> str:
+def _too_big(size: int | None = None, limit: int = MAX_FILE_BYTES) -> str:
     """The message for a document over the limit (its size when known: a pipe is read only
     one byte past the limit)."""
     shown = f", this one is {size:,} bytes" if size is not None else ""
-    return f"too big: a puzzle file is at most {MAX_FILE_BYTES:,} bytes{shown}"
+    what = "a puzzle file" if limit == MAX_FILE_BYTES else "this file"
+    return f"too big: {what} is at most {limit:,} bytes{shown}"
 
 
 # -- the bytes ------------------------------------------------------------------------------
@@ -97,15 +102,18 @@ def file_info(name: str) -> os.stat_result:
         raise PuzzleError(name, [f"cannot read: {reason}"]) from None
 
 
-def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
-    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (one more, read, tells
-    that it is too big); ``info``: the file's ``os.stat`` when the caller has it already.
+def read_bytes(
+    name: str, info: os.stat_result | None = None, *, limit: int = MAX_FILE_BYTES
+) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (:data:`MAX_FILE_BYTES`; one
+    more, read, tells that it is too big); ``info``: the file's ``os.stat`` when the caller
+    has it already.
     Anything else (a pipe, a device, a socket) is refused, never waited on: a named pipe
     nobody writes to would hang the reader, and text from a pipe comes on stdin (``-``).
     Raises :class:`PuzzleError`."""
     info = info or file_info(name)
-    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
-        raise PuzzleError(name, [_too_big(info.st_size)])
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        raise PuzzleError(name, [_too_big(info.st_size, limit)])
     try:
         # Opened without waiting (a pipe's open waits for a writer), then judged by what
         # was opened, not by the path's earlier stat: a file swapped meanwhile is caught.
@@ -119,11 +127,11 @@ def read_bytes(name: str, info: os.stat_result | None = None) -> bytes:
         # A file is read at its size when listed (a buffer for the whole limit costs more
         # than reading a small puzzle); one byte more than that tells a file that grew
         # since, which is read on, and one byte more than allowed tells it too big.
-        expected = min(info.st_size, MAX_FILE_BYTES)
+        expected = min(info.st_size, limit)
         try:
             data = file.read(expected + 1)
             if len(data) > expected:
-                data += file.read(MAX_FILE_BYTES + 1 - len(data))
+                data += file.read(limit + 1 - len(data))
             return data
         except OSError as error:
             raise PuzzleError(name, [f"cannot read: {os_reason(error)}"]) from None
@@ -142,11 +150,12 @@ def read_stdin(stream: BinaryIO | None = None) -> str:
     return decode(data, STDIN)
 
 
-def decode(data: str | bytes, path: str) -> str:
-    """The text of a document: at most :data:`MAX_FILE_BYTES`, UTF-8, without a leading byte
-    order mark (many editors on Windows write one); raises :class:`PuzzleError`."""
-    if len(data) > MAX_FILE_BYTES:
-        raise PuzzleError(path, [_too_big()])
+def decode(data: str | bytes, path: str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a document: at most ``limit`` bytes (:data:`MAX_FILE_BYTES`), UTF-8,
+    without a leading byte order mark (many editors on Windows write one); raises
+    :class:`PuzzleError`."""
+    if len(data) > limit:
+        raise PuzzleError(path, [_too_big(limit=limit)])
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -161,21 +170,25 @@ def decode(data: str | bytes, path: str) -> str:
 # -- the data -------------------------------------------------------------------------------
 
 
-def read_document(name: str, *, fmt: Format | None = None) -> Any:
-    """The TOML or JSON data of a file (``fmt``, else by its name: :func:`format_of`);
-    raises :class:`PuzzleError`. ``solve`` reads each file once with it, then hands the data
-    to the tile or the card puzzle reader."""
-    return parse_document(read_bytes(name), name, fmt=fmt or format_of(name))
+def read_document(name: str, *, fmt: Format | None = None, limit: int = MAX_FILE_BYTES) -> Any:
+    """The TOML or JSON data of a file (``fmt``, else by its name: :func:`format_of`) of at
+    most ``limit`` bytes; raises :class:`PuzzleError`. ``solve`` reads each file once with
+    it, then hands the data to the tile or the card puzzle reader."""
+    data = read_bytes(name, limit=limit)
+    return parse_document(data, name, fmt=fmt or format_of(name), limit=limit)
 
 
-def parse_document(text: str | bytes, path: str, *, fmt: Format = "toml") -> Any:
-    """The TOML or JSON data of a document's text (or UTF-8 bytes), read with the care of
-    the module's docstring; ``path`` names it in messages. Raises :class:`PuzzleError`."""
+def parse_document(
+    text: str | bytes, path: str, *, fmt: Format = "toml", limit: int = MAX_FILE_BYTES
+) -> Any:
+    """The TOML or JSON data of a document's text (or UTF-8 bytes) of at most ``limit``
+    bytes, read with the care of the module's docstring; ``path`` names it in messages.
+    Raises :class:`PuzzleError`."""
     # tomllib is imported here, not with the module: a program that reads no document (the
     # library's solver, ``rummikub play``) never needs it.
     import tomllib
 
-    text = decode(text, path)
+    text = decode(text, path, limit=limit)
     name = "TOML" if fmt == "toml" else "JSON"
     data: Any
     try:
@@ -251,3 +264,55 @@ def describe(value: Any) -> str:
     if len(shown) > 40:
         shown = shown[:37] + "..."
     return f"{kind} {shown}"
+
+
+# -- values read back -----------------------------------------------------------------------
+
+#: What each kind a field may be is called in a message.
+_KINDS = {
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "a table",
+}
+
+
+def _is(value: object, kind: type) -> bool:
+    """Whether ``value`` is a ``kind`` as a document holds one: a boolean is no integer, an
+    integer is a number."""
+    if kind is int:
+        return type(value) is int
+    if kind is float:
+        return type(value) in (int, float)
+    if kind is dict:
+        return isinstance(value, Mapping)
+    return isinstance(value, kind)
+
+
+def field(data: object, key: str, kind: type[T]) -> T:
+    """``data[key]``, ``data`` a table of a document, checked to be a ``kind`` (``bool``,
+    ``int``, ``float``, ``str``, ``list`` or ``dict``): a :class:`ValueError` naming the key
+    and what it holds otherwise. **The** check of a field of data the program wrote and reads
+    back (the games a ``--save`` file keeps)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"expected a table, got {describe(data)}")
+    if key not in data:
+        raise ValueError(f"no {key!r}")
+    value = data[key]
+    if not _is(value, kind):
+        raise ValueError(f"{key!r}: expected {_KINDS[kind]}, got {describe(value)}")
+    found: T = value
+    return found
+
+
+def field_list(data: object, key: str, kind: type[T]) -> tuple[T, ...]:
+    """``data[key]``, checked to be a list of ``kind`` (as :func:`field` checks one)."""
+    found = field(data, key, list)
+    for place, value in enumerate(found):
+        if not _is(value, kind):
+            raise ValueError(
+                f"{key!r}, item {place + 1}: expected {_KINDS[kind]}, got {describe(value)}"
+            )
+    return tuple(found)

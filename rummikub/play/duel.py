@@ -148,6 +148,20 @@ class Pairing(abc.ABC):
         """A's win rate between equal players: A's share of the seats."""
         return ROLES[: self.players].count("A") / self.players
 
+    def key(self) -> dict[str, Any]:
+        """**The** settings that decide the duel's games, deal by deal (the count of games
+        does not: a deal's seed is the duel's seed and the deal's number): what a game kept
+        in a ``--save`` file (:mod:`rummikub.play.kept`) must match to stand for one of this
+        duel's."""
+        return {
+            "game": self.game.name,
+            "a": self.a,
+            "b": self.b,
+            "players": self.players,
+            "seed": self.seed,
+            **self.setup_data(),
+        }
+
     def pair(self) -> tuple[str, ...]:
         """``a`` and ``b``, checked to be names: the domain's setup then checks them as a
         run's strategies (:func:`rummikub.play.selfplay.check_lineup`)."""

@@ -26,28 +26,26 @@ The report (:func:`summarize`, pure arithmetic on the pairs, read in the ladder'
 Ratings assume the matchups are transitive; they are not always (one strategy may beat a
 second that beats a third that beats the first), which is why the Nash view is given too.
 
-A ladder's finished pairs may be kept in a file (:func:`play` with ``save``): a rerun with
-the same settings skips them, and gives the same report.
+A ladder's games may be kept in a file as they finish (:func:`play` with ``save``,
+:mod:`rummikub.play.kept`): a rerun with the same settings plays only the others, and gives
+the same report.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
-from rummikub.core import cluster, documents, files
 from rummikub.core.cluster import Progress
 from rummikub.core.errors import RummikubError
 from rummikub.core.stats import Z95, wilson
 from rummikub.play import duel as duels
-from rummikub.play import selfplay
+from rummikub.play import kept, selfplay
 from rummikub.play.duel import Pairing
 from rummikub.play.selfplay import Seating, Table
 
@@ -55,7 +53,7 @@ __all__ = [
     "CSV_HEADER",
     "DEFAULT_DEALS",
     "MAX_STRATEGIES",
-    "SAVE_FORMAT",
+    "SAVE_KIND",
     "Ladder",
     "LadderReport",
     "Matchup",
@@ -76,9 +74,11 @@ __all__ = [
 MAX_STRATEGIES = 12
 #: Deals a pair plays when no count of games is given.
 DEFAULT_DEALS = 20
-#: The ``format`` of a file of finished pairs (``--save``).
-SAVE_FORMAT = "rummikub-ladder-pairs"
-SAVE_VERSION = 1
+#: The file of ``--save``: every game of the ladder's duels as it finishes (version 2), and
+#: the finished pairs that version 1 kept (still read, and kept as they are).
+SAVE_KIND = kept.SaveKind(
+    "rummikub-ladder-pairs", 2, "a file of ladder pairs", older=(1,), sections=("pairs",)
+)
 #: Elo points per natural-log unit of Bradley-Terry strength (400 per factor of ten).
 ELO = 400 / math.log(10)
 #: Virtual games added to every pair before the ratings are fitted, half won by each side:
@@ -139,17 +139,10 @@ class Ladder:
         return self.games * len(self.matchups)
 
     def key(self, matchup: Matchup) -> dict[str, Any]:
-        """What a saved pair must match to stand for ``matchup`` of this ladder."""
-        setup = matchup.duels[0]
-        return {
-            "game": self.game.name,
-            "a": matchup.a,
-            "b": matchup.b,
-            "players": self.players,
-            "seed": self.seed,
-            "games": self.games,
-            **setup.setup_data(),
-        }
+        """What a finished pair of a file of version 1 must match to stand for ``matchup``
+        of this ladder: its first duel's key (:meth:`Pairing.key`) with the ladder's seed and
+        its games a pair."""
+        return {**matchup.duels[0].key(), "seed": self.seed, "games": self.games}
 
     def head_data(self) -> dict[str, Any]:
         return {
@@ -251,76 +244,53 @@ def play(
     save: str | os.PathLike[str] | None = None,
 ) -> list[PairResult]:
     """The results of every pair of ``ladder``, in its order: all its games in one run of
-    :func:`rummikub.core.cluster.run` (in this process, or on Dask); with ``save``, the
-    pairs kept in that file are taken from it and the others played one pair at a time, each
-    added to the file once finished (so that an interrupted ladder resumes where it
-    stopped). The same seed gives the same results either way."""
-    found = _kept(ladder, save)
+    :func:`rummikub.core.cluster.run` (in this process, or on Dask); with ``save``, the games
+    kept in that file taken from it and every game played added to it as it finishes
+    (:mod:`rummikub.play.kept`), so that an interrupted ladder resumes where it stopped, in
+    the middle of a pair too. The same seed gives the same results either way."""
+    found = _kept_pairs(ladder, save)
     missing = [n for n in range(len(ladder.matchups)) if n not in found]
-    groups = [[n] for n in missing] if save is not None else [missing] if missing else []
-    table = ladder.table()
-    for group in groups:
-        chosen = [ladder.matchups[n] for n in group]
-        games = cluster.run(
-            _play_seated(table),
-            [seating for matchup in chosen for seating in matchup.schedule()],
+    games = iter(
+        kept.play(
+            _duels(ladder, missing),
+            ladder.table(),
+            save=save,
+            kind=SAVE_KIND,
             workers=workers,
             scheduler=scheduler,
             batch_size=batch_size,
             progress=progress,
         )
-        start = 0
-        for number, matchup in zip(group, chosen, strict=True):
-            reports = []
-            for setup in matchup.duels:
-                mine = games[start : start + matchup.games]
-                start += matchup.games
-                reports.append(duels.summarize(setup, mine).to_data())
-            found[number] = PairResult.of(matchup.a, matchup.b, reports)
-            if save is not None:
-                _save(save, ladder.key(matchup), reports)
+    )
+    for number in missing:
+        matchup = ladder.matchups[number]
+        reports = [duels.summarize(setup, next(games)).to_data() for setup in matchup.duels]
+        found[number] = PairResult.of(matchup.a, matchup.b, reports)
     return [found[n] for n in range(len(ladder.matchups))]
 
 
 def games_to_play(ladder: Ladder, save: str | os.PathLike[str] | None = None) -> int:
-    """The games :func:`play` will play: those of the pairs not kept in ``save``."""
-    kept = _kept(ladder, save)
-    return sum(m.total for n, m in enumerate(ladder.matchups) if n not in kept)
+    """The games :func:`play` will play: those not kept in ``save``."""
+    found = _kept_pairs(ladder, save)
+    missing = [n for n in range(len(ladder.matchups)) if n not in found]
+    return kept.to_play(_duels(ladder, missing), save, SAVE_KIND)
 
 
-def _kept(ladder: Ladder, save: str | os.PathLike[str] | None) -> dict[int, PairResult]:
-    """The pairs of ``ladder`` (by their place) kept in the file ``save``."""
-    kept = _read_saved(save) if save is not None else {}
-    found = {}
-    for number, matchup in enumerate(ladder.matchups):
-        entry = kept.get(_key_text(ladder.key(matchup)))
-        if entry is not None:
-            found[number] = PairResult.of(matchup.a, matchup.b, entry)
-    return found
+def _duels(ladder: Ladder, numbers: Sequence[int]) -> list[tuple[Pairing, int]]:
+    """The duels of the pairs ``numbers`` (by their place), each with its count of games."""
+    return [
+        (setup, ladder.matchups[n].games) for n in numbers for setup in ladder.matchups[n].duels
+    ]
 
 
-def _play_seated(table: Table) -> Callable[[Seating], Any]:
-    return partial(selfplay.play_seated, table)
-
-
-def _key_text(key: Mapping[str, Any]) -> str:
-    return json.dumps(key, sort_keys=True)
-
-
-def _read_saved(path: str | os.PathLike[str]) -> dict[str, list[dict[str, Any]]]:
-    """The pairs kept in the file at ``path`` by their key (none when there is no file)."""
-    name = os.fspath(path)
-    if not os.path.exists(name):
+def _kept_pairs(ladder: Ladder, save: str | os.PathLike[str] | None) -> dict[int, PairResult]:
+    """The finished pairs of ``ladder`` (by their place) that a file of version 1 keeps."""
+    if save is None:
         return {}
-    data = documents.read_document(name, fmt="json")
-    where = f"{name}: not a file of ladder pairs"
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise RummikubError(f"{where} (expected format {SAVE_FORMAT!r})")
-    if data.get("version") != SAVE_VERSION:
-        raise RummikubError(f"{name}: version {data.get('version')!r} (expected {SAVE_VERSION})")
-    pairs = data.get("pairs")
-    kept: dict[str, list[dict[str, Any]]] = {}
-    for place, entry in enumerate(pairs if isinstance(pairs, list) else [None]):
+    saved = kept.Saved.read(save, SAVE_KIND)
+    where = f"{saved.name}: not a file of ladder pairs"
+    pairs: dict[str, list[dict[str, Any]]] = {}
+    for place, entry in enumerate(saved.sections["pairs"]):
         if not (
             isinstance(entry, dict)
             and isinstance(entry.get("key"), dict)
@@ -328,8 +298,13 @@ def _read_saved(path: str | os.PathLike[str]) -> dict[str, list[dict[str, Any]]]
             and all(_duel_data(d) for d in entry["duels"])
         ):
             raise RummikubError(f"{where} (pair {place + 1} is not a key and duel reports)")
-        kept[_key_text(entry["key"])] = entry["duels"]
-    return kept
+        pairs[kept.key_text(entry["key"])] = entry["duels"]
+    found = {}
+    for number, matchup in enumerate(ladder.matchups):
+        entry = pairs.get(kept.key_text(ladder.key(matchup)))
+        if entry is not None:
+            found[number] = PairResult.of(matchup.a, matchup.b, entry)
+    return found
 
 
 def _duel_data(data: Any) -> bool:
@@ -340,24 +315,6 @@ def _duel_data(data: Any) -> bool:
         and isinstance(data.get("a_wins"), int | float)
         and isinstance(data.get("failures"), list)
     )
-
-
-def _save(path: str | os.PathLike[str], key: dict[str, Any], reports: list[dict[str, Any]]) -> None:
-    """Add one finished pair to the file at ``path`` (read again under its lock, so that
-    two ladders writing one file lose nothing)."""
-    with files.locked(path, error=RummikubError):
-        kept = _read_saved(path)
-        kept[_key_text(key)] = reports
-        data = {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "pairs": [
-                {"key": json.loads(text), "duels": duels_of}
-                for text, duels_of in sorted(kept.items())
-            ],
-        }
-        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
-        files.write_atomically(text.encode(), path, error=RummikubError)
 
 
 # -- the maths -------------------------------------------------------------------------------

@@ -113,6 +113,11 @@ class SelfPlay(Protocol[State, Turn, Player, Record]):
         """The domain's summary of a game that ``failure`` stopped."""
         ...
 
+    def read_summary(self, data: object) -> Summary:
+        """The domain's summary that :meth:`Summary.to_data` wrote, read back (a game kept
+        in a ``--save`` file); a :class:`ValueError` naming what is not as written."""
+        ...
+
 
 class Game(SelfPlay[State, Turn, Player, Record], Protocol[State, View, Turn, Player, Record]):
     """One game under one rule set, as the algorithms that play it see it."""

@@ -22,12 +22,12 @@ from __future__ import annotations
 import abc
 import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from rummikub.core import cluster
+from rummikub.core import cluster, documents
 from rummikub.core.arguments import described, names, whole
 from rummikub.core.cluster import Progress
 from rummikub.core.errors import ArgumentError, RummikubError
@@ -59,6 +59,7 @@ __all__ = [
     "play",
     "play_out",
     "play_seated",
+    "read_failure",
     "seatings",
     "share_of",
     "simulate",
@@ -117,12 +118,37 @@ class GameFailure:
             "error": self.message,
         }
 
+    @classmethod
+    def from_data(cls, data: object) -> GameFailure:
+        """The failure :meth:`to_data` wrote (a game kept in a ``--save`` file); a
+        :class:`ValueError` naming the field that is not as written."""
+        hand = None
+        if isinstance(data, Mapping) and "hand" in data:
+            hand = documents.field(data, "hand", int)
+        return cls(
+            documents.field(data, "game", int),
+            documents.field(data, "seed", int),
+            documents.field(data, "turn", int),
+            documents.field(data, "seat", int) - 1,
+            documents.field(data, "strategy", str),
+            documents.field(data, "error", str),
+            hand,
+        )
+
     def __str__(self) -> str:
         hand = "" if self.hand is None else f"hand {self.hand}, "
         return (
             f"game {self.game} (seed {self.seed}): {hand}turn {self.turn}, seat {self.seat + 1} "
             f"({self.strategy}): {self.message}"
         )
+
+
+def read_failure(data: object) -> GameFailure | None:
+    """The failure of a game that :meth:`Summary.to_data` wrote (its ``error``; None for a
+    game played to its end)."""
+    if isinstance(data, Mapping) and "error" in data:
+        return GameFailure.from_data(documents.field(data, "error", dict))
+    return None
 
 
 class Summary(Protocol):
@@ -143,6 +169,11 @@ class Summary(Protocol):
     def turns(self) -> int: ...
     @property
     def error(self) -> GameFailure | None: ...
+
+    def to_data(self) -> dict[str, Any]:
+        """The game as JSON data, which its game's :meth:`~SelfPlay.read_summary` reads
+        back (a ``--save`` file keeps it)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

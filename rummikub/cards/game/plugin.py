@@ -144,6 +144,11 @@ class CardGame:
             claims,
         )
 
+    def read_summary(self, data: object) -> CardGameSummary:
+        from rummikub.cards.game.simulate import CardGameSummary
+
+        return CardGameSummary.from_data(data)
+
     def failed_summary(self, seating: Seating, failure: GameFailure) -> CardGameSummary:
         from rummikub.cards.game.simulate import CardGameSummary
 

@@ -35,6 +35,7 @@ from rummikub.cards.melds import CardMeld, RawCardMeld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import CardRules, most_players, rules_data
 from rummikub.core.arguments import instance
+from rummikub.core.documents import field, field_list
 from rummikub.core.stats import mean_ci
 from rummikub.play import selfplay
 from rummikub.play.selfplay import GameFailed as GameFailed
@@ -110,6 +111,42 @@ class CardGameSummary:
     def endings(self) -> dict[str, int]:
         """How the hands of the game ended, as a duel counts the endings."""
         return {"went_out": self.hands - self.stock_endings, "stock_out": self.stock_endings}
+
+    def to_data(self) -> dict[str, Any]:
+        """The game as JSON data (:meth:`from_data` reads it back): a ``--save`` file keeps
+        it."""
+        error = {} if self.error is None else {"error": self.error.to_data()}
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "winners": list(self.winners),
+            "totals": list(self.totals),
+            "hands": self.hands,
+            "turns": self.turns,
+            "stock_endings": self.stock_endings,
+            "rummies": self.rummies,
+            "claims": self.claims,
+            **error,
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> CardGameSummary:
+        """The game :meth:`to_data` wrote; a :class:`ValueError` naming the field that is not
+        as written."""
+        return cls(
+            field(data, "index", int),
+            field(data, "seed", int),
+            field_list(data, "seats", str),
+            field_list(data, "winners", int),
+            field_list(data, "totals", int),
+            field(data, "hands", int),
+            field(data, "turns", int),
+            field(data, "stock_endings", int),
+            field(data, "rummies", int),
+            field(data, "claims", int),
+            selfplay.read_failure(data),
+        )
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -128,6 +128,11 @@ class TileGame:
         index, seed, seats = seating.index, seating.seed, seating.seats
         return GameSummary(index, seed, seats, ending, winners, scores, state.turns, exhausted)
 
+    def read_summary(self, data: object) -> GameSummary:
+        from rummikub.tiles.game.simulate import GameSummary
+
+        return GameSummary.from_data(data)
+
     def failed_summary(self, seating: Seating, failure: GameFailure) -> GameSummary:
         from rummikub.tiles.game.simulate import GameSummary
 

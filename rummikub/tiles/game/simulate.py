@@ -26,6 +26,7 @@ from rummikub.core.arguments import whole
 from rummikub.core.cluster import Progress as Progress
 from rummikub.core.cluster import dask_available as dask_available
 from rummikub.core.cluster import default_workers as default_workers
+from rummikub.core.documents import field, field_list
 from rummikub.core.errors import ArgumentError
 from rummikub.core.stats import mean_ci as mean_ci
 from rummikub.core.stats import wilson as wilson
@@ -115,6 +116,38 @@ class GameSummary:
     def endings(self) -> dict[str, int]:
         """How the game ended, as a duel counts the endings."""
         return {self.ending: 1}
+
+    def to_data(self) -> dict[str, Any]:
+        """The game as JSON data (:meth:`from_data` reads it back): a ``--save`` file keeps
+        it."""
+        error = {} if self.error is None else {"error": self.error.to_data()}
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "ending": self.ending,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "turns": self.turns,
+            "pool_exhausted": self.pool_exhausted,
+            **error,
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> GameSummary:
+        """The game :meth:`to_data` wrote; a :class:`ValueError` naming the field that is not
+        as written."""
+        return cls(
+            field(data, "index", int),
+            field(data, "seed", int),
+            field_list(data, "seats", str),
+            field(data, "ending", str),
+            field_list(data, "winners", int),
+            field_list(data, "scores", float),
+            field(data, "turns", int),
+            field(data, "pool_exhausted", bool),
+            selfplay.read_failure(data),
+        )
 
 
 def game_seed(seed: int, index: int) -> int:
