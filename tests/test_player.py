@@ -168,3 +168,31 @@ def test_first_to_move_on_an_empty_pool_it_waits_for_three_hoarders_to_lay() -> 
     after = _round_after(advance(state, turn_of_move(state, move), judge=False), 2)
     assert not after.over and _goes_out(after, 2)
     assert final.result is not None and final.result.winners == (2,)
+
+
+def test_at_three_and_four_players_it_opens_only_to_go_out() -> None:
+    # Opponents who lay what they can: at 2 players the player opens; at 3 and 4 it keeps
+    # drawing, the others building the table it will go out over.
+    position = Position.parse(rack="R10 R11 R12 K1 B5", table=[], opened=False)
+    for players in (3, 4):
+        history = tuple(
+            Seen(seat, "draw" if seat == 0 else "play", () if seat == 0 else (Tile("K", 1),))
+            for _ in range(2)
+            for seat in range(players)
+        )
+        view = View(
+            0,
+            (16,) + (12,) * (players - 1),
+            (False,) + (True,) * (players - 1),
+            40,
+            len(history),
+            history,
+        )
+        assert all(hoarding(view, seat) < 0.05 for seat in range(1, players))
+        assert not may_open(position, view)
+        assert equity(position, view).played == ()
+    boxed = Position.parse(rack="R10 R11 R12 K1 B5", table=[], opened=False, rules=PRESETS["boxed"])
+    assert may_open(boxed, view)
+    # Going out is still taken at once.
+    out = Position.parse(rack="R10 R11 R12", table=[], opened=False)
+    assert sorted(map(str, equity(out, view).played)) == ["R10", "R11", "R12"]
