@@ -185,6 +185,21 @@ def test_rebuilds_the_table_around_the_tiles_left() -> None:
         assert move.value(position.rules) == solve(position).move.value(position.rules)
 
 
+def test_the_rebuild_takes_back_a_tile_laid_on_a_locked_run() -> None:
+    """K12 laid off on the locked K8 K9 J K11 serves a new group better: K12 B12 O12 with
+    B12 from B9-12 (24), where laying it off leaves O12 on the rack (12)."""
+    position = Position.parse(rack="K12 O12", table=["B9 B10 B11 B12", "K8 K9 J K11"])
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert played(position) == "K12 O12"
+    assert move.value(position.rules) == solve(position).move.value(position.rules)
+    # A joker laid off on a plain meld is taken back too, and laid again where it fits.
+    position = Position.parse(rack="K12 O12 J", table=["B9 B10 B11 B12", "K8 K9 J K11"])
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert move.value(position.rules) == solve(position).move.value(position.rules)
+
+
 def test_the_rebuild_gives_up_past_its_work() -> None:
     """A rebuild that would pass REBUILD_WORK is not made: the move found before stands."""
     from unittest import mock

@@ -198,12 +198,26 @@ class _Slot:
     tried, a joker is told by ``number == 0`` (or ``JOKER in``), compared in C, rather than
     by the ``is_joker`` property, a Python call each time."""
 
-    __slots__ = ("color", "end", "kind", "number", "old", "plain", "present", "start", "tiles")
+    __slots__ = (
+        "color",
+        "end",
+        "kind",
+        "number",
+        "old",
+        "origin",
+        "plain",
+        "present",
+        "start",
+        "tiles",
+    )
 
     def __init__(self, kind: Kind, tiles: list[Tile], old: Meld | None) -> None:
         self.kind = kind
         self.tiles = tiles
         self.old = old
+        #: The table's meld this one is, or grew from by tiles laid at its ends (None: a
+        #: meld made anew).
+        self.origin = old
         self.plain = True
         self.color = ""
         self.number = self.start = self.end = 0
@@ -229,6 +243,7 @@ class _Slot:
         (:meth:`read` makes new ones), cheaper than reading them again."""
         other = _Slot.__new__(_Slot)
         other.kind, other.tiles, other.old = self.kind, list(self.tiles), self.old
+        other.origin = self.origin
         other.plain, other.color, other.number = self.plain, self.color, self.number
         other.start, other.end, other.present = self.start, self.end, self.present
         return other
@@ -809,36 +824,67 @@ def _melds(
     return melds
 
 
+def _taken_up(slot: _Slot) -> tuple[list[Tile], Meld] | None:
+    """The tiles this move laid at the ends of a table meld now holding a joker, and that
+    meld as it was (the rebuild takes them back); None if the move laid none there."""
+    origin = slot.origin
+    if origin is None or len(slot.tiles) == len(origin.tiles):
+        return None
+    tiles, kept = slot.tiles, list(origin.tiles)
+    if slot.kind == "group":
+        return list((Counter(tiles) - Counter(kept)).elements()), origin
+    for at in range(len(tiles) - len(kept) + 1):
+        if tiles[at : at + len(kept)] == kept:
+            return [*tiles[:at], *tiles[at + len(kept) :]], origin
+    return None
+
+
 def _rebuilt(position: Position, base: _Table) -> _Table | None:
     """``base`` with its joker-free melds near the rack tiles it leaves (a tile of the same
     number, or of the same color within two) rebuilt with those tiles by :func:`_rebuild`;
-    None if that lays none, or the rules have more than two copies of a tile."""
+    None if that lays none, or the rules have more than two copies of a tile.
+
+    The rack tiles and jokers ``base`` laid at the ends of a table meld now holding a joker
+    go back to the rebuild too, and the meld is as it was (plain again, if a joker laid off
+    made it hold one): a locked run's end may serve a new meld better. A table joker taken
+    back must be laid again (:meth:`_Table.complete`), and what the rebuild lays is kept
+    only when it lays more than ``base`` (:func:`fast_move`)."""
     rules = position.rules
     left = [t for t in base.left if not t.is_joker]
     if rules.copies > 2 or len(rules.colors) > 9 or not left:
         return None
-    numbers = {t.number for t in left}
-    near = {(t.color, t.number + step) for t in left for step in (-2, -1, 1, 2)}
-    rebuilt: list[_Slot] = []
-    kept: list[_Slot] = []
     # A meld holding a joker is only extended, and the initial meld stays as it was laid
     # (none is rebuilt if a step after it changed one of its melds).
     opening = [sorted(tiles, key=rules.sort_key) for _, tiles in base.opening]
+    slots: list[_Slot] = []
     free = []
+    up: list[Tile] = []  # the tiles taken up from melds holding a joker
     for slot in base.slots:
         if opening and sorted(slot.tiles, key=rules.sort_key) in opening:
             opening.remove(sorted(slot.tiles, key=rules.sort_key))
-        elif slot.plain:
+            slots.append(slot)
+            continue
+        if not slot.plain:
+            taken = _taken_up(slot)
+            if taken is not None:
+                ends, origin = taken
+                up.extend(ends)
+                slot = _Slot(origin.kind, list(origin.tiles), origin)
+        slots.append(slot)
+        if slot.plain:
             free.append(slot)
     if opening:
         return None
+    numbers = {t.number for t in left}
+    near = {(t.color, t.number + step) for t in left for step in (-2, -1, 1, 2)}
+    rebuilt: list[_Slot] = []
     # Melds are told apart by identity (two melds may hold the same tiles).
     free_ids = {id(slot) for slot in free}
-    for slot in base.slots:
-        touches = id(slot) in free_ids and any(
+    for slot in slots:
+        if id(slot) in free_ids and any(
             t.number in numbers or (t.color, t.number) in near for t in slot.tiles
-        )
-        (rebuilt if touches else kept).append(slot)
+        ):
+            rebuilt.append(slot)
     # And the groups beside a group rebuilt (a tile of its color one number on): groups
     # side by side may become runs.
     beside = {
@@ -857,8 +903,12 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
         ):
             rebuilt.append(slot)
             rebuilt_ids.add(id(slot))
-    kept = [s for s in base.slots if id(s) not in rebuilt_ids]
-    present = {t.color for t in left} | {t.color for s in rebuilt for t in s.tiles}
+    kept = [s for s in slots if id(s) not in rebuilt_ids]
+    present = (
+        {t.color for t in left}
+        | {t.color for t in up if not t.is_joker}
+        | {t.color for s in rebuilt for t in s.tiles}
+    )
     colors = "".join(c for c in rules.colors if c in present)
     index = {c: i for i, c in enumerate(colors)}
     # The rack's tiles ``base`` laid in the melds rebuilt may go elsewhere, or back: the
@@ -867,9 +917,11 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     # nor one of the initial meld, which is the rack's alone (rule 3).
     laid = Counter(position.rack) - Counter(base.left) - Counter(base.substitutes)
     laid -= Counter(t for _, tiles in base.opening for t in tiles)
+    laid -= Counter(up)
     table: dict[tuple[int, int], int] = {}
     rack: dict[tuple[int, int], int] = {}
-    taken_back: list[Tile] = []
+    up_jokers = [t for t in up if t.is_joker]
+    taken_back = [t for t in up if not t.is_joker]  # rack tiles, as the rebuild counts them
     for tile in (t for s in rebuilt for t in s.tiles):
         cell = (index[tile.color], tile.number)
         if laid[tile] > 0:
@@ -878,13 +930,13 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
             rack[cell] = rack.get(cell, 0) + 1
         else:
             table[cell] = table.get(cell, 0) + 1
-    for tile in left:
+    for tile in (*left, *taken_back[: len(up) - len(up_jokers)]):
         cell = (index[tile.color], tile.number)
         rack[cell] = rack.get(cell, 0) + 1
         if table.get(cell, 0) + rack[cell] > 2:
             return None
     cells = [*table, *rack]
-    jokers = base.left.count(JOKER)
+    jokers = base.left.count(JOKER) + len(up_jokers)
     if jokers > 2:  # three would allow a run of jokers alone
         return None
     numbers_reached = (
@@ -895,11 +947,11 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     if found is None:
         return None
     score, melds, used, wild = found
-    if score <= sum(t.number for t in taken_back) * 1000 + len(taken_back):
-        return None  # no more than ``base`` laid there
+    if not up and score <= sum(t.number for t in taken_back) * 1000 + len(taken_back):
+        return None  # no more than ``base`` laid there (with tiles taken up: fast_move says)
     after = copy.copy(base)  # its rules, jokers, substitutes and initial meld
     after.slots = kept  # ``base`` is not used again
-    after.left = sorted([*base.left, *taken_back], key=rules.sort_key)
+    after.left = sorted([*base.left, *taken_back, *up_jokers], key=rules.sort_key)
     olds = {s.old: s.old for s in rebuilt if s.old is not None}
     for kind, tiles in melds:
         after.slots.append(_Slot(kind, list(tiles), olds.get(Meld(kind, tiles))))
@@ -950,5 +1002,8 @@ def fast_move(position: Position) -> Move:
         rebuilt = _rebuilt(position, best)
         if rebuilt is not None:
             rebuilt.play_on()
-            best = rebuilt
+            # Tiles taken back from melds holding a joker may not find a better place, and
+            # a table joker among them must be laid again: kept only when it lays more.
+            if rebuilt.complete() and rebuilt.score(rack) > best.score(rack):
+                best = rebuilt
     return best.move(position)
