@@ -200,6 +200,27 @@ def test_the_rebuild_takes_back_a_tile_laid_on_a_locked_run() -> None:
     assert move.value(position.rules) == solve(position).move.value(position.rules)
 
 
+def test_a_joker_kept_back_from_the_racks_melds_borrows() -> None:
+    """A joker the rack's melds would take may lay more in a borrowed meld: R13 frees the
+    joker of K13 O13 J, and R12 J B12 (B12 lent by B9-12) lays R12 where R4 O4 J lays R4
+    O4 (25 against 21); K10 frees the joker of K8 K9 J K11, and O12 J B12 lays O12 where
+    B2 B3 J lays B2 B3 (22 against 15)."""
+    for rack, table, laid in [
+        ("R4 R12 R13 O4", ["B9 B10 B11 B12", "K13 O13 J"], "R12 R13"),
+        ("K10 B2 B3 O12", ["B9 B10 B11 B12", "K8 K9 J K11"], "K10 O12"),
+    ]:
+        position = Position.parse(rack=rack, table=table)
+        move = fast_move(position)
+        assert_legal(position, move)
+        assert played(position) == laid
+        assert move.value(position.rules) == solve(position).move.value(position.rules)
+    # Borrowing with a rack joker: the shape laying the most rack value first.
+    position = Position.parse(rack="B2 B3 O12 J", table=["B9 B10 B11 B12"])
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert played(position) == "O12 J"
+
+
 def test_the_rebuild_gives_up_past_its_work() -> None:
     """A rebuild that would pass REBUILD_WORK is not made: the move found before stands."""
     from unittest import mock

@@ -90,8 +90,10 @@ class _RackSearch:
         self.nodes = 0
         self.memo: dict[tuple[tuple[int, ...], int], tuple[_Score, tuple[RackMeld, ...]]] = {}
 
-    def run(self) -> tuple[RackMeld, ...]:
-        return self._best(0, self.jokers)[1]
+    def run(self, jokers: int | None = None) -> tuple[RackMeld, ...]:
+        """The best set with the rack's jokers (or only ``jokers`` of them): a search asked
+        again reuses what it found (the same memo, the same work bound)."""
+        return self._best(0, self.jokers if jokers is None else jokers)[1]
 
     def _best(self, start: int, jokers: int) -> tuple[_Score, tuple[RackMeld, ...]]:
         counts = self.counts
@@ -366,9 +368,8 @@ class _Table:
             self.slots.append(_Slot(kind, list(tiles), None))
 
     def lay_off(self) -> bool:
-        """Every rack tile left that extends a meld, numbered tiles first, then a joker and
-        a tile beyond it (a run's end and the number after next), then the jokers left
-        wherever they fit; whether any was laid."""
+        """Every rack tile left that extends a meld, then a joker and a tile beyond it (a
+        run's end and the number after next); whether any was laid."""
         laid = False
         again = True
         while again:
@@ -388,6 +389,11 @@ class _Table:
                         laid = again = True
                         break
             again = again or self.bridge()
+        return laid
+
+    def lay_jokers(self) -> bool:
+        """The jokers left wherever they fit; whether any was laid."""
+        laid = False
         for tile in [t for t in self.left if t.number == 0]:
             for slot in self.slots:
                 where = slot.fits(tile, self.rules)
@@ -473,10 +479,11 @@ class _Table:
         the most rack tiles first)."""
         rules = self.rules
         left = Counter(t for t in self.left if t.number != 0)
+        wild = JOKER in self.left
         box = _box(rules)
         # Only tiles a plain meld holds can be lent: shapes needing others are not tried.
         spare = {t for slot in self.slots if slot.plain for t in slot.tiles}
-        shapes: list[tuple[int, tuple[Tile, ...], Kind, list[Tile]]] = []
+        shapes: list[tuple[tuple[int, int], tuple[Tile, ...], Kind, list[Tile]]] = []
         seen: set[tuple[Tile, ...]] = set()
 
         def consider(tiles: tuple[Tile, ...], kind: Kind) -> None:
@@ -485,17 +492,36 @@ class _Table:
             seen.add(tiles)
             need = _lent(tiles, left, spare)
             if need is not None:
-                shapes.append((len(need), tiles, kind, need))
+                shapes.append(((len(need), 0), tiles, kind, need))
+
+        def consider_joker(tiles: tuple[Tile, ...], kind: Kind) -> None:
+            """A shape with a rack joker, its other tiles from the rack or lent: after the
+            shapes without one, the most rack value first (a joker is worth the same in
+            any)."""
+            if tiles in seen:
+                return
+            seen.add(tiles)
+            need = _lent(tuple(t for t in tiles if t.number), left, spare)
+            if need is not None:
+                laid = sum(t.number for t in tiles) - sum(t.number for t in need)
+                shapes.append(((3, -laid), tiles, kind, need))
 
         for tile in sorted(left, key=rules.sort_key):
             number, color = tile.number, tile.color
             for low in (number - 2, number - 1, number):
                 if low >= 1 and low + 2 <= rules.numbers:
-                    consider((box[color, low], box[color, low + 1], box[color, low + 2]), "run")
+                    run = (box[color, low], box[color, low + 1], box[color, low + 2])
+                    consider(run, "run")
+                    if wild:  # the joker for one of the other two numbers
+                        for at in range(3):
+                            if low + at != number:
+                                consider_joker((*run[:at], JOKER, *run[at + 1 :]), "run")
             others = [box[c, number] for c in rules.colors if c != color]
             for i, first in enumerate(others):
                 for second in others[i + 1 :]:
                     consider((tile, first, second), "group")
+                if wild:
+                    consider_joker((tile, first, JOKER), "group")
         shapes.sort(key=lambda shape: shape[0])  # stable: the order above breaks ties
         for _, tiles, kind, need in shapes:
             lent: list[tuple[_Slot, Tile]] = []
@@ -514,8 +540,9 @@ class _Table:
         return False
 
     def play_on(self) -> None:
-        """Lay off, split and borrow while any lays a tile."""
-        while self.left and (self.lay_off() or self.split() or self.borrow()):
+        """Lay off, split and borrow while any lays a tile; the jokers left wherever they
+        fit only once none does (a joker may make a borrowed meld of a tile and a lent one)."""
+        while self.left and (self.lay_off() or self.split() or self.borrow() or self.lay_jokers()):
             pass
 
     def move(self, position: Position) -> Move:
@@ -992,10 +1019,22 @@ def fast_move(position: Position) -> Move:
             table = start.copy()
             if release is not None:
                 table.release(release)
-            table.lay(rack_melds(table.left, rules))
+            search = _RackSearch(table.left, rules, False)
+            melds = search.run()
+            table.lay(melds)
             table.play_on()
             if table.complete():
                 tables.append(table)
+            # And the rack's melds without the jokers they took, where rack tiles are left:
+            # a joker kept back may make a meld of one and a lent tile (borrowing).
+            if any(JOKER in tiles for _, tiles in melds) and any(t.number for t in table.left):
+                held = start.copy()
+                if release is not None:
+                    held.release(release)
+                held.lay(search.run(jokers=0))
+                held.play_on()
+                if held.complete():
+                    tables.append(held)
     best = max(tables, key=lambda table: table.score(rack))  # the first of equals
     if position.opened or rules.open_then_play:
         # The rebuild only adds rack tiles to what ``best`` lays: never worse.
