@@ -617,13 +617,19 @@ _Reached = tuple[int, int, _Done | None]
 
 
 @lru_cache(maxsize=256)
-def _choices(table: int, tiles: int, jokers: int) -> tuple[tuple[_Choice, ...], ...]:
+def _choices(
+    table: int, tiles: int, jokers: int, last: bool = False
+) -> tuple[tuple[_Choice, ...], ...]:
     """For each pair, a color's choices at a number where it has ``tiles`` tiles,
-    ``table`` of them the table's (all to be used), and ``jokers`` jokers may still be used."""
+    ``table`` of them the table's (all to be used), and ``jokers`` jokers may still be used.
+    With ``last`` (no tile of the color at the next number, nor a joker), no run is left
+    short of three: it could not go on, and the state would be given up a number later."""
     found = []
     for pair, moves in enumerate(_PAIR_STEPS):
         options: list[_Choice] = []
         for to, (a, b) in moves:
+            if last and to not in _ENDED:
+                continue
             takers = [i for i, act in enumerate((a, b)) if act in "cb"]
             for mask in range(1 << len(takers)):  # which takers take a joker
                 wild = bin(mask).count("1")
@@ -645,7 +651,13 @@ def _choices(table: int, tiles: int, jokers: int) -> tuple[tuple[_Choice, ...], 
 
 @lru_cache(maxsize=4096)
 def _steps_at(
-    table: int, tiles: int, jokers: int, shift: int, gain: int, wild_gain: int
+    table: int,
+    tiles: int,
+    jokers: int,
+    shift: int,
+    gain: int,
+    wild_gain: int,
+    last: bool = False,
 ) -> tuple[tuple[int, tuple[tuple[int, int, _Done], ...]], ...]:
     """:func:`_choices` for one color at one number, as the search adds them: for each
     pair, how many choices it has (the work they count) and (the key's change, the score's
@@ -656,7 +668,7 @@ def _steps_at(
     are left out, and the one kept stands where the first of them stood, so the search
     reaches its states in the same order and keeps the same choices."""
     found = []
-    for options in _choices(table, tiles, jokers):
+    for options in _choices(table, tiles, jokers, last):
         best: dict[int, tuple[int, int, _Done]] = {}
         for change, mark, used, wild, done in options:
             step = (change * shift + mark, used * gain + wild * wild_gain, done)
@@ -739,8 +751,11 @@ def _rebuild(
                 continue
             empty[color] = not tiles
             shift = _PAIR_SHIFT * 10**color
+            last = not jokers and not (
+                table.get((color, number + 1)) or rack.get((color, number + 1))
+            )
             by_spare = [
-                _steps_at(on_table, tiles, spare, shift, gain, wild_gain)
+                _steps_at(on_table, tiles, spare, shift, gain, wild_gain, last)
                 for spare in range(jokers + 1)
             ]
             following: dict[int, _Reached] = {}
