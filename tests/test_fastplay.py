@@ -13,6 +13,7 @@ from rummikub.tiles.notation import parse_rack
 from rummikub.tiles.position import Move, Position
 from rummikub.tiles.rules import STANDARD, Rules
 from rummikub.tiles.solver import solve
+from rummikub.tiles.tiles import JOKER
 from tests.strategies import (
     examples,
     four_joker_positions,
@@ -219,6 +220,27 @@ def test_a_joker_kept_back_from_the_racks_melds_borrows() -> None:
     move = fast_move(position)
     assert_legal(position, move)
     assert played(position) == "O12 J"
+
+
+def test_the_rebuild_extends_a_locked_run_with_table_tiles() -> None:
+    """A locked run grows by tiles the rebuild frees: K6 and K7 leave their groups for
+    K8 K9 J K11, and O8 B8 make runs of the rest (16, where nothing was laid); K6 leaves
+    K6 R6 O6 for K7 J K9 with K5, and B6 from B3-6 makes R6 B6 O6 (5)."""
+    for rack, table, laid in [
+        ("O8 B8", ["K6 B6 O6", "K8 K9 J K11", "K7 B7 O7"], "B8 O8"),
+        ("K5 O8", ["K6 R6 O6", "K7 J K9", "B3 B4 B5 B6"], "K5"),
+    ]:
+        position = Position.parse(rack=rack, table=table)
+        move = fast_move(position)
+        assert_legal(position, move)
+        assert played(position) == laid
+        assert move.value(position.rules) == solve(position).move.value(position.rules)
+        # The locked run is there whole, its joker where it stood.
+        locked = next(m for m in position.table if m.tiles.count(JOKER))
+        assert any(
+            m.kind == "run" and " ".join(map(str, locked.tiles)) in " ".join(map(str, m.tiles))
+            for m in move.table
+        )
 
 
 def test_the_rebuild_gives_up_past_its_work() -> None:

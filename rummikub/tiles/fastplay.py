@@ -9,14 +9,18 @@ its cost. :func:`fast_move` finds a move the way a quick human player does, with
    the same melds whatever else runs).
 2. **Laying off**: every rack tile left that extends a meld (a run at either end, a group by
    a missing color), new melds and old, until none fits; a joker and a tile two past a
-   run's end (the joker between); then the jokers left anywhere they fit.
+   run's end (the joker between).
 3. **Splitting a run**: a tile equal to one inside a joker-free run of five or more cuts it in
    two runs of three or more.
 4. **Borrowing**: a rack tile and two more, each from the rack or lent by a joker-free table
    meld that can spare it (the end of a run of four or more, a tile of a run of seven or
-   more leaving three each side, any tile of a group of four), make a new meld of three.
+   more leaving three each side, any tile of a group of four), make a new meld of three;
+   then the same with a rack joker for one of the two (the most rack value first).
 
-Steps 2-4 repeat while they lay a tile, after step 1. A player who has not opened lays
+Steps 2-4 repeat while they lay a tile, after step 1; then the jokers left are laid anywhere
+they fit, and steps 2-4 go on if they did. Where step 1's melds took a joker and rack
+tiles are left, the move is also tried with step 1's melds without jokers (a joker kept
+back may borrow, step 4). A player who has not opened lays
 step 1's melds when their value, each joker counting the number it stands for, reaches the
 initial meld, then (``open_then_play``) goes on as an opened player.
 
@@ -28,12 +32,14 @@ initial meld, then (``open_then_play``) goes on as an opened player.
 6. **Rebuilding**: where rack tiles are left, the joker-free melds near them (holding a tile
    of the same number, or of the same color within two; and the groups beside a group so
    chosen) are made again from their tiles, the rack tiles left, the rack tiles steps 1-4
-   laid in them and the rack jokers left: the melds worth the most, found exactly by a
+   laid in them or at the ends of a meld holding a joker, and the rack jokers left, with
+   the locked runs (table runs holding a joker) such a tile could extend, each kept whole
+   in one run that may grow at its ends: the melds worth the most, found exactly by a
    dynamic programme over the numbers (:func:`_rebuild`, its work bounded by
-   :data:`REBUILD_WORK`), kept when they lay more; then steps 2-4 again. This moves tiles
-   out of groups of three into runs, cuts and joins runs anywhere, and takes back a tile
-   step 2 laid where a meld needed it more. It runs where the box holds one or two copies
-   of a tile.
+   :data:`REBUILD_WORK`); then steps 2-4 again, and the move kept when it lays more. This
+   moves tiles out of groups of three into runs or onto a locked run, cuts and joins runs
+   anywhere, and takes back a tile step 2 laid where a meld needed it more. It runs where
+   the box holds one or two copies of a tile.
 
 What it never does: use a meld holding a joker other than by extending it or freeing its
 one joker (so every move keeps the joker lock's *kept* or *released* fate), or move tiles
@@ -612,23 +618,30 @@ _Done = tuple[_Acts, int, int]
 #: One choice: the change of the color's pair, the key's other change, the rack tiles and
 #: jokers used, and what it was.
 _Choice = tuple[int, int, int, int, _Done]
+#: A locked run's tile in the rebuild: the number the run starts at, and whether the tile
+#: is its joker.
+_Anchor = tuple[int, bool]
 #: A state reached: its score (value x1000 + tiles), the state before, what led here.
 _Reached = tuple[int, int, _Done | None]
 
 
 @lru_cache(maxsize=256)
 def _choices(
-    table: int, tiles: int, jokers: int, last: bool = False
+    table: int, tiles: int, jokers: int, anchor: int = 0, last: bool = False
 ) -> tuple[tuple[_Choice, ...], ...]:
     """For each pair, a color's choices at a number where it has ``tiles`` tiles,
     ``table`` of them the table's (all to be used), and ``jokers`` jokers may still be used.
-    With ``last`` (no tile of the color at the next number, nor a joker), no run is left
-    short of three: it could not go on, and the state would be given up a number later."""
+    At a locked run's first number (``anchor`` 1) a run takes one of the tiles; at its
+    others (2), one run goes on with one, and the other neither begins nor goes on. With
+    ``last`` (no tile of the color at the next number, nor a joker), no run is left short
+    of three: it could not go on."""
     found = []
     for pair, moves in enumerate(_PAIR_STEPS):
         options: list[_Choice] = []
         for to, (a, b) in moves:
             if last and to not in _ENDED:
+                continue
+            if anchor == 2 and not (min(a, b) == "c" and max(a, b) in "is"):
                 continue
             takers = [i for i, act in enumerate((a, b)) if act in "cb"]
             for mask in range(1 << len(takers)):  # which takers take a joker
@@ -640,6 +653,8 @@ def _choices(
                     for i, act in enumerate((a, b))
                 )
                 taken = len(takers) - wild
+                if (anchor and not taken) or (anchor == 2 and wild):
+                    continue
                 for used in range(max(table, taken), tiles + 1):
                     grouped = used - taken
                     mark = 1 if grouped == 1 else 16 if grouped == 2 else 0
@@ -657,6 +672,7 @@ def _steps_at(
     shift: int,
     gain: int,
     wild_gain: int,
+    anchor: int = 0,
     last: bool = False,
 ) -> tuple[tuple[int, tuple[tuple[int, int, _Done], ...]], ...]:
     """:func:`_choices` for one color at one number, as the search adds them: for each
@@ -668,7 +684,7 @@ def _steps_at(
     are left out, and the one kept stands where the first of them stood, so the search
     reaches its states in the same order and keeps the same choices."""
     found = []
-    for options in _choices(table, tiles, jokers, last):
+    for options in _choices(table, tiles, jokers, anchor, last):
         best: dict[int, tuple[int, int, _Done]] = {}
         for change, mark, used, wild, done in options:
             step = (change * shift + mark, used * gain + wild * wild_gain, done)
@@ -720,12 +736,16 @@ def _rebuild(
     jokers: int,
     rules: Rules,
     numbers: tuple[int, int],
+    anchors: dict[tuple[int, int], _Anchor] | None = None,
 ) -> tuple[int, list[RackMeld], dict[tuple[int, int], int], int] | None:
     """The melds of every ``table`` tile with ``rack`` tiles and up to ``jokers`` rack
     jokers worth the most (tiles by (color index, number)), within :data:`REBUILD_WORK`:
-    (their score, value x1000 + tiles; the melds; the rack tiles used; the jokers used);
-    None if the work runs out or no rack tile fits. ``numbers``: the lowest and highest
-    number a meld may reach."""
+    (their score, value x1000 + tiles; the melds; the rack tiles used; the jokers used),
+    score 0 and no melds if no rack tile fits; None if the work runs out or no melds hold
+    every table tile. ``numbers``: the lowest and highest number a meld may reach.
+    ``anchors``: the tiles of locked runs among ``table``'s (a joker's number counted as a
+    tile of it), each kept whole in one run, which may grow."""
+    anchors = anchors or {}
     count = len(colors)
     low, high = numbers
     largest = rules.max_group
@@ -751,13 +771,23 @@ def _rebuild(
                 continue
             empty[color] = not tiles
             shift = _PAIR_SHIFT * 10**color
+            anchor = anchors.get((color, number))
             last = not jokers and not (
                 table.get((color, number + 1)) or rack.get((color, number + 1))
             )
-            by_spare = [
-                _steps_at(on_table, tiles, spare, shift, gain, wild_gain, last)
-                for spare in range(jokers + 1)
-            ]
+            if anchor is None:
+                by_spare = [
+                    _steps_at(on_table, tiles, spare, shift, gain, wild_gain, 0, last)
+                    for spare in range(jokers + 1)
+                ]
+            else:
+                # A locked run's tile goes to a run, which alone goes on to the locked
+                # run's end (at its joker's number, taking the table's joker).
+                where = 1 if number == anchor[0] else 2
+                by_spare = [
+                    _steps_at(on_table, tiles, spare, shift, gain, wild_gain, where, last)
+                    for spare in range(jokers + 1)
+                ]
             following: dict[int, _Reached] = {}
             reached = following.get  # the search's innermost loop: looked up once
             for key, (score, _, _) in partial.items():
@@ -798,7 +828,7 @@ def _rebuild(
     ]
     best, key = max(ends, default=(0, 0))
     if best == 0:
-        return None
+        return 0, [], {}, 0
     # Back from the end: what each color did at each number, and the jokers of its groups.
     done: dict[tuple[int, int], _Done] = {}
     grouped: dict[int, int] = {}
@@ -815,7 +845,7 @@ def _rebuild(
             done[number, color] = what
         key = state // _GROUPS
     used = {(color, number): what[2] for (number, color), what in done.items() if what[2]}
-    melds = _melds(done, grouped, colors, numbers, largest)
+    melds = _melds(done, grouped, colors, numbers, largest, anchors)
     return best, melds, used, sum(t.is_joker for _, tiles in melds for t in tiles)
 
 
@@ -825,9 +855,10 @@ def _melds(
     colors: str,
     numbers: tuple[int, int],
     largest: int,
+    anchors: dict[tuple[int, int], _Anchor],
 ) -> list[RackMeld]:
     """The melds of what each color did at each number and the jokers each number's groups
-    took (from :func:`_rebuild`)."""
+    took (from :func:`_rebuild`); a locked run's joker in the run holding its tiles."""
     melds: list[RackMeld] = []
     runs: list[list[list[Tile]]] = [[[], []] for _ in colors]
     for number in range(numbers[0], numbers[1] + 1):
@@ -841,9 +872,12 @@ def _melds(
             pair = runs[color]
             if min(len(pair[0]), 3) > min(len(pair[1]), 3):
                 pair = [pair[1], pair[0]]
+            # A locked run's joker: the one run going on there (never its first tile).
+            anchor = anchors.get((color, number))
+            here = JOKER if anchor is not None and anchor[1] else tile
             for run, act in zip(pair, acts, strict=True):
                 if act in "cb":
-                    run.append(tile)
+                    run.append(here)
                 elif act in "CB":
                     run.append(JOKER)
                 elif act == "s":
@@ -890,7 +924,12 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     go back to the rebuild too, and the meld is as it was (plain again, if a joker laid off
     made it hold one): a locked run's end may serve a new meld better. A table joker taken
     back must be laid again (:meth:`_Table.complete`), and what the rebuild lays is kept
-    only when it lays more than ``base`` (:func:`fast_move`)."""
+    only when it lays more than ``base`` (:func:`fast_move`).
+
+    A locked run (a table run holding a joker, not at its start) with a tile of the rebuild
+    one number past either end goes in too, kept whole in one run that may grow there
+    (a run of one of its tiles' other copies may end at its first number, not inside); if
+    that makes the rebuild's work run out, it is made without them."""
     rules = position.rules
     left = [t for t in base.left if not t.is_joker]
     if rules.copies > 2 or len(rules.colors) > 9 or not left:
@@ -977,30 +1016,58 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
         rack[cell] = rack.get(cell, 0) + 1
         if table.get(cell, 0) + rack[cell] > 2:
             return None
-    cells = [*table, *rack]
+    # The locked runs (table melds holding a joker) a tile of the rebuild may extend: their
+    # tiles, and their jokers' numbers, go in as the table's, all kept in one run.
+    anchors: dict[tuple[int, int], _Anchor] = {}
+    locked = []
+    grown = dict(table)  # ``table`` and the locked runs' tiles
+    for slot in slots:
+        if slot.plain or slot.kind != "run" or slot.old is None or slot.color not in index:
+            continue
+        color = index[slot.color]
+        beyond = ((color, slot.start - 1), (color, slot.end + 1))
+        if not any(table.get(cell) or rack.get(cell) for cell in beyond):
+            continue
+        run = [(color, number) for number in range(slot.start, slot.end + 1)]
+        if slot.tiles[0].is_joker or any(
+            cell in anchors or table.get(cell, 0) + rack.get(cell, 0) > 1 for cell in run
+        ):
+            continue
+        for cell, tile in zip(run, slot.tiles, strict=True):
+            grown[cell] = grown.get(cell, 0) + 1
+            anchors[cell] = (slot.start, tile.is_joker)
+        locked.append(slot)
     jokers = base.left.count(JOKER) + len(up_jokers)
     if jokers > 2:  # three would allow a run of jokers alone
         return None
-    numbers_reached = (
-        max(1, min(n for _, n in cells) - jokers),
-        min(rules.numbers, max(n for _, n in cells) + jokers),
-    )
-    found = _rebuild(table, rack, colors, jokers, rules, numbers_reached)
-    if found is None:
+
+    def reached(cells: list[tuple[int, int]]) -> tuple[int, int]:
+        """The lowest and highest number a meld of these tiles and the jokers may reach."""
+        return (
+            max(1, min(n for _, n in cells) - jokers),
+            min(rules.numbers, max(n for _, n in cells) + jokers),
+        )
+
+    found = _rebuild(grown, rack, colors, jokers, rules, reached([*grown, *rack]), anchors)
+    if found is None and locked:  # (the locked runs' tiles make more work) without them
+        anchors, locked = {}, []
+        found = _rebuild(table, rack, colors, jokers, rules, reached([*table, *rack]))
+    if found is None or not found[0]:
         return None
     score, melds, used, wild = found
     if not up and score <= sum(t.number for t in taken_back) * 1000 + len(taken_back):
         return None  # no more than ``base`` laid there (with tiles taken up: fast_move says)
     after = copy.copy(base)  # its rules, jokers, substitutes and initial meld
-    after.slots = kept  # ``base`` is not used again
+    locked_ids = {id(slot) for slot in locked}
+    after.slots = [s for s in kept if id(s) not in locked_ids]  # ``base`` is not used again
     after.left = sorted([*base.left, *taken_back, *up_jokers], key=rules.sort_key)
-    olds = {s.old: s.old for s in rebuilt if s.old is not None}
+    olds = {s.old: s.old for s in (*rebuilt, *locked) if s.old is not None}
     for kind, tiles in melds:
         after.slots.append(_Slot(kind, list(tiles), olds.get(Meld(kind, tiles))))
     for (color, number), copies in used.items():
         for _ in range(copies):
             after.take(Tile(colors[color], number))
-    for _ in range(wild):
+    for _ in range(wild - sum(joker for _, joker in anchors.values())):  # the rack's jokers
         after.take(JOKER)
     return after
 
