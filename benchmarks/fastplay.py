@@ -17,7 +17,9 @@ gives up, what it costs, and how many playout turns a second each allows.
   own work (``advance``) included, as a playout pays it. CPU seconds in one process; two
   cores double it (playouts share nothing).
 
-Every fast move is checked by the checker here too.
+Every fast move is checked by the checker here too. With ``--misses``, each corpus's
+positions where the fast move lays less than the solver's are also counted by what the
+solver's move does there (:func:`miss_kinds`), printed, not written.
 """
 
 from __future__ import annotations
@@ -54,8 +56,59 @@ def corpus(name: str, count: int) -> list[Any]:
     return [case.position for case in make(corpora.stream(1, name), count)]
 
 
-def quality(positions: Sequence[Any]) -> dict[str, Any]:
-    """Fast against exact on each position, taking turns: values, CPU, legality."""
+#: What a solver's move may do that the fast move missed (:func:`miss_kinds`).
+MISS_KINDS = (
+    "opens",
+    "frees a table joker",
+    "extends a locked meld with table tiles",
+    "lays a rack joker",
+    "breaks a joker-free group",
+)
+
+
+def _kept_in(meld: Any, table: Sequence[Any]) -> Any:
+    """The meld of ``table`` that holds ``meld`` as it was (a run's tiles in a row, a
+    group's among its own), or None."""
+    for other in table:
+        if other.kind != meld.kind:
+            continue
+        tiles, within = list(meld.tiles), list(other.tiles)
+        if meld.kind == "run":
+            if any(
+                within[i : i + len(tiles)] == tiles for i in range(len(within) - len(tiles) + 1)
+            ):
+                return other
+        elif not Counter(tiles) - Counter(within):
+            return other
+    return None
+
+
+def miss_kinds(position: Any, best: Any) -> list[str]:
+    """What the solver's move ``best`` does in ``position`` (of :data:`MISS_KINDS`, as
+    many as apply): where the fast move lays less, what it may not have found."""
+    from rummikub.tiles.tiles import JOKER
+
+    kinds = set()
+    if not position.opened:
+        kinds.add("opens")
+    played = Counter(best.played)
+    for meld in position.table:
+        kept = _kept_in(meld, best.table)
+        if JOKER in meld.tiles:
+            if kept is None:
+                kinds.add("frees a table joker")
+            elif Counter(kept.tiles) - Counter(meld.tiles) - played:
+                kinds.add("extends a locked meld with table tiles")
+        elif meld.kind == "group" and kept is None:
+            kinds.add("breaks a joker-free group")
+    if JOKER in played:
+        kinds.add("lays a rack joker")
+    return [kind for kind in MISS_KINDS if kind in kinds]
+
+
+def quality(positions: Sequence[Any], misses: Counter[str] | None = None) -> dict[str, Any]:
+    """Fast against exact on each position, taking turns: values, CPU, legality; each miss
+    counted in ``misses`` by :func:`miss_kinds` (and as ``missed``)."""
     from rummikub.tiles.checker import check
     from rummikub.tiles.fastplay import fast_move
     from rummikub.tiles.solver import solve
@@ -79,6 +132,9 @@ def quality(positions: Sequence[Any]) -> dict[str, Any]:
         gap = best.value(rules) - move.value(rules)
         lost.append(gap)
         same += gap == 0
+        if misses is not None and gap > 0:
+            misses["missed"] += 1
+            misses.update(miss_kinds(position, best))
         draws += not best.played and not move.played
     return {
         "positions": len(positions),
@@ -171,13 +227,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a corpus (playouts, game, late, locked-jokers); all four by default",
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "--misses", action="store_true", help="count the misses by what the solver's move does"
+    )
     args = parser.parse_args(argv)
     from benchmarks.equity import midgame
 
     results = {}
     for name in args.corpus or ["playouts", "game", "late", "locked-jokers"]:
-        results[name] = quality(corpus(name, args.count))
+        misses: Counter[str] | None = Counter() if args.misses else None
+        results[name] = quality(corpus(name, args.count), misses)
         print(name, results[name], flush=True)
+        if misses is not None:
+            print(f"  {misses['missed']} missed, as the solver's move", flush=True)
+            for kind in MISS_KINDS:
+                print(f"  {misses[kind]:4d} {kind}", flush=True)
     states = midgame(args.games)
     playout: dict[str, Any] = {"states": len(states)}
     for name in ("fast", "exact"):
