@@ -243,6 +243,16 @@ def test_the_rebuild_extends_a_locked_run_with_table_tiles() -> None:
         )
 
 
+def test_a_rebuild_laying_no_more_leaves_the_move_before_it_as_it_was() -> None:
+    """K4 K5 are taken back from the locked K1 J J K4 K5; the rebuild lays less than the
+    move before it, which stands, its melds untouched by laying on after the rebuild (once
+    three K4s and K5s: the rebuild's melds shared the ones it kept with that move)."""
+    position = Position.from_notation("K1 J J | K1-3 / K3 K4 K5 K4 K2 K5 K7")
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert played(position) == "K2 K3 K4 K4 K5 K5"
+
+
 def test_the_rebuild_gives_up_past_its_work() -> None:
     """A rebuild that would pass REBUILD_WORK is not made: the move found before stands."""
     from unittest import mock

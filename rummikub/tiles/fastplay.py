@@ -1059,7 +1059,8 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
         return None  # no more than ``base`` laid there (with tiles taken up: fast_move says)
     after = copy.copy(base)  # its rules, jokers, substitutes and initial meld
     locked_ids = {id(slot) for slot in locked}
-    after.slots = [s for s in kept if id(s) not in locked_ids]  # ``base`` is not used again
+    # Copies: ``base`` stands if what follows lays no more (fast_move).
+    after.slots = [s.copy() for s in kept if id(s) not in locked_ids]
     after.left = sorted([*base.left, *taken_back, *up_jokers], key=rules.sort_key)
     olds = {s.old: s.old for s in (*rebuilt, *locked) if s.old is not None}
     for kind, tiles in melds:
