@@ -772,12 +772,11 @@ def _rebuild(
             empty[color] = not tiles
             shift = _PAIR_SHIFT * 10**color
             anchor = anchors.get((color, number))
-            last = not jokers and not (
-                table.get((color, number + 1)) or rack.get((color, number + 1))
-            )
+            # (with jokers, where none is left to spend)
+            last = not (table.get((color, number + 1)) or rack.get((color, number + 1)))
             if anchor is None:
                 by_spare = [
-                    _steps_at(on_table, tiles, spare, shift, gain, wild_gain, 0, last)
+                    _steps_at(on_table, tiles, spare, shift, gain, wild_gain, 0, last and not spare)
                     for spare in range(jokers + 1)
                 ]
             else:
@@ -785,7 +784,9 @@ def _rebuild(
                 # run's end (at its joker's number, taking the table's joker).
                 where = 1 if number == anchor[0] else 2
                 by_spare = [
-                    _steps_at(on_table, tiles, spare, shift, gain, wild_gain, where, last)
+                    _steps_at(
+                        on_table, tiles, spare, shift, gain, wild_gain, where, last and not spare
+                    )
                     for spare in range(jokers + 1)
                 ]
             following: dict[int, _Reached] = {}
