@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from rummikub.cards.cards import Card
+from rummikub.cards.cards import Card, parse_cards, sort_key
 from rummikub.cards.game import engine
-from rummikub.cards.game.engine import CardGameState, pack
+from rummikub.cards.game.engine import CardGameState, Seen, pack
 from rummikub.cards.game.equity import (
     DISCARDS,
     EDGE,
@@ -19,16 +19,21 @@ from rummikub.cards.game.equity import (
     CardDecision,
     candidates,
     clearly_better,
+    deadwood,
     discard_candidates,
     equity_draw,
     equity_lay,
     evaluate,
     lay_candidates,
+    net_draw,
+    outs,
 )
 from rummikub.cards.game.plugin import CardGame
 from rummikub.cards.game.simulate import play_turn
 from rummikub.cards.game.strategies import STRATEGIES, best, is_legal, keep, strategy
-from rummikub.cards.game.view import determinize, known_cards, unseen, view_of
+from rummikub.cards.game.view import CardView, determinize, known_cards, unseen, view_of
+from rummikub.cards.melds import natural_meld
+from rummikub.cards.position import Draw
 from rummikub.cards.rules import preset
 from rummikub.play.equity import Budget, Outcome
 
@@ -158,7 +163,8 @@ def test_the_strategy_keeps_keeps_choice_within_the_edge(
 ) -> None:
     from rummikub.cards.game import equity as card_equity
 
-    before = _midgame("500-rum", 2, 5)
+    # Continental: at 500 Rum the strategy searches nothing (the tests below).
+    before = _midgame("continental", 4, 7)
     state = engine.draw(before, "stock")
     monkeypatch.setattr(card_equity, "EDGE", 1e9)
     assert equity_lay(view_of(state)) == keep.lay(view_of(state))
@@ -193,3 +199,107 @@ def test_the_discard_candidates_change_only_the_discard(game: str, seed: int, tu
         assert (other.melds, other.layoffs) == (lay.melds, lay.layoffs)
         assert other.discard is not None and not view.rules.is_wild(other.discard)
         assert is_legal(position, "stock", other)
+
+
+# -- 500 Rum: the draw by net points, the discard that goes out soonest --------------------
+
+
+def _position(
+    hand: str,
+    pile: str,
+    *,
+    drawn: Draw | None = None,
+    laid: bool = False,
+    run: str = "",
+    kept: str = "",
+) -> CardView:
+    """A 2-player 500 Rum position of seat 0, to move: ``hand`` and the discard pile
+    ``pile`` (bottom to top) as given; ``laid``: seat 0 has laid this hand; ``run``: a run
+    seat 1 laid taking its top card and the cards ``kept`` above it from the pile (so it is
+    known to hold them); the other cards dealt in pack order to seat 1 (13 cards in all)
+    and the stock."""
+    state = engine.start(engine.new_game(["A", "B"], preset("500-rum"), 5))
+    mine = tuple(sorted(parse_cards(hand), key=sort_key))
+    below = tuple(parse_cards(pile))
+    table = (natural_meld(tuple(parse_cards(run)), "run", state.rules),) if run else ()
+    known = parse_cards(kept)
+    history = (Seen(1, len(known), (table[0].cards[-1], *known), table),) if table else ()
+    seen = Counter(mine) + Counter(below) + Counter(known)
+    seen.update(c for meld in table for c in meld.cards)
+    rest = sorted((Counter(pack(state.rules)) - seen).elements(), key=sort_key)
+    other = (*known, *rest[: 13 - len(known)])
+    state = replace(
+        state,
+        hands=(mine, tuple(sorted(other, key=sort_key))),
+        counts=(len(mine), 13),
+        table=table,
+        owners=tuple(tuple(1 for _ in meld.cards) for meld in table),
+        pile=below,
+        dead=0,
+        stock=tuple(rest[13 - len(known) :]),
+        stock_count=len(rest) - 13 + len(known),
+        has_laid=(laid, bool(table)),
+        history=history,
+        drawn=drawn,
+    )
+    assert state.to_move == 0
+    return view_of(state)
+
+
+def test_deadwood_counts_the_cards_no_meld_holds() -> None:
+    rules = preset("500-rum")
+    assert deadwood(parse_cards("7S 8S 9S QH QD QC 2D 3D 4D KC"), (), rules) == 1
+    assert deadwood(parse_cards("5H 5D 5C 5S 6H 7H"), (), rules) == 0  # a set and a run
+    assert deadwood(parse_cards("QS KS AS 2H"), (), rules) == 1  # the ace high
+    assert deadwood(parse_cards("2S 9C JD 6C 5H"), (), rules) == 5
+    run = natural_meld(tuple(parse_cards("4H 5H 6H")), "run", rules)
+    # 7H goes on the table's run, and 8H after it.
+    assert deadwood(parse_cards("7H 8H KC"), (run,), rules) == 1
+
+
+def test_outs_count_only_the_live_cards() -> None:
+    rules = preset("500-rum")
+    hand = parse_cards("AS 2S 3S 8H 9H KC")
+    live = Counter(parse_cards("7H 10H 4S QC"))
+    # Deadwood 8H 9H KC. 7H or 10H makes a run of 8H 9H, and KC goes: 3 saved each; 4S
+    # joins AS 2S 3S and KC goes: 1; QC makes no meld with KC alone: 0.
+    assert outs(hand, (), rules, live) == 7
+    assert outs(hand, (), rules, live - Counter(parse_cards("7H 10H"))) == 1
+
+
+def test_the_500_rum_draw_leaves_a_pick_that_costs_more_than_it_lays() -> None:
+    # Digging to 9S lays 7S 8S 9S (24 points) but takes five high cards to the hand.
+    view = _position("7S 8S 2H 4H 6D 9D JC 3C 5C", "9S KH QD KC JH AD")
+    assert keep.draw(view) == 5
+    assert net_draw(view) == equity_draw(view) == "stock"
+    # The top discard lays the same run at no cost: taken.
+    view = _position("7S 8S 2H 4H 6D 9D JC 3C 5C", "KH 9S")
+    assert equity_draw(view) == 0
+
+
+def test_the_500_rum_discard_keeps_the_live_cards() -> None:
+    hand = "AS 2S 3S 4D 5D 6D 9C 10C JC KH KC 8H 9H 2H"
+    # With 7H and 10H gone to the pile, 8H 9H wait for nothing: one of them goes, where
+    # keep throws its costliest card.
+    dead = _position(hand, "7H 10H", drawn="stock")
+    assert keep.lay(dead).discard == Card(13, "H")
+    assert equity_lay(dead).discard in parse_cards("8H 9H")
+    assert equity_lay(_position(hand, "7C 10D", drawn="stock")).discard == Card(2, "H")
+
+
+def test_the_500_rum_discard_feeds_no_meld_the_opponent_is_known_to_hold() -> None:
+    # Seat 1 took 5S QD QC from the pile and laid 3S 4S 5S: it holds QD QC. QH and 5D are
+    # the deadwood; keep throws the costlier QH, which makes seat 1 a set.
+    hand = "6H 7H 8H 9D 10D JD KS KH KC 2C 3C 4C QH 5D"
+    view = _position(hand, "", drawn="stock", run="3S 4S 5S", kept="QD QC")
+    assert known_cards(view)[1] == Counter(parse_cards("QD QC"))
+    assert keep.lay(view).discard == Card(12, "H")
+    assert equity_lay(view).discard == Card(5, "D")
+
+
+def test_the_500_rum_strategy_lays_its_melds_once_it_has_laid() -> None:
+    hand = "7S 8S 9S 2H 5D 9C KC JH"
+    view = _position(hand, "4C", drawn="stock")
+    assert equity_lay(view).melds == keep.lay(view).melds == ()
+    laid = _position(hand, "4C", drawn="stock", laid=True)
+    assert [m.cards for m in equity_lay(laid).melds] == [tuple(parse_cards("7S 8S 9S"))]

@@ -39,6 +39,12 @@ it ``keep``'s discard against the :data:`DISCARDS` least useful other cards
 :func:`evaluation` rewards laying down early, which is what ``keep`` does better than
 ``best`` by not doing), at :data:`DEFAULT`. It leaves ``keep``'s choice only for a candidate
 :func:`clearly_better` on every deal.
+
+At 500 Rum the strategy searches nothing (the search, tried, played no better than ``keep``
+itself there: docs/cards.md): it draws what leaves the most points laid less the penalty
+held (:func:`net_draw`), holds its melds as ``keep`` does only until it has laid this hand,
+and discards the card that leaves the least deadwood, feeds no opponent and keeps the most
+live cards to draw to (:func:`quick_discard`).
 """
 
 from __future__ import annotations
@@ -49,6 +55,9 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
 
 from rummikub.cards.cards import Card, format_cards, sort_key
 from rummikub.cards.game import engine
@@ -69,9 +78,19 @@ from rummikub.cards.game.strategies import (
     thrown_before,
     usefulness,
 )
-from rummikub.cards.game.view import CardView, check_view, determinize, seat_of, view_of
+from rummikub.cards.game.view import (
+    CardView,
+    check_view,
+    determinize,
+    known_cards,
+    seat_of,
+    unseen,
+    view_of,
+)
+from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at
 from rummikub.cards.position import Draw
-from rummikub.cards.solver import solve
+from rummikub.cards.rules import CardRules
+from rummikub.cards.solver import solve, solve_draw
 from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
 
 __all__ = [
@@ -84,6 +103,7 @@ __all__ = [
     "CardSearch",
     "candidates",
     "clearly_better",
+    "deadwood",
     "discard_candidates",
     "draw_candidates",
     "equity_draw",
@@ -91,7 +111,10 @@ __all__ = [
     "evaluate",
     "evaluation",
     "lay_candidates",
+    "net_draw",
+    "outs",
     "played_of",
+    "quick_discard",
     "seed_of",
 ]
 
@@ -438,8 +461,12 @@ def _chosen(view: CardView, found: Sequence[tuple[str, CardDecision]]) -> CardDe
 
 
 def equity_draw(view: CardView) -> Draw:
-    """The draw of the ``equity`` strategy among the stock and the picks worth comparing,
-    each followed by ``keep``'s lay-down (:func:`draw_candidates`, :func:`_chosen`)."""
+    """The draw of the ``equity`` strategy: at 500 Rum the draw that leaves the most points
+    laid less the penalty held (:func:`net_draw`); elsewhere the best among the stock and
+    the picks worth comparing, each followed by ``keep``'s lay-down
+    (:func:`draw_candidates`, :func:`_chosen`)."""
+    if view.rules.game == "500-rum":
+        return net_draw(view)
     chosen = _chosen(view, draw_candidates(view, keep)).draw
     return "stock" if chosen is None else chosen
 
@@ -476,11 +503,250 @@ def discard_candidates(view: CardView, lay: Lay) -> list[tuple[str, Lay]]:
 
 
 def equity_lay(view: CardView) -> Lay:
-    """The lay-down of the ``equity`` strategy: ``keep``'s melds and lay-offs, the discard
-    among ``keep``'s and a few other cards (:func:`discard_candidates`, :func:`_chosen`)."""
+    """The lay-down of the ``equity`` strategy. At 500 Rum: ``keep``'s melds and lay-offs
+    while the seat has laid nothing this hand (going out at once scores double), the
+    solver's best turn once it has (nothing more to gain by holding melds, whose points
+    count against it if another goes out), the discard the one that leaves the hand closest
+    to going out (:func:`quick_discard`). Elsewhere ``keep``'s melds and lay-offs, the
+    discard among ``keep``'s and a few other cards (:func:`discard_candidates`,
+    :func:`_chosen`)."""
+    if view.rules.game == "500-rum":
+        laid = bool(view.has_laid) and view.has_laid[view.seat]
+        return quick_discard(view, best_lay(view) if laid else keep_lay(view))
     found = [
         (label, CardDecision(None, lay)) for label, lay in discard_candidates(view, keep_lay(view))
     ]
     lay = _chosen(view, found).lay
     assert lay is not None
     return lay
+
+
+# -- the discard that goes out soonest (500 Rum) ------------------------------------------
+
+
+def _places(card: Card, rules: CardRules | _Shape) -> tuple[int, ...]:
+    """Where a natural card stands in a run (an ace at both ends where the rules allow)."""
+    if card.rank != 1:
+        return (card.rank,)
+    return {"low": (1,), "high": (HIGH_ACE,), "both": (1, HIGH_ACE)}[rules.aces]
+
+
+class _Shape(NamedTuple):
+    """What makes a meld under a set of rules (the key of :func:`_covered`'s cache)."""
+
+    set_min: int
+    set_max: int | None
+    distinct: bool
+    run_min: int
+    aces: str
+
+    @classmethod
+    def of(cls, rules: CardRules) -> _Shape:
+        return cls(
+            rules.set_min, rules.set_max, rules.set_suits == "distinct", rules.run_min, rules.aces
+        )
+
+
+@lru_cache(maxsize=1 << 18)
+def _covered(cards: tuple[Card, ...], shape: _Shape) -> int:
+    """The most of ``cards`` (natural cards, sorted) that disjoint natural melds can hold:
+    the first card is left out, or it goes in one of the sets or runs it makes with the
+    others, each tried."""
+    if len(cards) < min(shape.set_min, shape.run_min):
+        return 0
+    first, rest = cards[0], cards[1:]
+    found = _covered(rest, shape)
+    # Sets: the first card with 2 or 3 others of its rank.
+    mates = [c for c in rest if c.rank == first.rank]
+    if shape.distinct:
+        mates = [c for c in dict.fromkeys(mates) if c.suit != first.suit]
+    largest = shape.set_max or len(mates) + 1
+    for size in range(shape.set_min - 1, min(largest - 1, len(mates)) + 1):
+        for group in combinations(mates, size):
+            left = list(rest)
+            for card in group:
+                left.remove(card)
+            found = max(found, size + 1 + _covered(tuple(left), shape))
+    # Runs: the first card at one end or inside a run of its suit held in ``cards``.
+    suited = {c for c in rest if c.suit == first.suit}
+    for place in _places(first, shape):
+        for low in range(place, 0, -1):
+            if low < place and card_at(first.suit, low) not in suited:
+                break
+            for high in range(max(place, low + shape.run_min - 1), HIGH_ACE + 1):
+                window = [card_at(first.suit, p) for p in range(low, high + 1) if p != place]
+                if not all(c in suited for c in window):
+                    break
+                left = list(rest)
+                for card in window:
+                    left.remove(card)
+                found = max(found, len(window) + 1 + _covered(tuple(left), shape))
+    return found
+
+
+def _lays_off(card: Card, table: Sequence[CardMeld], rules: CardRules) -> bool:
+    """Whether natural ``card`` goes on a meld of ``table``: the next card at an end of a
+    run of its suit, or a card of a set's rank (of a suit not there yet, where suits must
+    differ) while the set has room."""
+    for meld in table:
+        if meld.kind == "run" and meld.suit == card.suit:
+            if any(p in (meld.start - 1, meld.end + 1) for p in _places(card, rules)):
+                return True
+        elif meld.kind == "set" and meld.rank == card.rank:
+            full = rules.set_max is not None and len(meld.cards) >= rules.set_max
+            taken = rules.set_suits == "distinct" and any(
+                c.suit == card.suit for c, w in zip(meld.cards, meld.wild, strict=True) if not w
+            )
+            if not full and not taken:
+                return True
+    return False
+
+
+def deadwood(cards: Sequence[Card], table: Sequence[CardMeld], rules: CardRules) -> int:
+    """How many of ``cards`` no meld would hold were the hand laid now: the cards that go
+    on the table's melds (again and again: a run grows one card at a time) and those the
+    most disjoint natural melds hold (:func:`_covered`) are not deadwood, nor a wild card;
+    each wild card is taken to make a meld of two deadwood cards that lack one (an estimate:
+    a wild card is rare at 500 Rum, two in 54 cards, and never a discard here)."""
+    wilds = sum(1 for c in cards if rules.is_wild(c))
+    natural = sorted((c for c in cards if not rules.is_wild(c)), key=sort_key)
+    grown = list(table)
+    placed = True
+    while placed:
+        placed = False
+        for card in natural:
+            for index, meld in enumerate(grown):
+                if _lays_off(card, [meld], rules):
+                    grown[index] = _grown(meld, card, rules)
+                    natural.remove(card)
+                    placed = True
+                    break
+            if placed:
+                break
+    dead = len(natural) - _covered(tuple(natural), _Shape.of(rules))
+    return max(dead - 2 * wilds, 0)
+
+
+def _grown(meld: CardMeld, card: Card, rules: CardRules) -> CardMeld:
+    """``meld`` taken to hold ``card`` too, as far as :func:`_lays_off` reads it (a run's
+    ends, a set's cards)."""
+    if meld.kind == "set":
+        return replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, False))
+    place = meld.start - 1 if meld.start - 1 in _places(card, rules) else meld.end + 1
+    if place < meld.start:
+        return replace(meld, cards=(card, *meld.cards), wild=(False, *meld.wild), start=place)
+    return replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, False))
+
+
+def _near(card: Card, hand: Sequence[Card], rules: CardRules) -> bool:
+    """Whether ``card`` could join a meld with cards of ``hand``: a wild card, a card of a
+    rank held, or one of a suit held within two places."""
+    if rules.is_wild(card):
+        return True
+    return any(
+        not other.is_joker
+        and (
+            other.rank == card.rank
+            or (
+                other.suit == card.suit
+                and any(
+                    0 < abs(p - q) <= 2 for p in _places(card, rules) for q in _places(other, rules)
+                )
+            )
+        )
+        for other in hand
+    )
+
+
+def outs(
+    cards: Sequence[Card], table: Sequence[CardMeld], rules: CardRules, live: Counter[Card]
+) -> int:
+    """How much the next card helps ``cards`` towards going out: over the ``live`` cards
+    (those out of sight, each counted as often as it may come), the deadwood it saves once
+    the worst card is thrown again (:func:`deadwood`). A card whose fellows are on the
+    table or in the pile is dead, and a hand that waits for it waits in vain."""
+    now = deadwood(cards, table, rules)
+    total = 0
+    for card, count in live.items():
+        if count and _near(card, cards, rules):
+            total += count * max(0, now - (deadwood([*cards, card], table, rules) - 1))
+    return total
+
+
+def _unsafe(card: Card, table: Sequence[CardMeld], known: Counter[Card], rules: CardRules) -> bool:
+    """Whether an opponent could use ``card`` at once: it goes on a meld of the table, or
+    it makes a meld with cards the opponent is known to hold (taken from the pile)."""
+    if _lays_off(card, table, rules):
+        return True
+    held = sorted(known.elements(), key=sort_key)
+    return len(held) >= 2 and _covered(
+        tuple(sorted([*held, card], key=sort_key)), _Shape.of(rules)
+    ) > _covered(tuple(held), _Shape.of(rules))
+
+
+def quick_discard(view: CardView, lay: Lay) -> Lay:
+    """``lay`` with the discard that leaves the hand closest to going out: the least
+    deadwood (:func:`deadwood`), then a card no opponent can use at once (:func:`_unsafe`),
+    then the most help from the next card (:func:`outs`), then the costliest card (the
+    least penalty held if another goes out). Never a wild card, nor a card just picked;
+    ``lay`` unchanged where it goes out without a discard or no other discard is legal."""
+    if lay.discard is None:
+        return lay
+    rules = view.rules
+    position = view.position()
+    choice: Draw = "stock" if view.drawn is None else view.drawn
+    rest = position.hand_after(choice) - Counter(played_of(view, lay))
+    banned = position.taken(choice)
+    table = list(view.table)
+    for index, meld in lay.layoffs:
+        table[index] = meld
+    table += lay.melds
+    live = Counter(unseen(view))
+    known = Counter[Card]()
+    for seat, held in enumerate(known_cards(view)):
+        if seat != view.seat:
+            known += held
+    cards = list(rest.elements())
+
+    def key(card: Card) -> tuple[int, bool, int, int, tuple[int, int]]:
+        left = list(cards)
+        left.remove(card)
+        return (
+            deadwood(left, table, rules),
+            _unsafe(card, table, known, rules),
+            -outs(left, table, rules, live),
+            -rules.penalty(card),
+            sort_key(card),
+        )
+
+    choices = sorted(
+        {c for c in cards if c not in banned and not rules.is_wild(c)} | {lay.discard}, key=key
+    )
+    for card in choices:
+        other = replace(lay, discard=card)
+        if card == lay.discard or is_legal(position, choice, other):
+            return other
+    return lay
+
+
+def net_draw(view: CardView) -> Draw:
+    """The draw whose best turn leaves the most points laid less the penalty held: a pick
+    (the depth the solver likes, the top discard) only where it beats the hand as it is on
+    that count. The solver counts the points first, so it digs for one card that lays a few
+    points and takes the cards above it, which cost their penalty if another goes out."""
+    picks, _ = _picks(view)
+    if not picks:
+        return "stock"
+    position = view.position()
+
+    def net(choice: Draw) -> int:
+        turn = solve_draw(position, choice)
+        return turn.points - turn.penalty
+
+    found: Draw = "stock"
+    most = net("stock")
+    for depth in picks:
+        value = net(depth)
+        if value > most:
+            found, most = depth, value
+    return found
