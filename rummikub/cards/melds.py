@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rummikub.cards.cards import JOKER, Card, card_words, type_of
-from rummikub.cards.rules import CardRules
+from rummikub.cards.rules import Aces, CardRules
 from rummikub.core.errors import MeldError, NotationError
 
 CardKind = Literal["set", "run"]
@@ -38,6 +38,14 @@ HIGH_ACE = 14
 def card_at(suit: str, position: int) -> Card:
     """The card that stands at ``position`` of a run of ``suit``."""
     return Card(1 if position == HIGH_ACE else position, suit)
+
+
+def run_places(card: Card, aces: Aces) -> tuple[int, ...]:
+    """Where a natural ``card`` may stand in a run (:func:`card_at`'s inverse): its rank, or
+    for an ace the low end, the high end or both, as the rules' ``aces`` allow."""
+    if card.rank != 1:
+        return (card.rank,)
+    return {"low": (1,), "high": (HIGH_ACE,), "both": (1, HIGH_ACE)}[aces]
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +324,7 @@ __all__ = [
     "meld_cards",
     "meld_texts",
     "natural_meld",
+    "run_places",
 ]
 
 

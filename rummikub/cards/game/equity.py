@@ -87,9 +87,9 @@ from rummikub.cards.game.view import (
     unseen,
     view_of,
 )
-from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at
+from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, run_places
 from rummikub.cards.position import Draw
-from rummikub.cards.rules import CardRules
+from rummikub.cards.rules import Aces, CardRules
 from rummikub.cards.solver import solve, solve_draw
 from rummikub.play.equity import Budget, Outcome, Progress, play_out, ranked
 
@@ -524,13 +524,6 @@ def equity_lay(view: CardView) -> Lay:
 # -- the discard that goes out soonest (500 Rum) ------------------------------------------
 
 
-def _places(card: Card, rules: CardRules | _Shape) -> tuple[int, ...]:
-    """Where a natural card stands in a run (an ace at both ends where the rules allow)."""
-    if card.rank != 1:
-        return (card.rank,)
-    return {"low": (1,), "high": (HIGH_ACE,), "both": (1, HIGH_ACE)}[rules.aces]
-
-
 class _Shape(NamedTuple):
     """What makes a meld under a set of rules (the key of :func:`_covered`'s cache)."""
 
@@ -538,7 +531,7 @@ class _Shape(NamedTuple):
     set_max: int | None
     distinct: bool
     run_min: int
-    aces: str
+    aces: Aces
 
     @classmethod
     def of(cls, rules: CardRules) -> _Shape:
@@ -569,7 +562,7 @@ def _covered(cards: tuple[Card, ...], shape: _Shape) -> int:
             found = max(found, size + 1 + _covered(tuple(left), shape))
     # Runs: the first card at one end or inside a run of its suit held in ``cards``.
     suited = {c for c in rest if c.suit == first.suit}
-    for place in _places(first, shape):
+    for place in run_places(first, shape.aces):
         for low in range(place, 0, -1):
             if low < place and card_at(first.suit, low) not in suited:
                 break
@@ -590,7 +583,7 @@ def _lays_off(card: Card, table: Sequence[CardMeld], rules: CardRules) -> bool:
     differ) while the set has room."""
     for meld in table:
         if meld.kind == "run" and meld.suit == card.suit:
-            if any(p in (meld.start - 1, meld.end + 1) for p in _places(card, rules)):
+            if any(p in (meld.start - 1, meld.end + 1) for p in run_places(card, rules.aces)):
                 return True
         elif meld.kind == "set" and meld.rank == card.rank:
             full = rules.set_max is not None and len(meld.cards) >= rules.set_max
@@ -632,7 +625,7 @@ def _grown(meld: CardMeld, card: Card, rules: CardRules) -> CardMeld:
     ends, a set's cards)."""
     if meld.kind == "set":
         return replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, False))
-    place = meld.start - 1 if meld.start - 1 in _places(card, rules) else meld.end + 1
+    place = meld.start - 1 if meld.start - 1 in run_places(card, rules.aces) else meld.end + 1
     if place < meld.start:
         return replace(meld, cards=(card, *meld.cards), wild=(False, *meld.wild), start=place)
     return replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, False))
@@ -650,7 +643,9 @@ def _near(card: Card, hand: Sequence[Card], rules: CardRules) -> bool:
             or (
                 other.suit == card.suit
                 and any(
-                    0 < abs(p - q) <= 2 for p in _places(card, rules) for q in _places(other, rules)
+                    0 < abs(p - q) <= 2
+                    for p in run_places(card, rules.aces)
+                    for q in run_places(other, rules.aces)
                 )
             )
         )

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from rummikub.cards.cards import JOKER, Card, format_cards, sort_key
 from rummikub.cards.checker import check
 from rummikub.cards.game.view import CardView
-from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, natural_meld
+from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, natural_meld, run_places
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.cards.solver import CardTurn, solve, solve_draw
@@ -106,12 +106,6 @@ def lay_of(turn: CardTurn, table: Sequence[CardMeld]) -> Lay:
 # -- what a card is worth keeping ------------------------------------------------------------
 
 
-def _run_positions(card: Card, rules: CardRules) -> tuple[int, ...]:
-    if card.rank != 1:
-        return (card.rank,)
-    return {"low": (1,), "high": (HIGH_ACE,), "both": (1, HIGH_ACE)}[rules.aces]
-
-
 def usefulness(card: Card, hand: Sequence[Card], rules: CardRules, deal: int | None) -> int:
     """How much ``card`` helps ``hand`` towards melds: the cards of its rank (for sets) and
     of its suit within two places (for runs), weighted by what a contract asks for. A wild
@@ -129,8 +123,8 @@ def usefulness(card: Card, hand: Sequence[Card], rules: CardRules, deal: int | N
             continue
         if any(
             0 < abs(a - b) <= 2
-            for a in _run_positions(card, rules)
-            for b in _run_positions(other, rules)
+            for a in run_places(card, rules.aces)
+            for b in run_places(other, rules.aces)
         ):
             near += 1
     set_weight, run_weight = 2, 2
@@ -163,8 +157,8 @@ def _fits(card: Card, hand: Sequence[Card], rules: CardRules) -> bool:
     ranks = {c.suit for c in cards if c.rank == card.rank and c != card}
     if len(ranks) >= 2 or (rules.set_suits == "any" and _count(cards, card.rank) >= 2):
         return True
-    positions = _run_positions(card, rules)
-    suited = {p for c in cards if c.suit == card.suit for p in _run_positions(c, rules)}
+    positions = run_places(card, rules.aces)
+    suited = {p for c in cards if c.suit == card.suit for p in run_places(c, rules.aces)}
     return any(
         all(p + k in suited or p + k == p for k in window)
         for p in positions
@@ -342,7 +336,7 @@ def _gapped_run(left: Counter[Card], rules: CardRules) -> CardMeld | None:
     """A run of ``run_min`` cards with one joker standing for the one card missing."""
     size = max(rules.run_min, 3)
     for suit in "SHDC":
-        have = {p for c in left if left[c] and c.suit == suit for p in _run_positions(c, rules)}
+        have = {p for c in left if left[c] and c.suit == suit for p in run_places(c, rules.aces)}
         for start in range(1, HIGH_ACE - size + 2):
             window = range(start, start + size)
             missing = [p for p in window if p not in have]
@@ -363,7 +357,7 @@ def _longest(left: Counter[Card], rules: CardRules, kind: str) -> CardMeld | Non
     if kind == "run":
         for suit in "SHDC":
             positions = sorted(
-                {p for c in left if left[c] and c.suit == suit for p in _run_positions(c, rules)}
+                {p for c in left if left[c] and c.suit == suit for p in run_places(c, rules.aces)}
             )
             run: list[int] = []
             for p in [*positions, 99]:
@@ -407,7 +401,7 @@ def _layoff(meld: CardMeld, card: Card, rules: CardRules) -> CardMeld | None:
         if meld.kind == "set" and not meld.is_wild_set and card.rank == meld.rank:
             trials.append(CardMeld("set", (*meld.cards, card), (*meld.wild, False), rank=meld.rank))
         if meld.kind == "run" and card.suit == meld.suit:
-            positions = _run_positions(card, rules)
+            positions = run_places(card, rules.aces)
             if meld.start - 1 in positions:
                 trials.append(_run_with(meld, card, False, low=True))
             if meld.end + 1 in positions:
