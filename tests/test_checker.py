@@ -706,6 +706,14 @@ ILLEGAL: dict[str, tuple[str, list[str], list[str], bool, Rules, list[str]]] = {
         STANDARD,
         ["initial-meld"],
     ),
+    "open then play: a rack joker counts where it stands": (
+        "J R9 R10 B1",
+        ["R8 R9 R10 J"],
+        ["R8 R9 R10 J", "J R9 R10"],
+        NOT_OPENED,
+        STANDARD,
+        ["initial-meld"],
+    ),
     "open then play: the joker lock holds after the initial meld": (
         "R10 R11 R12 K1 K2",
         ["B8 B9 B10 J"],
@@ -811,6 +819,9 @@ WORDS: dict[str, list[str]] = {
         "initial meld totals 0, needs 30 "
         "(rack tiles that replace jokers cannot count toward it as well)"
     ],
+    # "R9 R10 J" would be worth 30; no table joker was replaced, so the shortfall is the
+    # meld's own and no aside about replacements applies.
+    "open then play: a rack joker counts where it stands": ["initial meld totals 27, needs 30"],
     "initial_meld = 0 still needs a meld from the rack": [
         "the initial move must lay at least one new meld made only of tiles from your rack",
         CHANGED.format("R1 R2 R3"),

@@ -303,19 +303,32 @@ def _initial_error(total: int, rules: Rules, *, counted_twice: bool = False) -> 
     return Violation("initial-meld", text)
 
 
-def _changed_errors(turn: _Turn) -> list[Violation]:
-    """One for each old meld that does not reappear unchanged on the new table."""
+def _changed_old(turn: _Turn) -> list[int]:
+    """The indexes of the old melds that do not reappear unchanged on the new table."""
     left = Counter(meld.identity() for meld in turn.new)
-    changed: list[Violation] = []
+    changed: list[int] = []
     for index, meld in enumerate(turn.old):
         if left[meld.identity()]:
             left[meld.identity()] -= 1
         else:
-            text = (
-                f'table meld "{meld}" was changed, but the initial meld must be laid from '
-                "your rack alone"
-            )
-            changed.append(Violation("table-changed-before-opening", text, meld=index))
+            changed.append(index)
+    return changed
+
+
+def _releases_a_joker(turn: _Turn) -> bool:
+    """Whether some old meld holding a joker was changed (its jokers moved or replaced)."""
+    return any(turn.old[index].jokers for index in _changed_old(turn))
+
+
+def _changed_errors(turn: _Turn) -> list[Violation]:
+    """One for each old meld that does not reappear unchanged on the new table."""
+    changed: list[Violation] = []
+    for index in _changed_old(turn):
+        text = (
+            f'table meld "{turn.old[index]}" was changed, but the initial meld must be laid '
+            "from your rack alone"
+        )
+        changed.append(Violation("table-changed-before-opening", text, meld=index))
     return changed
 
 
@@ -391,7 +404,11 @@ def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     if best.joint < 0:
         errors += _lock_errors(turn, locked)
     if best.joint >= 0:
-        errors.append(_initial_error(best.joint, rules, counted_twice=best.alone >= target))
+        # The aside names the one way tiles reaching the target alone fall short jointly:
+        # some went to replace a table joker. Without a released joker the shortfall is the
+        # melds' own (a joker read where it stands, "J R9 R10" worth 27, not 30).
+        twice = best.alone >= target and _releases_a_joker(turn)
+        errors.append(_initial_error(best.joint, rules, counted_twice=twice))
     elif best.alone < target:
         errors.append(_initial_error(best.alone, rules))
     if best.alone < target:
