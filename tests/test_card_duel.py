@@ -4,37 +4,25 @@ that a positive one favours A."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from rummikub.cards import preset, with_options
 from rummikub.cards.game.duel import CardDuelSetup
 from rummikub.cards.game.simulate import CardGameSummary
-from rummikub.cli import main
 from rummikub.core.errors import RummikubError
 from rummikub.play.duel import duel, seatings, summarize, to_text
+from tests.tools import needs_dask, run
 
 #: Short games: small hands, a low target.
 SHORT = ("--rule", "hand_size=6", "--rule", "target=30")
 FAST = ["--game", "rummy", *SHORT, "--no-progress"]
 
-needs_dask = pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
-
 
 def short_rummy() -> CardDuelSetup:
     rules = with_options(preset("rummy"), {"hand_size": 6, "target": 30})
     return CardDuelSetup(rules, "best", "keep", 2, seed=3)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_every_deal_is_played_in_mirror_seatings() -> None:

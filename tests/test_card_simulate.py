@@ -4,7 +4,6 @@ and ``rummikub simulate --game``."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 from dataclasses import replace
@@ -34,6 +33,7 @@ from rummikub.cards.game.view import CardView, view_of
 from rummikub.cards.rules import GAMES, CardRules
 from rummikub.cli import main
 from rummikub.core.errors import RummikubError
+from tests.tools import needs_dask
 
 #: Short games: small hands, low targets (contract games play their seven deals).
 SHORT: dict[str, dict[str, object]] = {
@@ -166,10 +166,7 @@ def test_simulate_game_refuses_bad_options(extra: list[str], message: str) -> No
     assert "Traceback" not in result.output
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
+@needs_dask
 def test_simulate_game_is_the_same_with_dask() -> None:
     here = CliRunner().invoke(main, [*ARGS, "--workers", "1", "--json"])
     there = CliRunner().invoke(main, [*ARGS, "--workers", "2", "--batch-size", "1", "--json"])

@@ -4,7 +4,6 @@ scheduler a one-line message and exit 2, never a hang or a traceback."""
 from __future__ import annotations
 
 import http.server
-import importlib.util
 import socket
 import threading
 from collections.abc import Iterator
@@ -16,11 +15,7 @@ from click.testing import CliRunner
 from rummikub.cli import main
 from rummikub.core.cluster import SchedulerError, batches, check_address, run
 from rummikub.core.errors import RummikubError
-
-needs_dask = pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
+from tests.tools import needs_dask
 
 FAST = [
     *("--rule", "numbers=6", "--rule", "colors=KRB", "--rule", "jokers=1"),

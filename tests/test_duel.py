@@ -3,18 +3,15 @@ the command line, and the same bytes on a Dask LocalCluster."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummikub import Rules
-from rummikub.cli import main
 from rummikub.core.errors import RummikubError
 from rummikub.tiles.game.duel import (
     DuelSetup,
@@ -28,6 +25,7 @@ from rummikub.tiles.game.duel import (
 from rummikub.tiles.game.simulate import GameFailure, GameSummary, play_game
 from rummikub.tiles.game.strategies import STRATEGIES
 from tests import broken_strategies
+from tests.tools import needs_dask, run
 
 #: Games in this box take a few solves each, so the suite stays fast.
 FAST = Rules(numbers=6, colors="KRB", jokers=1, initial_meld=6)
@@ -37,22 +35,12 @@ FAST_OPTIONS = [
     *("--rule", "initial_meld=6", "--rack-size", "5"),
 ]
 
-needs_dask = pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
-
 
 @pytest.fixture
 def broken(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two strategies broken on purpose, known by name for the length of one test."""
     monkeypatch.setitem(STRATEGIES, "raises", broken_strategies.raises)
     monkeypatch.setitem(STRATEGIES, "cheats", broken_strategies.cheats)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 # -- deals and seatings ----------------------------------------------------------------------

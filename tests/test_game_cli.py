@@ -14,13 +14,9 @@ from rummikub.cli import main
 from rummikub.cli.game import game
 from rummikub.tiles.game import Play, dumps, load_record, loads
 from rummikub.tiles.melds import RawMeld
+from tests.tools import run
 
 SMALL = ["--rule", "numbers=8", "--rule", "colors=KRB", "--rule", "jokers=1"]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_every_game_command_has_help() -> None:

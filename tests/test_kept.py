@@ -5,7 +5,6 @@ games missing, settings kept apart, two writers, and the files refused."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -31,6 +30,7 @@ from rummikub.tiles.game.simulate import GameSummary
 from rummikub.tiles.game.strategies import STRATEGIES
 from rummikub.tiles.rules import Rules
 from tests import broken_strategies
+from tests.tools import needs_dask, run
 
 #: Games in this box take a few solves each, so the suite stays fast.
 FAST = Rules(numbers=6, colors="KRB", jokers=1, initial_meld=6)
@@ -42,16 +42,6 @@ FAST_OPTIONS = [
 DUEL = ["duel", "best", "casual", "--seed", "1", *FAST_OPTIONS, "--workers", "1"]
 #: A short card rummy.
 CARDS = ["--game", "rummy", "--rule", "hand_size=6", "--rule", "target=30"]
-
-needs_dask = pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 class Counted:

@@ -4,17 +4,14 @@ one process and on Dask, the kept pairs of --save, the command line and its bad 
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import math
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummikub import Rules, games
-from rummikub.cli import main
 from rummikub.core.errors import RummikubError
 from rummikub.play.ladder import (
     PairResult,
@@ -26,6 +23,7 @@ from rummikub.play.ladder import (
     summarize,
     to_csv,
 )
+from tests.tools import needs_dask, run
 
 #: Games in this box take a few solves each (as tests/test_duel.py's).
 FAST = Rules(numbers=6, colors="KRB", jokers=1, initial_meld=6)
@@ -36,16 +34,6 @@ FAST_OPTIONS = [
 GAME = games.game_of(
     rule_options={"numbers": "6", "colors": "KRB", "jokers": "1", "initial_meld": "6"}, rack_size=5
 )
-
-needs_dask = pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def make(players: int = 2):  # type: ignore[no-untyped-def]

@@ -9,10 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummikub.cards.puzzles import loads as load_card_text
-from rummikub.cli import main
 from rummikub.core.errors import PuzzleError
 from rummikub.tiles.game import loads as load_record_text
 from rummikub.tiles.game.engine import start
@@ -23,17 +21,13 @@ from rummikub.tiles.position import Position
 from rummikub.tiles.puzzles import loads as load_puzzle_text
 from rummikub.tiles.tiles import Tile
 from rummikub.web.api import read_position
+from tests.tools import run
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rummikub"
 
 #: A real table's dealt rack in the quick notation: 14 tiles.
 RACK = "R1-5 KRB7 O1-6"
 RACK_TILES = [str(t) for t in parse_rack(RACK)]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def real_table(tmp_path: Path) -> str:

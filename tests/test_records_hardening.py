@@ -13,22 +13,16 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummikub import STANDARD, RummikubError
-from rummikub.cli import main
 from rummikub.core import files as files_module
 from rummikub.tiles.game import RecordError, deal, load_record, replay, save, start
 from rummikub.tiles.game import record as record_module
 from rummikub.tiles.game.engine import real_table
+from tests.tools import run
 
 REPO = Path(__file__).resolve().parent.parent
 WRITABLE = "make it writable, e.g. chmod u+w, to change it"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def new_game(path: Path, seed: int = 3) -> None:

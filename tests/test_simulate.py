@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from rummikub import Rules
@@ -21,6 +19,7 @@ from rummikub.tiles.game.simulate import (
 )
 from rummikub.tiles.game.strategies import STRATEGIES
 from tests import broken_strategies
+from tests.tools import needs_dask
 
 SMALL = Rules(numbers=8, colors="KRB", jokers=1, initial_meld=10)
 #: Games in this box take a few solves each, so the suite stays fast.
@@ -109,10 +108,7 @@ def test_a_summary_of_failed_games_only() -> None:
     assert [line.games for line in report.strategies] == [0, 0]
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("distributed") is None,
-    reason="Dask distributed is not installed (the [cluster] extra)",
-)
+@needs_dask
 def test_a_local_cluster_plays_the_same_games(broken: Setup) -> None:
     done: list[int] = []
     # The strategy that fails is looked up here and sent to the workers with the games.

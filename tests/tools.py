@@ -1,5 +1,6 @@
-"""What several test modules share: running the puzzle tools (``puzzles/tools``) as a user
-would, for the tile and card puzzle tests; the browser the board's tests drive."""
+"""What several test modules share: the command line run in process, the mark of tests that
+need Dask, running the puzzle tools (``puzzles/tools``) as a user would, for the tile and
+card puzzle tests; the browser the board's tests drive."""
 
 from __future__ import annotations
 
@@ -9,7 +10,24 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+from click.testing import CliRunner
+
+from rummikub.cli import main
+
 REPO = Path(__file__).resolve().parent.parent
+
+#: Tests of the Dask scheduler: skipped, saying why, where the optional extra is missing.
+needs_dask = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="Dask distributed is not installed (the [cluster] extra)",
+)
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """``rummikub ARGS...`` in process: its exit code, standard output and standard error."""
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
 
 
 def _screenshots() -> ModuleType:
