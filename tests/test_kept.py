@@ -277,6 +277,27 @@ def test_a_duel_resumed_on_dask_gives_the_same_bytes(tmp_path: Path) -> None:
     assert games_in(saved) == [6]
 
 
+@pytest.mark.parametrize(
+    ("save", "asked", "used"), [(True, None, 1), (True, 3, 3), (False, None, None)]
+)
+def test_a_kept_game_is_a_task_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, save: bool, asked: int | None, used: int | None
+) -> None:
+    """On Dask the games of a batch come back together: with a file, a task is one game
+    unless a batch size is asked for, so a stop loses no finished game."""
+    sizes: list[int | None] = []
+    real = kept.cluster.run
+
+    def recorded(*args: Any, batch_size: int | None = None, **kwargs: Any) -> Any:
+        sizes.append(batch_size)
+        return real(*args, batch_size=batch_size, **kwargs)
+
+    monkeypatch.setattr(kept.cluster, "run", recorded)
+    path = tmp_path / "duel.json" if save else None
+    kept.play([(SETUP, 2)], SETUP.table(), save=path, batch_size=asked)
+    assert sizes == [used]
+
+
 # -- files refused -----------------------------------------------------------------------------
 
 
