@@ -451,6 +451,24 @@ class _Table:
                     return True
         return False
 
+    def spares(self) -> set[Tile]:
+        """The tiles some meld can spare, as :meth:`donor` finds them (asked once, for
+        every tile the borrowing step tries, it decides nothing: :meth:`donor` does)."""
+        found: set[Tile] = set()
+        for slot in self.slots:
+            if not slot.plain:
+                continue
+            tiles = slot.tiles
+            size = len(tiles)
+            if slot.kind == "group":
+                if size > 3:
+                    found.update(tiles)
+            elif size >= 4:
+                found.add(tiles[0])
+                found.add(tiles[-1])
+                found.update(tiles[3 : size - 3])
+        return found
+
     def donor(self, wanted: Tile, taken: list[_Slot]) -> _Slot | None:
         """A plain meld that can spare ``wanted`` (the end of a run of four or more, a tile
         of a run of seven or more leaving three each side, a tile of a group of four or more), not
@@ -484,45 +502,46 @@ class _Table:
         or lent by a table meld that can spare it; whether one was laid (the shapes using
         the most rack tiles first)."""
         rules = self.rules
-        left = Counter(t for t in self.left if t.number != 0)
+        # The tiles of a shape are all distinct: each is the rack's, or must be lent.
+        left = {t for t in self.left if t.number != 0}
         wild = JOKER in self.left
         box = _box(rules)
-        # Only tiles a plain meld holds can be lent: shapes needing others are not tried.
-        spare = {t for slot in self.slots if slot.plain for t in slot.tiles}
+        # Only tiles a plain meld can spare can be lent: shapes needing others are not tried.
+        found = left | self.spares()
         shapes: list[tuple[tuple[int, int], tuple[Tile, ...], Kind, list[Tile]]] = []
         seen: set[tuple[Tile, ...]] = set()
 
         def consider(tiles: tuple[Tile, ...], kind: Kind) -> None:
-            if tiles in seen:
-                return
-            seen.add(tiles)
-            need = _lent(tiles, left, spare)
-            if need is not None:
+            if tiles not in seen:
+                seen.add(tiles)
+                need = [t for t in tiles if t not in left]
                 shapes.append(((len(need), 0), tiles, kind, need))
 
         def consider_joker(tiles: tuple[Tile, ...], kind: Kind) -> None:
             """A shape with a rack joker, its other tiles from the rack or lent: after the
             shapes without one, the most rack value first (a joker is worth the same in
             any)."""
-            if tiles in seen:
-                return
-            seen.add(tiles)
-            need = _lent(tuple(t for t in tiles if t.number), left, spare)
-            if need is not None:
+            if tiles not in seen:
+                seen.add(tiles)
+                need = [t for t in tiles if t.number and t not in left]
                 laid = sum(t.number for t in tiles) - sum(t.number for t in need)
                 shapes.append(((3, -laid), tiles, kind, need))
 
+        # Each shape is tried only when its tiles are found (the tile itself is the rack's).
         for tile in sorted(left, key=rules.sort_key):
             number, color = tile.number, tile.color
             for low in (number - 2, number - 1, number):
                 if low >= 1 and low + 2 <= rules.numbers:
                     run = (box[color, low], box[color, low + 1], box[color, low + 2])
-                    consider(run, "run")
+                    here = [t in found for t in run]
+                    if all(here):
+                        consider(run, "run")
                     if wild:  # the joker for one of the other two numbers
                         for at in range(3):
-                            if low + at != number:
+                            if low + at != number and sum(here) - here[at] == 2:
                                 consider_joker((*run[:at], JOKER, *run[at + 1 :]), "run")
             others = [box[c, number] for c in rules.colors if c != color]
+            others = [t for t in others if t in found]
             for i, first in enumerate(others):
                 for second in others[i + 1 :]:
                     consider((tile, first, second), "group")
@@ -562,22 +581,6 @@ def _box(rules: Rules) -> dict[tuple[str, int], Tile]:
     """Every numbered tile of the box by color and number, made once per box: a lookup
     costs less than making the tile in the borrowing step's inner loop."""
     return {(c, n): Tile(c, n) for c in rules.colors for n in range(1, rules.numbers + 1)}
-
-
-def _lent(tiles: tuple[Tile, ...], left: Counter[Tile], spare: set[Tile]) -> list[Tile] | None:
-    """The tiles of a shape the rack (``left``) does not hold: they must be lent; None at
-    the first of them no plain meld holds (``spare``), as most shapes tried end."""
-    used: dict[Tile, int] = {}
-    need: list[Tile] = []
-    for tile in tiles:
-        count = used.get(tile, 0)
-        if left.get(tile, 0) > count:  # ``get``: a Counter's missing key costs a call
-            used[tile] = count + 1
-        elif tile in spare:
-            need.append(tile)
-        else:
-            return None
-    return need
 
 
 # -- rebuilding the table around the tiles left ----------------------------------------
@@ -737,6 +740,7 @@ def _rebuild(
     rules: Rules,
     numbers: tuple[int, int],
     anchors: dict[tuple[int, int], _Anchor] | None = None,
+    enough: int = 0,
 ) -> tuple[int, list[RackMeld], dict[tuple[int, int], int], int] | None:
     """The melds of every ``table`` tile with ``rack`` tiles and up to ``jokers`` rack
     jokers worth the most (tiles by (color index, number)), within :data:`REBUILD_WORK`:
@@ -744,13 +748,24 @@ def _rebuild(
     score 0 and no melds if no rack tile fits; None if the work runs out or no melds hold
     every table tile. ``numbers``: the lowest and highest number a meld may reach.
     ``anchors``: the tiles of locked runs among ``table``'s (a joker's number counted as a
-    tile of it), each kept whole in one run, which may grow."""
+    tile of it), each kept whole in one run, which may grow. A score at most ``enough`` is
+    given alone, without its melds (the caller has no use for them)."""
     anchors = anchors or {}
     count = len(colors)
     low, high = numbers
     largest = rules.max_group
     wild_gain = rules.joker_value * 1000 + 1  # value first, then tiles
     fits = _groups_fit(jokers, largest)
+    # The tiles by color, then number (to one past the top), read in the search's loops
+    # without making a key: the table's, and the table's and the rack's together.
+    on_table = [[0] * (rules.numbers + 2) for _ in range(count)]
+    at_all = [[0] * (rules.numbers + 2) for _ in range(count)]
+    for (color, number), copies in table.items():
+        on_table[color][number] = copies
+        at_all[color][number] += copies
+    for (color, number), copies in rack.items():
+        at_all[color][number] += copies
+    shifts = [_PAIR_SHIFT * 10**color for color in range(count)]
     closed: dict[int, tuple[int, int, int]] = {0: (0, 0, 0)}
     history: list[tuple[list[dict[int, _Reached] | None], dict[int, tuple[int, int, int]]]] = []
     empty = [True] * count  # whether the color had no tile at the number before
@@ -762,60 +777,73 @@ def _rebuild(
         steps: list[dict[int, _Reached] | None] = []
         gain = number * 1000 + 1
         for color in range(count):
-            on_table = table.get((color, number), 0)
-            tiles = on_table + rack.get((color, number), 0)
+            here = on_table[color][number]
+            tiles = at_all[color][number]
             if not tiles and not jokers and empty[color]:
                 # No tile here nor at the number before: no run of the color goes on, and
                 # every state stays as it is (None: the step that changes nothing).
                 steps.append(None)
                 continue
             empty[color] = not tiles
-            shift = _PAIR_SHIFT * 10**color
-            anchor = anchors.get((color, number))
+            shift = shifts[color]
+            # A locked run's tile goes to a run, which alone goes on to the locked run's
+            # end (at its joker's number, taking the table's joker).
+            anchor = anchors.get((color, number)) if anchors else None
+            where = 0 if anchor is None else 1 if number == anchor[0] else 2
             # (with jokers, where none is left to spend)
-            last = not (table.get((color, number + 1)) or rack.get((color, number + 1)))
-            if anchor is None:
-                by_spare = [
-                    _steps_at(on_table, tiles, spare, shift, gain, wild_gain, 0, last and not spare)
-                    for spare in range(jokers + 1)
-                ]
-            else:
-                # A locked run's tile goes to a run, which alone goes on to the locked
-                # run's end (at its joker's number, taking the table's joker).
-                where = 1 if number == anchor[0] else 2
-                by_spare = [
-                    _steps_at(
-                        on_table, tiles, spare, shift, gain, wild_gain, where, last and not spare
-                    )
-                    for spare in range(jokers + 1)
-                ]
+            last = not at_all[color][number + 1]
             following: dict[int, _Reached] = {}
             reached = following.get  # the search's innermost loop: looked up once
-            for key, (score, _, _) in partial.items():
-                choices, options = by_spare[jokers - key // _GROUPS % 4][key // shift % 10]
-                work += choices
-                for change, add, choice in options:
-                    after = key + change
-                    value = score + add
-                    known = reached(after)
-                    if known is None or known[0] < value:
-                        following[after] = (value, key, choice)
+            if jokers:
+                by_spare = [
+                    _steps_at(here, tiles, spare, shift, gain, wild_gain, where, last and not spare)
+                    for spare in range(jokers + 1)
+                ]
+                for key, (score, _, _) in partial.items():
+                    choices, options = by_spare[jokers - key // _GROUPS % 4][key // shift % 10]
+                    work += choices
+                    for change, add, choice in options:
+                        after = key + change
+                        value = score + add
+                        known = reached(after)
+                        if known is None or known[0] < value:
+                            following[after] = (value, key, choice)
+            else:  # the same, with no joker to count (most rebuilds)
+                by_pair = _steps_at(here, tiles, 0, shift, gain, wild_gain, where, last)
+                for key, (score, _, _) in partial.items():
+                    choices, options = by_pair[key // shift % 10]
+                    work += choices
+                    for change, add, choice in options:
+                        after = key + change
+                        value = score + add
+                        known = reached(after)
+                        if known is None or known[0] < value:
+                            following[after] = (value, key, choice)
             if work > REBUILD_WORK:
                 return None
             steps.append(following)
             partial = following
         closed = {}
-        for key, (score, _, _) in partial.items():
-            marks = key % _GROUPS
-            spent = key // _GROUPS % 4
-            for wild in range(jokers - spent + 1):
-                if not fits[wild][marks]:
-                    continue
-                after = key // _GROUPS + wild
-                value = score + wild * wild_gain
-                known_closed = closed.get(after)
-                if known_closed is None or known_closed[0] < value:
-                    closed[after] = (value, key, wild)
+        if jokers:
+            for key, (score, _, _) in partial.items():
+                marks = key % _GROUPS
+                spent = key // _GROUPS % 4
+                for wild in range(jokers - spent + 1):
+                    if not fits[wild][marks]:
+                        continue
+                    after = key // _GROUPS + wild
+                    value = score + wild * wild_gain
+                    known_closed = closed.get(after)
+                    if known_closed is None or known_closed[0] < value:
+                        closed[after] = (value, key, wild)
+        else:
+            fit = fits[0]
+            for key, (score, _, _) in partial.items():
+                if fit[key % _GROUPS]:
+                    after = key // _GROUPS
+                    known_closed = closed.get(after)
+                    if known_closed is None or known_closed[0] < score:
+                        closed[after] = (score, key, 0)
         if not closed:
             return None
         history.append((steps, closed))
@@ -828,8 +856,8 @@ def _rebuild(
         if all(key // (4 * 10**color) % 10 in _ENDED for color in range(count))
     ]
     best, key = max(ends, default=(0, 0))
-    if best == 0:
-        return 0, [], {}, 0
+    if best <= enough:
+        return best, [], {}, 0
     # Back from the end: what each color did at each number, and the jokers of its groups.
     done: dict[tuple[int, int], _Done] = {}
     grouped: dict[int, int] = {}
@@ -963,9 +991,8 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     # Melds are told apart by identity (two melds may hold the same tiles).
     free_ids = {id(slot) for slot in free}
     for slot in slots:
-        if id(slot) in free_ids and any(
-            t.number in numbers or (t.color, t.number) in near for t in slot.tiles
-        ):
+        # (a tile is a named tuple: it is found among the (color, number) pairs as it is)
+        if id(slot) in free_ids and any(t.number in numbers or t in near for t in slot.tiles):
             rebuilt.append(slot)
     # And the groups beside a group rebuilt (a tile of its color one number on): groups
     # side by side may become runs.
@@ -981,7 +1008,7 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
         if (
             slot.kind == "group"
             and id(slot) not in rebuilt_ids
-            and any((t.color, t.number) in beside for t in slot.tiles)
+            and any(t in beside for t in slot.tiles)
         ):
             rebuilt.append(slot)
             rebuilt_ids.add(id(slot))
@@ -997,16 +1024,17 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     # rebuild counts them as rack tiles (tiles are alike: which copy is which is ours to
     # say); not a tile that substituted a joker, which must be played (RULES.md rule 4),
     # nor one of the initial meld, which is the rack's alone (rule 3).
-    laid = Counter(position.rack) - Counter(base.left) - Counter(base.substitutes)
-    laid -= Counter(t for _, tiles in base.opening for t in tiles)
-    laid -= Counter(up)
+    laid = Counter(position.rack) - Counter(base.left)
+    for given in (base.substitutes, [t for _, tiles in base.opening for t in tiles], up):
+        if given:  # (a Counter's difference costs its making, with nothing to take)
+            laid -= Counter(given)
     table: dict[tuple[int, int], int] = {}
     rack: dict[tuple[int, int], int] = {}
     up_jokers = [t for t in up if t.is_joker]
     taken_back = [t for t in up if not t.is_joker]  # rack tiles, as the rebuild counts them
     for tile in (t for s in rebuilt for t in s.tiles):
         cell = (index[tile.color], tile.number)
-        if laid[tile] > 0:
+        if laid.get(tile, 0) > 0:  # (``get``: a Counter's missing key costs a call)
             laid[tile] -= 1
             taken_back.append(tile)
             rack[cell] = rack.get(cell, 0) + 1
@@ -1049,15 +1077,17 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
             min(rules.numbers, max(n for _, n in cells) + jokers),
         )
 
-    found = _rebuild(grown, rack, colors, jokers, rules, reached([*grown, *rack]), anchors)
+    # No more than ``base`` laid there is no use (with tiles taken up: fast_move says).
+    enough = 0 if up else sum(t.number for t in taken_back) * 1000 + len(taken_back)
+    cells = reached([*grown, *rack])
+    found = _rebuild(grown, rack, colors, jokers, rules, cells, anchors, enough)
     if found is None and locked:  # (the locked runs' tiles make more work) without them
         anchors, locked = {}, []
-        found = _rebuild(table, rack, colors, jokers, rules, reached([*table, *rack]))
-    if found is None or not found[0]:
+        cells = reached([*table, *rack])
+        found = _rebuild(table, rack, colors, jokers, rules, cells, None, enough)
+    if found is None or found[0] <= enough:
         return None
-    score, melds, used, wild = found
-    if not up and score <= sum(t.number for t in taken_back) * 1000 + len(taken_back):
-        return None  # no more than ``base`` laid there (with tiles taken up: fast_move says)
+    _, melds, used, wild = found
     after = copy.copy(base)  # its rules, jokers, substitutes and initial meld
     locked_ids = {id(slot) for slot in locked}
     # Copies: ``base`` stands if what follows lays no more (fast_move).
