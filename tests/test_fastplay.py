@@ -264,6 +264,31 @@ def test_the_rebuild_gives_up_past_its_work() -> None:
         assert played(position) == ""
 
 
+def test_the_rebuild_begins_no_run_it_could_not_make_three() -> None:
+    """A run of one or two tiles the next two numbers of its color (and the jokers left)
+    cannot make three is no state of the rebuild's search: the work that saves lets this
+    rebuild finish, where it ran out laying B7 alone (7): R8 B4 B7 O7 (26), the solver's."""
+    from rummikub.tiles.fastplay import _choices
+
+    position = Position.parse(
+        rack="R8 B4 B7 O7 O12",
+        table=[
+            *["O2 O3 O4", "K2 R2 B2 O2", "R9 B9 O9", "K6 K7 K8", "R3 R4 R5", "K5 B5 O5"],
+            *["K6 R6 B6", "R6 B6 O6", "K7 R7 O7", "R8 B8 O8"],
+        ],
+    )
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert played(position) == "R8 B4 B7 O7"
+    assert move.value(position.rules) == solve(position).move.value(position.rules)
+    # One tile, of the rack, with a tile of its color at the next number and none at the
+    # one after: a run begun here (a pair (0, 1), index 1) needs a joker.
+    begun = 1
+    assert not any(c[0] == begun for c in _choices(0, 1, 0, 0, 1)[0])
+    assert any(c[0] == begun for c in _choices(0, 1, 1, 0, 1)[0])
+    assert any(c[0] == begun for c in _choices(0, 1, 0, 0, 3)[0])
+
+
 def test_a_tile_that_freed_a_joker_stays_played() -> None:
     """K6 frees the joker of B6 O6 J (laid again in K10 K11 J K13); the rebuild may not take
     K6 back to make O4 O5 O6 and B3 B4 B5 B6: the substitute must be played (rule 4)."""

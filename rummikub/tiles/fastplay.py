@@ -628,28 +628,40 @@ _Anchor = tuple[int, bool]
 _Reached = tuple[int, int, _Done | None]
 
 
-@lru_cache(maxsize=256)
+def _short(length: int, ahead: int) -> int:
+    """The jokers a run of ``length`` (0-3, :data:`_PAIRS`) needs to reach three, where
+    ``ahead`` says which of the next two numbers hold a tile of its color (1 the next, 2
+    the one after)."""
+    if length in (0, 3):
+        return 0
+    return (not ahead & 1) + (length == 1 and not ahead & 2)
+
+
+@lru_cache(maxsize=1024)
 def _choices(
-    table: int, tiles: int, jokers: int, anchor: int = 0, last: bool = False
+    table: int, tiles: int, jokers: int, anchor: int = 0, ahead: int = 3
 ) -> tuple[tuple[_Choice, ...], ...]:
     """For each pair, a color's choices at a number where it has ``tiles`` tiles,
     ``table`` of them the table's (all to be used), and ``jokers`` jokers may still be used.
     At a locked run's first number (``anchor`` 1) a run takes one of the tiles; at its
-    others (2), one run goes on with one, and the other neither begins nor goes on. With
-    ``last`` (no tile of the color at the next number, nor a joker), no run is left short
-    of three: it could not go on."""
+    others (2), one run goes on with one, and the other neither begins nor goes on. No run
+    is left short of three where the tiles of its color at the next two numbers (``ahead``:
+    1 the next, 2 the one after) and the jokers left could not make it three: it could
+    never end."""
     found = []
     for pair, moves in enumerate(_PAIR_STEPS):
         options: list[_Choice] = []
         for to, (a, b) in moves:
-            if last and to not in _ENDED:
+            low, high = _PAIRS[to]
+            need = _short(low, ahead) + _short(high, ahead)
+            if need > jokers:
                 continue
             if anchor == 2 and not (min(a, b) == "c" and max(a, b) in "is"):
                 continue
             takers = [i for i, act in enumerate((a, b)) if act in "cb"]
             for mask in range(1 << len(takers)):  # which takers take a joker
                 wild = bin(mask).count("1")
-                if wild > jokers:
+                if wild + need > jokers:
                     continue
                 acts = tuple(
                     act.upper() if i in takers and mask >> takers.index(i) & 1 else act
@@ -667,7 +679,7 @@ def _choices(
     return tuple(found)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _steps_at(
     table: int,
     tiles: int,
@@ -676,7 +688,7 @@ def _steps_at(
     gain: int,
     wild_gain: int,
     anchor: int = 0,
-    last: bool = False,
+    ahead: int = 3,
 ) -> tuple[tuple[int, tuple[tuple[int, int, _Done], ...]], ...]:
     """:func:`_choices` for one color at one number, as the search adds them: for each
     pair, how many choices it has (the work they count) and (the key's change, the score's
@@ -687,7 +699,7 @@ def _steps_at(
     are left out, and the one kept stands where the first of them stood, so the search
     reaches its states in the same order and keeps the same choices."""
     found = []
-    for options in _choices(table, tiles, jokers, anchor, last):
+    for options in _choices(table, tiles, jokers, anchor, ahead):
         best: dict[int, tuple[int, int, _Done]] = {}
         for change, mark, used, wild, done in options:
             step = (change * shift + mark, used * gain + wild * wild_gain, done)
@@ -758,8 +770,8 @@ def _rebuild(
     fits = _groups_fit(jokers, largest)
     # The tiles by color, then number (to one past the top), read in the search's loops
     # without making a key: the table's, and the table's and the rack's together.
-    on_table = [[0] * (rules.numbers + 2) for _ in range(count)]
-    at_all = [[0] * (rules.numbers + 2) for _ in range(count)]
+    on_table = [[0] * (rules.numbers + 3) for _ in range(count)]
+    at_all = [[0] * (rules.numbers + 3) for _ in range(count)]
     for (color, number), copies in table.items():
         on_table[color][number] = copies
         at_all[color][number] += copies
@@ -791,12 +803,12 @@ def _rebuild(
             anchor = anchors.get((color, number)) if anchors else None
             where = 0 if anchor is None else 1 if number == anchor[0] else 2
             # (with jokers, where none is left to spend)
-            last = not at_all[color][number + 1]
+            ahead = bool(at_all[color][number + 1]) + 2 * bool(at_all[color][number + 2])
             following: dict[int, _Reached] = {}
             reached = following.get  # the search's innermost loop: looked up once
             if jokers:
                 by_spare = [
-                    _steps_at(here, tiles, spare, shift, gain, wild_gain, where, last and not spare)
+                    _steps_at(here, tiles, spare, shift, gain, wild_gain, where, ahead)
                     for spare in range(jokers + 1)
                 ]
                 for key, (score, _, _) in partial.items():
@@ -809,7 +821,7 @@ def _rebuild(
                         if known is None or known[0] < value:
                             following[after] = (value, key, choice)
             else:  # the same, with no joker to count (most rebuilds)
-                by_pair = _steps_at(here, tiles, 0, shift, gain, wild_gain, where, last)
+                by_pair = _steps_at(here, tiles, 0, shift, gain, wild_gain, where, ahead)
                 for key, (score, _, _) in partial.items():
                     choices, options = by_pair[key // shift % 10]
                     work += choices
