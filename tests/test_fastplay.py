@@ -289,6 +289,17 @@ def test_the_rebuild_begins_no_run_it_could_not_make_three() -> None:
     assert any(c[0] == begun for c in _choices(0, 1, 0, 0, 3)[0])
 
 
+def test_the_rebuild_takes_up_a_rack_meld_holding_a_joker() -> None:
+    """The rack's melds lay K10 J K12 (52), leaving R8 R10; the rebuild takes it up, and
+    the joker serves R8 J R10 with K10 at the end of K8 K9 cut from K5-9 (58), the
+    solver's."""
+    position = Position.parse(rack="K10 K12 R8 R10 J", table=["K5 K6 K7 K8 K9"])
+    move = fast_move(position)
+    assert_legal(position, move)
+    assert played(position) == "K10 R8 R10 J"
+    assert move.value(position.rules) == solve(position).move.value(position.rules)
+
+
 def test_a_tile_that_freed_a_joker_stays_played() -> None:
     """K6 frees the joker of B6 O6 J (laid again in K10 K11 J K13); the rebuild may not take
     K6 back to make O4 O5 O6 and B3 B4 B5 B6: the substitute must be played (rule 4)."""

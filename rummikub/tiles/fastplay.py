@@ -32,14 +32,17 @@ initial meld, then (``open_then_play``) goes on as an opened player.
 6. **Rebuilding**: where rack tiles are left, the joker-free melds near them (holding a tile
    of the same number, or of the same color within two; and the groups beside a group so
    chosen) are made again from their tiles, the rack tiles left, the rack tiles steps 1-4
-   laid in them or at the ends of a meld holding a joker, and the rack jokers left, with
-   the locked runs (table runs holding a joker) such a tile could extend, each kept whole
-   in one run that may grow at its ends: the melds worth the most, found exactly by a
+   laid in them or at the ends of a meld holding a joker, the new melds of rack tiles
+   holding a joker (whole, up to two jokers in all), and the rack jokers left, with the
+   locked runs (table runs holding a joker) such a tile could extend, each kept whole in
+   one run that may grow at its ends: the melds worth the most, found exactly by a
    dynamic programme over the numbers (:func:`_rebuild`, its work bounded by
-   :data:`REBUILD_WORK`); then steps 2-4 again, and the move kept when it lays more. This
-   moves tiles out of groups of three into runs or onto a locked run, cuts and joins runs
-   anywhere, and takes back a tile step 2 laid where a meld needed it more. It runs where
-   the box holds one or two copies of a tile.
+   :data:`REBUILD_WORK`; made again without the new melds holding a joker where they make
+   it run out); then steps 2-4 again, and the move kept when it lays more. This moves
+   tiles out of groups of three into runs or onto a locked run, cuts and joins runs
+   anywhere, takes back a tile step 2 laid where a meld needed it more, and a joker step
+   1 laid where a rack tile left needs it more. It runs where the box holds one or two
+   copies of a tile.
 
 What it never does: use a meld holding a joker other than by extending it or freeing its
 one joker (so every move keeps the joker lock's *kept* or *released* fate), or move tiles
@@ -956,7 +959,7 @@ def _taken_up(slot: _Slot) -> tuple[list[Tile], Meld] | None:
     return None
 
 
-def _rebuilt(position: Position, base: _Table) -> _Table | None:
+def _rebuilt(position: Position, base: _Table, wild_melds: bool = True) -> _Table | None:
     """``base`` with its joker-free melds near the rack tiles it leaves (a tile of the same
     number, or of the same color within two) rebuilt with those tiles by :func:`_rebuild`;
     None if that lays none, or the rules have more than two copies of a tile.
@@ -965,7 +968,9 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     go back to the rebuild too, and the meld is as it was (plain again, if a joker laid off
     made it hold one): a locked run's end may serve a new meld better. A table joker taken
     back must be laid again (:meth:`_Table.complete`), and what the rebuild lays is kept
-    only when it lays more than ``base`` (:func:`fast_move`).
+    only when it lays more than ``base`` (:func:`fast_move`). So do, with ``wild_melds``,
+    the new melds of rack tiles holding a joker, whole: a rack tile left may need the joker
+    more. If they make the rebuild's work run out, it is made again without them.
 
     A locked run (a table run holding a joker, not at its start) with a tile of the rebuild
     one number past either end goes in too, kept whole in one run that may grow there
@@ -978,9 +983,17 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     # A meld holding a joker is only extended, and the initial meld stays as it was laid
     # (none is rebuilt if a step after it changed one of its melds).
     opening = [sorted(tiles, key=rules.sort_key) for _, tiles in base.opening]
+    # The rack's tiles ``base`` laid (tiles are alike: which copy is which is ours to say);
+    # not a tile that substituted a joker, which must be played (RULES.md rule 4), nor one
+    # of the initial meld, which is the rack's alone (rule 3).
+    laid = Counter(position.rack) - Counter(base.left)
+    for given in (base.substitutes, [t for _, tiles in base.opening for t in tiles]):
+        if given:  # (a Counter's difference costs its making, with nothing to take)
+            laid -= Counter(given)
     slots: list[_Slot] = []
     free = []
     up: list[Tile] = []  # the tiles taken up from melds holding a joker
+    holding: list[_Slot] = []  # new melds holding a joker
     for slot in base.slots:
         if opening and sorted(slot.tiles, key=rules.sort_key) in opening:
             opening.remove(sorted(slot.tiles, key=rules.sort_key))
@@ -992,11 +1005,29 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
                 ends, origin = taken
                 up.extend(ends)
                 slot = _Slot(origin.kind, list(origin.tiles), origin)
+            elif slot.origin is None:
+                holding.append(slot)
         slots.append(slot)
         if slot.plain:
             free.append(slot)
     if opening:
         return None
+    # A new meld of the rack's tiles holding a joker is taken up whole, where the rebuild's
+    # jokers stay two: the joker may serve a rebuilt meld better (not a meld holding a lent
+    # tile, the table's). If that makes the rebuild's work run out, it is made without them.
+    taken_whole = False
+    if holding and wild_melds:
+        spare = laid - Counter(up)
+        wilds = base.left.count(JOKER) + up.count(JOKER)  # the rebuild's jokers so far
+        for slot in holding:
+            numbered = Counter(t for t in slot.tiles if t.number)
+            held = len(slot.tiles) - sum(numbered.values())
+            if wilds + held <= 2 and not numbered - spare:
+                wilds += held
+                spare -= numbered
+                up.extend(slot.tiles)
+                slots.remove(slot)
+                taken_whole = True
     numbers = {t.number for t in left}
     near = {(t.color, t.number + step) for t in left for step in (-2, -1, 1, 2)}
     rebuilt: list[_Slot] = []
@@ -1033,13 +1064,9 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
     colors = "".join(c for c in rules.colors if c in present)
     index = {c: i for i, c in enumerate(colors)}
     # The rack's tiles ``base`` laid in the melds rebuilt may go elsewhere, or back: the
-    # rebuild counts them as rack tiles (tiles are alike: which copy is which is ours to
-    # say); not a tile that substituted a joker, which must be played (RULES.md rule 4),
-    # nor one of the initial meld, which is the rack's alone (rule 3).
-    laid = Counter(position.rack) - Counter(base.left)
-    for given in (base.substitutes, [t for _, tiles in base.opening for t in tiles], up):
-        if given:  # (a Counter's difference costs its making, with nothing to take)
-            laid -= Counter(given)
+    # rebuild counts them as rack tiles.
+    if up:
+        laid -= Counter(up)
     table: dict[tuple[int, int], int] = {}
     rack: dict[tuple[int, int], int] = {}
     up_jokers = [t for t in up if t.is_joker]
@@ -1097,6 +1124,8 @@ def _rebuilt(position: Position, base: _Table) -> _Table | None:
         anchors, locked = {}, []
         cells = reached([*table, *rack])
         found = _rebuild(table, rack, colors, jokers, rules, cells, None, enough)
+    if found is None and taken_whole:
+        return _rebuilt(position, base, False)
     if found is None or found[0] <= enough:
         return None
     _, melds, used, wild = found
