@@ -4,7 +4,8 @@ see :mod:`benchmarks.simulate`; ``python -m benchmarks equity``: see
 :mod:`benchmarks.serve_load`; ``python -m benchmarks cardgames``: see
 :mod:`benchmarks.cardgames`; ``python -m benchmarks playouts``: see
 :mod:`benchmarks.playouts`; ``python -m benchmarks fastplay``: see
-:mod:`benchmarks.fastplay`."""
+:mod:`benchmarks.fastplay`; ``python -m benchmarks game-throughput``: see
+:mod:`benchmarks.game_throughput`."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ if __name__ == "__main__":
         from benchmarks import fastplay
 
         sys.exit(fastplay.main(sys.argv[2:]))
+    if sys.argv[1:2] == ["game-throughput"]:
+        from benchmarks import game_throughput
+
+        sys.exit(game_throughput.main(sys.argv[2:]))
     if sys.argv[1:2] == ["serve"]:
         from benchmarks import serve_load
 
