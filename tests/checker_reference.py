@@ -22,6 +22,7 @@ from rummikub.tiles.checker import (
     _full_releases,
     _hand_melds_with_jokers,
     _initial_error,
+    _joint_error,
     _lock_errors,
     _Locked,
     _numbered,
@@ -78,7 +79,7 @@ def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     if best_joint < 0:
         errors += _lock_errors(turn, locked)
     if best_joint >= 0:
-        errors.append(_initial_error(best_joint, rules, counted_twice=best_alone >= target))
+        errors.append(_joint_error(turn, best_joint, best_alone))
     elif best_alone < target:
         errors.append(_initial_error(best_alone, rules))
     if best_alone < target:

@@ -315,6 +315,16 @@ def _changed_old(turn: _Turn) -> list[int]:
     return changed
 
 
+def _joint_error(turn: _Turn, joint: int, alone: int) -> Violation:
+    """The initial meld's shortfall where the joker lock can be kept (``joint``, the best
+    total that keeps it; ``alone``, the best with the lock ignored)."""
+    # The aside names the one way tiles reaching the target alone fall short jointly: some
+    # went to replace a table joker. Without a released table joker the shortfall is the
+    # melds' own (a joker read where it stands: "J R9 R10" is worth 27, not 30).
+    twice = alone >= _target(turn.rules) and _releases_a_joker(turn)
+    return _initial_error(joint, turn.rules, counted_twice=twice)
+
+
 def _releases_a_joker(turn: _Turn) -> bool:
     """Whether some old meld holding a joker was changed (its jokers moved or replaced)."""
     return any(turn.old[index].jokers for index in _changed_old(turn))
@@ -404,11 +414,7 @@ def _strict_initial_errors(turn: _Turn) -> list[Violation]:
     if best.joint < 0:
         errors += _lock_errors(turn, locked)
     if best.joint >= 0:
-        # The aside names the one way tiles reaching the target alone fall short jointly:
-        # some went to replace a table joker. Without a released joker the shortfall is the
-        # melds' own (a joker read where it stands, "J R9 R10" worth 27, not 30).
-        twice = best.alone >= target and _releases_a_joker(turn)
-        errors.append(_initial_error(best.joint, rules, counted_twice=twice))
+        errors.append(_joint_error(turn, best.joint, best.alone))
     elif best.alone < target:
         errors.append(_initial_error(best.alone, rules))
     if best.alone < target:
