@@ -19,6 +19,7 @@ from rummikub.cards.game.equity import (
     CardDecision,
     candidates,
     clearly_better,
+    contract_need,
     deadwood,
     discard_candidates,
     equity_draw,
@@ -120,11 +121,12 @@ def test_the_strategy_never_reads_hidden_cards(game: str, seed: int, turns: int)
     assert equity_lay(view_of(drawn)) == equity_lay(view_of(drawn_other))
 
 
-def test_the_equity_strategy_is_registered_and_every_turn_is_legal() -> None:
+@pytest.mark.parametrize(("game", "turns"), [("rummy", 10), ("continental", 60)])
+def test_the_equity_strategy_is_registered_and_every_turn_is_legal(game: str, turns: int) -> None:
     assert STRATEGIES["equity"] is strategy("equity")
-    state = engine.start(engine.new_game(["A", "B"], preset("rummy"), 3))
+    state = engine.start(engine.new_game(["A", "B"], preset(game), 3))
     players = [strategy("equity"), best]
-    for _ in range(10):  # every turn through the engine: a refused turn raises TurnError
+    for _ in range(turns):  # every turn through the engine: a refused turn raises TurnError
         state, _ = play_turn(state, players)
         if state.hand_over:
             break
@@ -163,8 +165,8 @@ def test_the_strategy_keeps_keeps_choice_within_the_edge(
 ) -> None:
     from rummikub.cards.game import equity as card_equity
 
-    # Continental: at 500 Rum the strategy searches nothing (the tests below).
-    before = _midgame("continental", 4, 7)
+    # California: at 500 Rum and Continental the strategy searches nothing (the tests below).
+    before = _midgame("california", 4, 7)
     state = engine.draw(before, "stock")
     monkeypatch.setattr(card_equity, "EDGE", 1e9)
     assert equity_lay(view_of(state)) == keep.lay(view_of(state))
@@ -303,3 +305,109 @@ def test_the_500_rum_strategy_lays_its_melds_once_it_has_laid() -> None:
     assert equity_lay(view).melds == keep.lay(view).melds == ()
     laid = _position(hand, "4C", drawn="stock", laid=True)
     assert [m.cards for m in equity_lay(laid).melds] == [tuple(parse_cards("7S 8S 9S"))]
+
+
+# -- Continental: the contract, then the race to go out ------------------------------------
+
+
+def _continental(
+    hand: str,
+    pile: str,
+    *,
+    deal: int = 1,
+    drawn: Draw | None = None,
+    down: tuple[str, ...] = (),
+    kept: str = "",
+) -> CardView:
+    """A 2-player Continental position of seat 0, to move in ``deal``: ``hand`` and the
+    discard pile ``pile`` (bottom to top) as given; ``down``: the sets seat 0 went down
+    with; ``kept``: cards seat 1 took from the pile (so it is known to hold them); the other
+    cards dealt in pack order to seat 1 (12 cards in all) and the stock."""
+    state = engine.start(engine.new_game(["A", "B"], preset("continental"), 5))
+    rules = state.rules
+    mine = tuple(sorted(parse_cards(hand), key=sort_key))
+    below = tuple(parse_cards(pile))
+    table = tuple(natural_meld(tuple(parse_cards(meld)), "set", rules) for meld in down)
+    known = parse_cards(kept)
+    history = (Seen(1, 0, tuple(known)),) if known else ()
+    seen = Counter(mine) + Counter(below) + Counter(known)
+    seen.update(c for meld in table for c in meld.cards)
+    rest = sorted((Counter(pack(rules)) - seen).elements(), key=sort_key)
+    other = (*known, *rest[: 12 - len(known)])
+    state = replace(
+        state,
+        hand=deal - 1,
+        hands=(mine, tuple(sorted(other, key=sort_key))),
+        counts=(len(mine), 12),
+        table=table,
+        owners=tuple(tuple(0 for _ in meld.cards) for meld in table),
+        pile=below,
+        dead=0,
+        stock=tuple(rest[12 - len(known) :]),
+        stock_count=len(rest) - 12 + len(known),
+        opened=(bool(table), False),
+        history=history,
+        drawn=drawn,
+    )
+    assert state.to_move == 0 and state.deal_number == deal
+    return view_of(state)
+
+
+def test_the_contract_need_counts_the_cards_missing_and_the_cards_that_bring_it() -> None:
+    rules = preset("continental")
+
+    def need(hand: str, deal: int) -> tuple[int, list[str]]:
+        count, outs = contract_need(parse_cards(hand), rules, deal)
+        return count, sorted(str(c) for c in outs)
+
+    # Deal 1, two sets: a seven and a nine lack.
+    assert need("7S 7H 2C 9D 9S KD QH 3S 4S", 1) == (
+        2,
+        ["7C", "7D", "7H", "7S", "9C", "9D", "9H", "9S"],
+    )
+    # Deal 3, two runs: the joker fills 5H 6H * 8H; the clubs lack an ace or a five, the
+    # spades a ten or an ace high (two ways to the same count).
+    assert need("5H 6H 8H 2C 3C 4C JS QS KS * 9D 9C", 3) == (1, ["10S", "5C", "7H", "AC", "AS"])
+    # Deal 7, three runs: the wild red ace completes one of the hearts or the diamonds.
+    assert need("AH 2S 3S 4S 5S 9H 10H JH 3D 4D 5D KC", 7) == (1, ["2D", "6D", "8H", "QH"])
+    # Deal 5, two sets and a run: a nine, and a five of spades (or an ace low).
+    assert need("7S 7H 7D 9C 9D 2S 3S 4S 6S KD QD JH", 5) == (
+        2,
+        ["5S", "9C", "9D", "9H", "9S", "AS"],
+    )
+
+
+def test_the_continental_draw_takes_the_top_discard_only_for_the_contract() -> None:
+    hand = "7S 7H 9D 9S KD 2C 3C 5H JS QH 4D 8C"
+    # 4C makes a run with 2C 3C, which keep takes; deal 1 asks for two sets.
+    assert keep.draw(_continental(hand, "4C")) == 0
+    assert equity_draw(_continental(hand, "4C")) == "stock"
+    assert equity_draw(_continental(hand, "7D")) == 0
+
+
+def test_the_continental_draw_once_down_takes_a_card_that_lays_off() -> None:
+    down = ("7S 7H 7D", "9D 9S 9C")
+    # Down, no new meld may be laid: 4C (a run with 2C 3C) is of no use, 7C goes on a set.
+    assert keep.draw(_continental("KD 2C 3C 5H", "4C", down=down)) == 0
+    assert equity_draw(_continental("KD 2C 3C 5H", "4C", down=down)) == "stock"
+    assert keep.draw(_continental("KD 2C 3C 5H", "7C", down=down)) == "stock"
+    assert equity_draw(_continental("KD 2C 3C 5H", "7C", down=down)) == 0
+
+
+def test_the_continental_discard_keeps_the_contract_and_throws_the_costliest() -> None:
+    # Deal 1: 7S 7H 7D and a pair of nines or of jacks. keep keeps KD QD (they make a run,
+    # which deal 1 does not ask for) and throws 4S; the costliest card of no use goes.
+    view = _continental("7S 7H 7D 9S 9H KD QD 4S 2C 3C JH JC 5D", "", drawn="stock")
+    assert keep.lay(view).discard == Card(4, "S")
+    discard = equity_lay(view).discard
+    assert discard in parse_cards("KD QD")
+
+
+def test_the_continental_discard_feeds_no_opponent() -> None:
+    hand = "7S 7H 7D 9S 9H KH 4S 2C 3C JH JC 5D 8S"
+    assert equity_lay(_continental(hand, "", drawn="stock")).discard == Card(13, "H")
+    # Seat 1 took KC from the pile: KH would bring it a set.
+    fed = _continental(hand, "", drawn="stock", kept="KC")
+    assert known_cards(fed)[1] == Counter(parse_cards("KC"))
+    discard = equity_lay(fed).discard
+    assert discard is not None and discard.rank != 13 and discard.rank not in (7, 9, 11)

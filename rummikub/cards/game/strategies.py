@@ -18,9 +18,10 @@ answer.
   like ``best``.
 * ``equity``: ``keep``, whose draw and discard are weighed against a few others by
   determinized Monte Carlo (:mod:`rummikub.cards.game.equity`, playouts of ``keep``) and
-  left for one clearly better on every deal; at 500 Rum, rules instead of the search (the
-  draw by points laid less penalty held, the discard by deadwood, safety and live cards);
-  claims as ``best``.
+  left for one clearly better on every deal; at 500 Rum and Continental, rules instead of
+  the search (500 Rum: the draw by points laid less penalty held, the discard by deadwood,
+  safety and live cards; Continental: the draw and the discard by the cards the contract
+  lacks, safety and live cards); claims as ``best``.
 * ``casual``: no solver of its own (it asks one only whether a legal turn follows a pick):
   takes the top discard when it makes a meld with its hand, lays
   the natural sets and runs it sees (the contract when it has it), lays off single cards
