@@ -61,7 +61,7 @@ import hashlib
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -688,6 +688,11 @@ def outs(
     return total
 
 
+#: How a discard is ranked: least first (what is left of the hand, then safety, live cards,
+#: penalty, and the card itself so that the order is total).
+DiscardKey = tuple[int, bool, int, int, tuple[int, int]]
+
+
 def _unsafe(card: Card, table: Sequence[CardMeld], known: Counter[Card], rules: CardRules) -> bool:
     """Whether an opponent could use ``card`` at once: it goes on a meld of the table, or
     it makes a meld with cards the opponent is known to hold (taken from the pile)."""
@@ -697,6 +702,26 @@ def _unsafe(card: Card, table: Sequence[CardMeld], known: Counter[Card], rules: 
     return len(held) >= 2 and _covered(
         tuple(sorted([*held, card], key=sort_key)), _Shape.of(rules)
     ) > _covered(tuple(held), _Shape.of(rules))
+
+
+def _first_legal_discard(
+    view: CardView, lay: Lay, cards: Sequence[Card], key: Callable[[Card], DiscardKey]
+) -> Lay:
+    """``lay`` with the first legal discard of ``cards`` by ``key`` (``lay``'s own among
+    them): never a wild card, nor a card just picked."""
+    rules = view.rules
+    position = view.position()
+    choice: Draw = "stock" if view.drawn is None else view.drawn
+    banned = position.taken(choice)
+    assert lay.discard is not None
+    choices = sorted(
+        {c for c in cards if c not in banned and not rules.is_wild(c)} | {lay.discard}, key=key
+    )
+    for card in choices:
+        other = replace(lay, discard=card)
+        if card == lay.discard or is_legal(position, choice, other):
+            return other
+    return lay
 
 
 def quick_discard(view: CardView, lay: Lay) -> Lay:
@@ -711,7 +736,6 @@ def quick_discard(view: CardView, lay: Lay) -> Lay:
     position = view.position()
     choice: Draw = "stock" if view.drawn is None else view.drawn
     rest = position.hand_after(choice) - Counter(played_of(view, lay))
-    banned = position.taken(choice)
     table = list(view.table)
     for index, meld in lay.layoffs:
         table[index] = meld
@@ -723,7 +747,7 @@ def quick_discard(view: CardView, lay: Lay) -> Lay:
             known += held
     cards = list(rest.elements())
 
-    def key(card: Card) -> tuple[int, bool, int, int, tuple[int, int]]:
+    def key(card: Card) -> DiscardKey:
         left = list(cards)
         left.remove(card)
         return (
@@ -734,14 +758,7 @@ def quick_discard(view: CardView, lay: Lay) -> Lay:
             sort_key(card),
         )
 
-    choices = sorted(
-        {c for c in cards if c not in banned and not rules.is_wild(c)} | {lay.discard}, key=key
-    )
-    for card in choices:
-        other = replace(lay, discard=card)
-        if card == lay.discard or is_legal(position, choice, other):
-            return other
-    return lay
+    return _first_legal_discard(view, lay, cards, key)
 
 
 def net_draw(view: CardView) -> Draw:
@@ -914,10 +931,9 @@ def contract_lay(view: CardView) -> Lay:
     position = view.position()
     choice: Draw = "stock" if view.drawn is None else view.drawn
     cards = list(position.hand_after(choice).elements())
-    banned = position.taken(choice)
     live = Counter(unseen(view))
 
-    def key(card: Card) -> tuple[int, bool, int, int, tuple[int, int]]:
+    def key(card: Card) -> DiscardKey:
         left = list(cards)
         left.remove(card)
         need, outs = contract_need(left, rules, deal)
@@ -929,11 +945,4 @@ def contract_lay(view: CardView) -> Lay:
             sort_key(card),
         )
 
-    choices = sorted(
-        {c for c in cards if c not in banned and not rules.is_wild(c)} | {lay.discard}, key=key
-    )
-    for card in choices:
-        other = replace(lay, discard=card)
-        if card == lay.discard or is_legal(position, choice, other):
-            return other
-    return lay
+    return _first_legal_discard(view, lay, cards, key)
