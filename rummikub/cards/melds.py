@@ -48,6 +48,15 @@ def run_places(card: Card, aces: Aces) -> tuple[int, ...]:
     return {"low": (1,), "high": (HIGH_ACE,), "both": (1, HIGH_ACE)}[aces]
 
 
+def run_near(card: Card, other: Card, aces: Aces, places: int) -> bool:
+    """Whether natural cards ``card`` and ``other`` could stand in one run within
+    ``places`` places of each other (not at the same place): the suit is the caller's to
+    compare."""
+    return any(
+        0 < abs(p - q) <= places for p in run_places(card, aces) for q in run_places(other, aces)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One card as written in a meld: the card, and what it stands for if written ``X=Y``."""
@@ -324,6 +333,7 @@ __all__ = [
     "meld_cards",
     "meld_texts",
     "natural_meld",
+    "run_near",
     "run_places",
 ]
 

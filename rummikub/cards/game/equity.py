@@ -83,6 +83,7 @@ from rummikub.cards.game.strategies import (
     keep_lay,
     least_useful,
     playable,
+    run_with,
     thrown_before,
     usefulness,
 )
@@ -95,7 +96,7 @@ from rummikub.cards.game.view import (
     unseen,
     view_of,
 )
-from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, run_places
+from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, run_near, run_places
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import Aces, CardRules
 from rummikub.cards.solver import solve, solve_draw
@@ -645,10 +646,7 @@ def _grown(meld: CardMeld, card: Card, rules: CardRules) -> CardMeld:
     ends, a set's cards)."""
     if meld.kind == "set":
         return replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, False))
-    place = meld.start - 1 if meld.start - 1 in run_places(card, rules.aces) else meld.end + 1
-    if place < meld.start:
-        return replace(meld, cards=(card, *meld.cards), wild=(False, *meld.wild), start=place)
-    return replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, False))
+    return run_with(meld, card, False, low=meld.start - 1 in run_places(card, rules.aces))
 
 
 def _near(card: Card, hand: Sequence[Card], rules: CardRules) -> bool:
@@ -660,14 +658,7 @@ def _near(card: Card, hand: Sequence[Card], rules: CardRules) -> bool:
         not other.is_joker
         and (
             other.rank == card.rank
-            or (
-                other.suit == card.suit
-                and any(
-                    0 < abs(p - q) <= 2
-                    for p in run_places(card, rules.aces)
-                    for q in run_places(other, rules.aces)
-                )
-            )
+            or (other.suit == card.suit and run_near(card, other, rules.aces, 2))
         )
         for other in hand
     )
@@ -887,10 +878,8 @@ def feeds(view: CardView, card: Card, table: Sequence[CardMeld]) -> bool:
             continue
         if sets and other.rank == card.rank:
             return True
-        if runs and other.suit == card.suit:
-            places = run_places(other, rules.aces)
-            if any(0 < abs(p - q) <= 3 for p in run_places(card, rules.aces) for q in places):
-                return True
+        if runs and other.suit == card.suit and run_near(card, other, rules.aces, 3):
+            return True
     return False
 
 

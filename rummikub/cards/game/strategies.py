@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from rummikub.cards.cards import JOKER, Card, format_cards, sort_key
 from rummikub.cards.checker import check
 from rummikub.cards.game.view import CardView
-from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, natural_meld, run_places
+from rummikub.cards.melds import HIGH_ACE, CardMeld, card_at, natural_meld, run_near, run_places
 from rummikub.cards.position import CardPosition, Draw
 from rummikub.cards.rules import CardRules
 from rummikub.cards.solver import CardTurn, solve, solve_draw
@@ -60,6 +60,7 @@ __all__ = [
     "keep",
     "lay_of",
     "playable",
+    "run_with",
     "strategy",
     "thrown_before",
     "usefulness",
@@ -122,11 +123,7 @@ def usefulness(card: Card, hand: Sequence[Card], rules: CardRules, deal: int | N
     for other in others:
         if other.is_joker or other.suit != card.suit or other == card:
             continue
-        if any(
-            0 < abs(a - b) <= 2
-            for a in run_places(card, rules.aces)
-            for b in run_places(other, rules.aces)
-        ):
+        if run_near(card, other, rules.aces, 2):
             near += 1
     set_weight, run_weight = 2, 2
     if rules.opening == "contract" and deal is not None:
@@ -404,17 +401,17 @@ def _layoff(meld: CardMeld, card: Card, rules: CardRules) -> CardMeld | None:
         if meld.kind == "run" and card.suit == meld.suit:
             positions = run_places(card, rules.aces)
             if meld.start - 1 in positions:
-                trials.append(_run_with(meld, card, False, low=True))
+                trials.append(run_with(meld, card, False, low=True))
             if meld.end + 1 in positions:
-                trials.append(_run_with(meld, card, False, low=False))
+                trials.append(run_with(meld, card, False, low=False))
     if rules.is_wild(card):
         if meld.kind == "set":
             trials.append(CardMeld("set", (*meld.cards, card), (*meld.wild, True), rank=meld.rank))
         else:
             if meld.end < HIGH_ACE:
-                trials.append(_run_with(meld, card, True, low=False))
+                trials.append(run_with(meld, card, True, low=False))
             if meld.start > 1:
-                trials.append(_run_with(meld, card, True, low=True))
+                trials.append(run_with(meld, card, True, low=True))
     for trial in trials:
         try:
             again = trial.raw().read(rules)
@@ -425,7 +422,9 @@ def _layoff(meld: CardMeld, card: Card, rules: CardRules) -> CardMeld | None:
     return None
 
 
-def _run_with(meld: CardMeld, card: Card, wild: bool, *, low: bool) -> CardMeld:
+def run_with(meld: CardMeld, card: Card, wild: bool, *, low: bool) -> CardMeld:
+    """The run ``meld`` with ``card`` added at its low end (``low``) or its high end, as a
+    wild card or as itself; not checked against the rules."""
     if low:
         return CardMeld(
             "run", (card, *meld.cards), (wild, *meld.wild), suit=meld.suit, start=meld.start - 1
