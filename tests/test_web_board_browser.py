@@ -29,10 +29,11 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
 )
 
+from rummikub.play import equity  # noqa: E402
 from rummikub.tiles.rules import Rules  # noqa: E402
 from rummikub.web import Limits  # noqa: E402
 from rummikub.web.server import in_thread  # noqa: E402
-from tests.tools import CHROMIUM  # noqa: E402
+from tests.tools import CHROMIUM, RunsOutAfter  # noqa: E402
 from tests.tools import CHROMIUM_ARGS as ARGS  # noqa: E402
 
 if TYPE_CHECKING:
@@ -409,11 +410,12 @@ LONG = (
 
 
 def test_chances_to_win_stopped_by_the_time_limit_say_so(
-    boards: list[Board], browser: Browser
+    boards: list[Board], browser: Browser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A server with 2 s: the playouts stop early, and the board says so plainly, with no
-    # chance for the position and no advice.
-    with in_thread(Limits(time_limit=2.0)) as hurried:
+    # The time limit runs out a few deals in: the playouts stop early, and the board says so
+    # plainly, with no chance for the position and no advice.
+    monkeypatch.setattr(equity, "deadline", RunsOutAfter(calls=60))
+    with in_thread(Limits(time_limit=600.0)) as hurried:
         board = new_board(boards, browser, hurried, DESK)
         page = board.open("/?p=" + quote(LONG))
         page.get_by_role("button", name="Chances to win").click()

@@ -9,11 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from rummikub.cli import main
+from rummikub.core import deadline
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -28,6 +30,24 @@ def run(*args: str) -> tuple[int, str, str]:
     """``rummikub ARGS...`` in process: its exit code, standard output and standard error."""
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.stdout, result.stderr
+
+
+class RunsOutAfter:
+    """:mod:`rummikub.core.deadline` as the playouts of :mod:`rummikub.play.equity` see it
+    (set it as that module's ``deadline``), with a time limit that runs out at the
+    ``calls``-th look between playouts rather than on the clock: the cut comes at the same
+    playout however busy the machine is. (A clock's 2 s once let no deal finish on a loaded
+    CI machine.) The solves inside the playouts keep the real deadline."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+
+    def passed(self) -> bool:
+        self.calls -= 1
+        return self.calls < 0 or deadline.passed()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(deadline, name)
 
 
 def _screenshots() -> ModuleType:
