@@ -6,8 +6,9 @@ the counts do not, and CPU time swings far less. ``python -m benchmarks.work COR
 prints, per corpus, the median, p99 and max CPU time, the LP solves and MIP hand-overs,
 and the positions that did the most work. ``--ab NAME=A,B`` compares two values of a
 constant of ``rummikub.tiles.solver.model`` (one the model reads when it solves, such as
-``COUNTED_CUT_NODE_LIMIT``), position by position, the two taking turns which goes first,
-and checks that the status, value and tiles agree.
+``COUNTED_CUT_NODE_LIMIT=100,150`` or ``COUNTED_EXACT_BACKEND=CBC,SAT``), position by
+position, the two taking turns which goes first, and checks that the status, value and
+tiles agree.
 
 Seeded as ``python -m benchmarks``: the simulated corpora are read from the seed's record.
 """
@@ -128,11 +129,13 @@ def run(corpus: str, seed: int, objective: str, top: int, say: Say) -> list[Work
     return works
 
 
-def ab(corpus: str, seed: int, objective: str, name: str, values: Sequence[int], say: Say) -> int:
+def ab(
+    corpus: str, seed: int, objective: str, name: str, values: Sequence[int | str], say: Say
+) -> int:
     """Two values of ``model.NAME``, taking turns position by position; returns the number
     of positions whose answers differ (status, value, tiles)."""
     kept = getattr(model_module, name)
-    works: dict[int, list[Work]] = {value: [] for value in values}
+    works: dict[int | str, list[Work]] = {value: [] for value in values}
     differ = 0
     try:
         with Counter() as counter:
@@ -174,7 +177,7 @@ def main(argv: Sequence[str] | None = None, say: Say = print) -> int:
     for corpus in args.corpus:
         if args.ab:
             name, _, given = args.ab.partition("=")
-            values = [int(v) for v in given.split(",")]
+            values = [int(v) if v.lstrip("-").isdigit() else v for v in given.split(",")]
             if not hasattr(model_module, name) or len(values) != 2:
                 parser.error(f"--ab {args.ab!r}: expected NAME=A,B with NAME in model")
             differ += ab(corpus, args.seed, args.objective, name, values, say)

@@ -322,3 +322,17 @@ def test_work_counts_lp_solves_and_mip_hand_overs() -> None:
     assert "MIP hand-overs 0" in wide
     assert "MIP hand-overs 0" not in narrow, narrow
     assert lines[-1] == "  answers differ on 0 positions"
+
+
+def test_work_compares_two_exact_back_ends_by_name() -> None:
+    from benchmarks import work
+    from rummikub.tiles.solver import model
+
+    lines: list[str] = []
+    # --ab takes names as well as numbers, and puts the model's own value back afterwards.
+    code = work.main(["generalised", "--ab", "COUNTED_EXACT_BACKEND=CBC,SAT"], say=lines.append)
+    assert code == 0, lines
+    assert model.COUNTED_EXACT_BACKEND == "SAT"
+    assert lines[0].startswith("generalised (value) COUNTED_EXACT_BACKEND=CBC: 6 positions")
+    assert lines[1].startswith("generalised (value) COUNTED_EXACT_BACKEND=SAT: 6 positions")
+    assert lines[-1] == "  answers differ on 0 positions"

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummikub import Position, Rules
-from rummikub.tiles.solver import solve
+from rummikub.tiles.solver import model, solve
 from rummikub.tiles.solver.group_counts import _deal, counts_groups
 from rummikub.tiles.solver.template import play_template
 from rummikub.tiles.tiles import JOKER, Tile
@@ -188,3 +188,29 @@ def test_candidate_runs_and_counted_groups_take_over_from_the_flow(
         expected.value,
         expected.tiles,
     )
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_many_color_positions(st.integers(0, 2)), OBJECTIVES)
+def test_the_exact_back_end_alone_is_optimal_on_many_color_boxes(
+    position: Position, objective: str
+) -> None:
+    # No nodes for the search: what its root leaves open goes straight to the exact back
+    # end (CP-SAT on these boxes), whose answers must be the exhaustive search's as well.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(model, "COUNTED_NODE_LIMIT", 0)
+        patch.setattr(model, "COUNTED_CUT_NODE_LIMIT", 0)
+        assert_optimal(position, objective)  # type: ignore[arg-type]
+
+
+def test_the_exact_back_end_is_cp_sat_where_groups_are_counted_and_all_is_integer() -> None:
+    five = Rules(numbers=9, colors="KRBOG", copies=2, jokers=2)
+    counted = Position.parse(rack="R4 K7 O7 G7", table=["R1 R2 R3", "K7 R7 B7"], rules=five)
+    assert model.MoveModel(counted, "value")._exact_backend() == "SAT"
+    assert model.MoveModel(counted, "value", "CBC")._exact_backend() == "CBC"  # as asked
+    standard = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"])
+    assert model.MoveModel(standard, "value")._exact_backend() == "CBC"
+    # A continuous variable (the joker lock's ranks of released melds): CP-SAT takes none.
+    built = model.MoveModel(counted, "value")
+    built.rows.real(0.0, 1.0, "rank")
+    assert built._exact_backend() == "CBC"

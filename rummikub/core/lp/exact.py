@@ -1,7 +1,7 @@
 """The exact back ends for what the branch and bound leaves open (:func:`.search.settle`).
 
-- :func:`mip`: a MIP solver (CBC by default) on a copy of the live model, loaded from its
-  proto: the tile model, whose model is built live;
+- :func:`mip`: a MIP solver (CBC by default, or CP-SAT) on a copy of the live model, loaded
+  from its proto: the tile model, whose model is built live;
 - :func:`cp_sat`: CP-SAT on a model kept as data (:class:`.records.Records`): the card
   model, whose small programs CP-SAT settles where CLP's relaxation is weak.
 
@@ -22,6 +22,15 @@ from rummikub.core.lp.records import Records
 from rummikub.core.lp.rows import Rows
 from rummikub.core.lp.search import SearchOutcome
 
+#: The name OR-Tools gives CP-SAT among its MIP back ends.
+CP_SAT = "SAT"
+#: CP-SAT's parameters as a MIP back end: its full linear relaxation (cuts included) in the
+#: search, which proves the largest boxes' third objective level where the default (a
+#: partial relaxation) takes seconds (benchmarks/RESULTS.md, "Solver choices: the exact back
+#: end of the 8-color boxes"); and Ctrl-C left to Python (its default takes SIGINT over to
+#: end the solve, as CBC does).
+CP_SAT_PARAMETERS = "linearization_level:2,catch_sigint_signal:false"
+
 
 def mip(
     model: Rows,
@@ -34,8 +43,9 @@ def mip(
     """Solve a copy of ``model`` (its proto) with the MIP solver ``backend``.
 
     ``continuous``: variables (integer in the model) the copy leaves continuous, as the
-    search left them. ``above``: (terms, lower): only solutions whose terms reach lower
-    (a row of the copy's own). ``time_limit``: seconds, at least a millisecond.
+    search left them; CP-SAT (:data:`CP_SAT`) takes integer variables only. ``above``:
+    (terms, lower): only solutions whose terms reach lower (a row of the copy's own).
+    ``time_limit``: seconds, at least a millisecond.
     """
     from ortools.linear_solver import pywraplp
 
@@ -43,6 +53,8 @@ def mip(
     if copy is None:
         raise RuntimeError(f"OR-Tools has no {backend} back end")
     copy.SetNumThreads(1)
+    if backend == CP_SAT:
+        copy.SetSolverSpecificParametersAsString(CP_SAT_PARAMETERS)
     wire.through(copy.LoadModelFromProto, model.export())
     exact = Rows(copy)
     for i in continuous:

@@ -39,13 +39,15 @@ def solve(
     *,
     objective: Objective = "value",
     time_limit: float | None = None,
-    backend: str = "CBC",
+    backend: str | None = None,
     exclude: Iterable[Iterable[Tile]] = (),
     fewest_tiles: bool = False,
     better_than: tuple[int, int] | None = None,
 ) -> SolveResult:
     """The best move for ``position`` (RULES.md, "The best move"), proven optimal unless a
-    ``time_limit`` (seconds) cut the proof short (status ``feasible``).
+    ``time_limit`` (seconds) cut the proof short (status ``feasible``). ``backend`` names
+    the OR-Tools MIP solver for what the branch and bound leaves open (``"CBC"``, ``"SAT"``
+    for CP-SAT, ...); None takes the one measured best for the position's box.
 
     Three options for the analysis (:mod:`rummikub.tiles.analysis`), off by default; every
     answer passes the checker either way:
@@ -79,7 +81,7 @@ def _solve(
     position: Position,
     objective: Objective,
     time_limit: float | None,
-    backend: str,
+    backend: str | None,
     exclude: Iterable[Iterable[Tile]],
     fewest_tiles: bool,
     better_than: tuple[int, int] | None,

@@ -43,28 +43,36 @@ from collections.abc import Callable
 
 from rummikub.core import deadline
 from rummikub.core.lp.builder import INF, Builder
+from rummikub.core.lp.exact import CP_SAT
 from rummikub.tiles.melds import Meld
 from rummikub.tiles.rules import Rules
 from rummikub.tiles.solver.candidates import Counts, TileIndex
 from rummikub.tiles.tiles import JOKER, Tile
 
 #: The branch and bound's node budget for a model with counted groups before cuts (and then
-#: CBC) take over. Its LP relaxation leaves a gap on the third level of the objective (old
-#: melds left as they were) that CBC closes at its root with cuts; branching on
-#: pseudocosts, the tiles played and the melds kept first (:mod:`rummikub.core.lp.search`),
+#: the exact back end) take over. Its LP relaxation leaves a gap on the third level of the
+#: objective (old melds left as they were) that CBC closes at its root with cuts; branching
+#: on pseudocosts, the tiles played and the melds kept first (:mod:`rummikub.core.lp.search`),
 #: the search settles most such models within this budget, sooner than CBC
 #: (benchmarks/RESULTS.md, "Solver choices: budgets and reserves").
 COUNTED_NODE_LIMIT = 50
 #: What the search leaves open there gets zero-half cuts at the root
-#: (:mod:`rummikub.core.lp.zero_half`) and a second search of this many nodes before CBC,
-#: which settles most of what the first left open (the same section; 150 rather than 100
-#: for the largest boxes' long searches: "Solver choices: issue 28 (Speed III, the
-#: search)", the second search's budget).
+#: (:mod:`rummikub.core.lp.zero_half`) and a second search of this many nodes before the
+#: exact back end, which settles most of what the first left open (the same section; 150
+#: rather than 100 for the largest boxes' long searches: "Solver choices: issue 28 (Speed
+#: III, the search)", the second search's budget).
 COUNTED_CUT_NODE_LIMIT = 150
-#: Seconds per column kept back for CBC's root on such a model, which its time limit does
-#: not cut (presolve, cut passes, heuristics: several times a standard model's per column,
-#: the same section). With less time left the search goes on instead, and under a time
-#: limit below four times this reserve it keeps the budget of any model.
+#: The exact back end of such a model, for what the two searches leave open: CP-SAT, with
+#: its full linear relaxation (:data:`rummikub.core.lp.exact.CP_SAT_PARAMETERS`), proves
+#: the largest boxes' third level in a third of CBC's time and gives the same status, value
+#: and tiles everywhere (benchmarks/RESULTS.md, "Solver choices: the exact back end of the
+#: 8-color boxes"). A model with a continuous variable still goes to CBC.
+COUNTED_EXACT_BACKEND = CP_SAT
+#: Seconds per column kept back for the exact back end's root on such a model (measured for
+#: CBC's), which its time limit does not cut (presolve, cut passes, heuristics: several
+#: times a standard model's per column, the same section). With less time left the search
+#: goes on instead, and under a time limit below four times this reserve it keeps the
+#: budget of any model.
 COUNTED_MIP_RESERVE_PER_COLUMN = 200e-6
 
 #: Boxes of more colors than this count their groups (the standard box's 4 colors keep one

@@ -58,6 +58,7 @@ from rummikub.tiles.solver.candidates import (
 )
 from rummikub.tiles.solver.group_counts import (
     COUNTED_CUT_NODE_LIMIT,
+    COUNTED_EXACT_BACKEND,
     COUNTED_MIP_RESERVE_PER_COLUMN,
     COUNTED_NODE_LIMIT,
     GroupCounts,
@@ -243,7 +244,7 @@ class MoveModel:
         self,
         position: Position,
         objective: Objective,
-        backend: str = "CBC",
+        backend: str | None = None,
         *,
         runs_as_flow: bool = True,
         extra_rows: tuple[ExtraRows, ...] = (),
@@ -658,8 +659,8 @@ class MoveModel:
     def solve(self, time_limit: float | None, *, above: int | None = None) -> ModelOutcome:
         """Solve within ``time_limit`` seconds (None: until proven).
 
-        Branch and bound over CLP first, then the MIP back end (CBC by default) for what
-        it leaves open within its budget (:func:`.search.settle`), so answers stay proven;
+        Branch and bound over CLP first, then the MIP back end (:meth:`_exact_backend`) for
+        what it leaves open within its budget (:func:`.search.settle`), so answers stay proven;
         a model with counted groups gets cuts and a second search in between. With
         ``above`` (a score a move is known to reach), only moves scoring more are sought:
         ``no_move`` then means that none does.
@@ -856,11 +857,21 @@ class MoveModel:
         better = None if above is None else (list(self.rows.objective.items()), above + 1.0)
         return mip(
             self.rows,
-            backend=self.backend,
+            backend=self._exact_backend(),
             continuous=self._loose,
             above=better,
             time_limit=time_limit,
         )
+
+    def _exact_backend(self) -> str:
+        """The MIP back end asked for, or else the one measured best for this model:
+        :data:`.group_counts.COUNTED_EXACT_BACKEND` (CP-SAT) for a model with counted groups
+        (boxes of many colors) whose every variable is integer (CP-SAT takes no other), CBC
+        for the rest."""
+        if self.backend is not None:
+            return self.backend
+        integral = not (self.rows.continuous or self._loose)
+        return COUNTED_EXACT_BACKEND if self.vars.groups is not None and integral else "CBC"
 
     # -- reading the answer back --------------------------------------------------
 
