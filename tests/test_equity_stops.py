@@ -268,7 +268,14 @@ def test_nothing_done_in_time_is_a_503() -> None:
     client = TestClient(create_app(Limits(time_limit=0.01)))
     response = client.post("/api/analyse", json={"position": REPORTED, "equity": True})
     assert response.status_code == 503, response.text
-    assert response.json()["error"].startswith("equity: the time limit ran out after 0 of 48")
+    found = response.json()
+    assert found["error"].startswith("equity: the time limit ran out after 0 of 48")
+    # The same keys as an estimate cut later, for a client to act on.
+    assert (found["stopped_by"], found["playouts_done"], found["playouts"]) == (
+        "time limit",
+        0,
+        48,
+    )
 
 
 def test_the_most_work_a_request_may_ask_fits_the_time_limit() -> None:

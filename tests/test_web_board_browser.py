@@ -429,6 +429,29 @@ def test_chances_to_win_stopped_by_the_time_limit_say_so(
         board.close()
 
 
+def test_chances_to_win_with_no_playout_in_time_say_what_to_do(
+    boards: list[Board], browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The time limit runs out before the first deal's playouts are done: the server answers
+    # 503, and the board says how to get the chances (the API's advice, fewer playouts, is
+    # not something the board asks for).
+    monkeypatch.setattr(equity, "deadline", RunsOutAfter(calls=1))
+    with in_thread(Limits(time_limit=600.0)) as hurried:
+        board = new_board(boards, browser, hurried, PHONE)
+        page = board.open("/?p=" + quote(LONG))
+        page.get_by_role("button", name="Chances to win").click()
+        message = page.locator("#message")
+        expect(message).to_contain_text(
+            "time limit ran out before one of the 48 playouts of every move", timeout=60_000
+        )
+        expect(message).to_contain_text("longer --time-limit")
+        expect(message).not_to_contain_text("fewer playouts")
+        expect(page.locator("#equity-evaluation")).to_have_count(0)
+        no_horizontal_scroll(page)
+        check_axe(page)
+        board.close(failed_requests=1)  # the 503 answer is logged
+
+
 @pytest.mark.parametrize("size", [PHONE, DESK])
 def test_the_chances_to_win_show_as_bars_best_first(
     boards: list[Board], browser: Browser, server: str, size: tuple[int, int], tmp_path: Path

@@ -49,13 +49,18 @@ class RequestError(Exception):
     """A request the API rejects: 400 (not the expected JSON) or 422 (a position or move
     that cannot be read), with every problem in words."""
 
-    def __init__(self, status: int, problems: list[str]) -> None:
+    def __init__(
+        self, status: int, problems: list[str], details: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__("\n".join(problems))
         self.status = status
         self.problems = problems
+        #: More keys of the answer, for a client to act on (an estimate cut short: how far
+        #: it got, and why).
+        self.details = dict(details or {})
 
     def data(self) -> dict[str, Any]:
-        return {"error": "\n".join(self.problems), "errors": self.problems}
+        return {"error": "\n".join(self.problems), "errors": self.problems, **self.details}
 
 
 def _bad(message: str) -> RequestError:

@@ -234,7 +234,12 @@ def _request_error(failure: Exception | None) -> RequestError:
     if isinstance(failure, Stopped):
         # An estimate the request's time limit cut short before every candidate had one
         # playout: nothing honest to answer (one cut later answers "status": "stopped").
-        return RequestError(503, [f"equity: {failure}"])
+        details = {
+            "stopped_by": "stop" if failure.stopped else "time limit",
+            "playouts_done": failure.done,
+            "playouts": failure.asked,
+        }
+        return RequestError(503, [f"equity: {failure}"], details)
     if isinstance(failure, RummikubError | ValueError | TypeError | OverflowError):
         # A check of the library that the API's own did not make first (or a number no
         # float holds, float() of a huge integer): still the request's.

@@ -73,7 +73,7 @@ async function call(path, body, { quiet = false } = {}) {
       data = null;
     }
     if (!response.ok) {
-      const text = (data && data.error) || t("server_error", response.status);
+      const text = failureText(path, data, response.status);
       if (!quiet) showMessage(text);
       return { failed: text };
     }
@@ -81,6 +81,16 @@ async function call(path, body, { quiet = false } = {}) {
   } finally {
     if (!quiet) setBusy(false);
   }
+}
+
+// What went wrong, in words a player can act on: the server's own words, except for the
+// chances to win of a position cut by the time limit before one playout of every move (the
+// API's advice, fewer playouts, is not something the board asks for).
+function failureText(path, data, status) {
+  if (path === "/api/analyse" && data && data.stopped_by === "time limit" && data.playouts_done === 0) {
+    return t("equity_no_playout", data.playouts);
+  }
+  return (data && data.error) || t("server_error", status);
 }
 
 function showMessage(text) {

@@ -94,6 +94,8 @@ const WORDS = {
     equity_position: "The position",
     equity_stopped:
       "Stopped early after {0} of {1} playouts per move (the server's time limit ran out): these chances are rough, so no move is advised.",
+    equity_no_playout:
+      "The server's time limit ran out before one of the {0} playouts of every move was done, so there are no chances to show. Start rummikub serve with a longer --time-limit, or ask on the command line: rummikub analyse --equity has no time limit.",
     eq_move: "Move",
     eq_win: "Chance to win",
     eq_interval: "95% interval",
@@ -292,6 +294,8 @@ const WORDS = {
     equity_position: "A posição",
     equity_stopped:
       "Parado cedo, após {0} de {1} simulações por jogada (acabou o tempo do servidor): estas hipóteses são aproximadas, por isso nenhuma jogada é aconselhada.",
+    equity_no_playout:
+      "O tempo do servidor acabou antes de terminar uma das {0} simulações de cada jogada, por isso não há hipóteses a mostrar. Inicie o rummikub serve com um --time-limit maior, ou pergunte na linha de comandos: o rummikub analyse --equity não tem limite de tempo.",
     eq_move: "Jogada",
     eq_win: "Hipótese de ganhar",
     eq_interval: "Intervalo de 95%",
