@@ -486,7 +486,7 @@ PHASES = (
     ("branch and bound", "branch_and_bound", "rummikub/core/lp/search.py"),
     ("- CLP solves", "Solve", "ortools/linear_solver/pywraplp.py"),
     ("- reading node solutions", "values", "rummikub/core/lp/rows.py"),
-    ("the MIP back end (CBC)", "_solve_mip", "rummikub/tiles/solver/model.py"),
+    ("the MIP back end (CBC, CP-SAT)", "_solve_mip", "rummikub/tiles/solver/model.py"),
     ("reading the answer back", "_read", "rummikub/tiles/solver/model.py"),
     ("- laying out the new table", "lay_out", "rummikub/tiles/solver/layout.py"),
 )

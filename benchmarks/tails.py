@@ -189,9 +189,9 @@ def markdown(profiles: Sequence[TailProfile]) -> str:
         "objective and free jokers (what the ratio targets judge). *Plain*: those positions' "
         "times in the run above (median and max), without the profiler. The shares of the "
         "profiled solve: building the model(s), the branch and bound (of which its CLP "
-        "solves), the MIP back end (CBC) and reading the answer back; what is left is the "
-        "solve's own checks and set-up. LP solves and MIP hand-overs are per position, the "
-        "same on any machine.",
+        "solves), the MIP back end (CBC, or CP-SAT on many-color boxes) and reading the "
+        "answer back; what is left is the solve's own checks and set-up. LP solves and MIP "
+        "hand-overs are per position, the same on any machine.",
         "",
         "| corpus | positions | plain median | plain max | building | branch and bound "
         "| - CLP solves | MIP back end | reading back | LP solves | MIP hand-overs | slowest "
