@@ -12,6 +12,7 @@ in DIR (the docs' own are taken by ``docs/tools/screenshots.py``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -409,16 +410,30 @@ LONG = (
 )
 
 
+@contextlib.contextmanager
+def chances_cut_short(
+    boards: list[Board],
+    browser: Browser,
+    monkeypatch: pytest.MonkeyPatch,
+    calls: int,
+    size: tuple[int, int],
+) -> Iterator[tuple[Board, Page]]:
+    """The board of a server whose time limit runs out at the ``calls``-th look between
+    playouts (:class:`RunsOutAfter`), asked for the chances to win of :data:`LONG`."""
+    monkeypatch.setattr(equity, "deadline", RunsOutAfter(calls=calls))
+    with in_thread(Limits(time_limit=600.0)) as hurried:
+        board = new_board(boards, browser, hurried, size)
+        page = board.open("/?p=" + quote(LONG))
+        page.get_by_role("button", name="Chances to win").click()
+        yield board, page
+
+
 def test_chances_to_win_stopped_by_the_time_limit_say_so(
     boards: list[Board], browser: Browser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The time limit runs out a few deals in: the playouts stop early, and the board says so
     # plainly, with no chance for the position and no advice.
-    monkeypatch.setattr(equity, "deadline", RunsOutAfter(calls=60))
-    with in_thread(Limits(time_limit=600.0)) as hurried:
-        board = new_board(boards, browser, hurried, DESK)
-        page = board.open("/?p=" + quote(LONG))
-        page.get_by_role("button", name="Chances to win").click()
+    with chances_cut_short(boards, browser, monkeypatch, 60, DESK) as (board, page):
         evaluation = page.locator("#equity-evaluation")
         expect(evaluation).to_contain_text("Stopped early after", timeout=60_000)
         expect(evaluation).to_contain_text("of 48 playouts per move")
@@ -435,11 +450,7 @@ def test_chances_to_win_with_no_playout_in_time_say_what_to_do(
     # The time limit runs out before the first deal's playouts are done: the server answers
     # 503, and the board says how to get the chances (the API's advice, fewer playouts, is
     # not something the board asks for).
-    monkeypatch.setattr(equity, "deadline", RunsOutAfter(calls=1))
-    with in_thread(Limits(time_limit=600.0)) as hurried:
-        board = new_board(boards, browser, hurried, PHONE)
-        page = board.open("/?p=" + quote(LONG))
-        page.get_by_role("button", name="Chances to win").click()
+    with chances_cut_short(boards, browser, monkeypatch, 1, PHONE) as (board, page):
         message = page.locator("#message")
         expect(message).to_contain_text(
             "time limit ran out before one of the 48 playouts of every move", timeout=60_000
