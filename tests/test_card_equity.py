@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -33,7 +35,7 @@ from rummikub.cards.game.plugin import CardGame
 from rummikub.cards.game.simulate import play_turn
 from rummikub.cards.game.strategies import STRATEGIES, best, is_legal, keep, strategy
 from rummikub.cards.game.view import CardView, determinize, known_cards, unseen, view_of
-from rummikub.cards.melds import natural_meld
+from rummikub.cards.melds import CardMeld, natural_meld
 from rummikub.cards.position import Draw
 from rummikub.cards.rules import preset
 from rummikub.play.equity import Budget, Outcome
@@ -206,6 +208,40 @@ def test_the_discard_candidates_change_only_the_discard(game: str, seed: int, tu
 # -- 500 Rum: the draw by net points, the discard that goes out soonest --------------------
 
 
+def _dealt(
+    state: CardGameState,
+    cards: str,
+    pile: str,
+    table: tuple[CardMeld, ...],
+    known: Sequence[Card],
+    *,
+    size: int,
+    owner: int,
+    **more: Any,
+) -> CardGameState:
+    """``state`` with seat 0 holding ``cards``, the discard pile ``pile`` (bottom to top), the
+    table ``table`` laid by seat ``owner``, and seat 1 dealt ``known`` then the pack's other
+    cards in order (``size`` in all), the rest the stock; ``more`` sets other fields."""
+    mine = tuple(sorted(parse_cards(cards), key=sort_key))
+    below = tuple(parse_cards(pile))
+    seen = Counter(mine) + Counter(below) + Counter(known)
+    seen.update(c for meld in table for c in meld.cards)
+    rest = sorted((Counter(pack(state.rules)) - seen).elements(), key=sort_key)
+    dealt = size - len(known)
+    return replace(
+        state,
+        hands=(mine, tuple(sorted((*known, *rest[:dealt]), key=sort_key))),
+        counts=(len(mine), size),
+        table=table,
+        owners=tuple(tuple(owner for _ in meld.cards) for meld in table),
+        pile=below,
+        dead=0,
+        stock=tuple(rest[dealt:]),
+        stock_count=len(rest) - dealt,
+        **more,
+    )
+
+
 def _position(
     hand: str,
     pile: str,
@@ -221,25 +257,17 @@ def _position(
     known to hold them); the other cards dealt in pack order to seat 1 (13 cards in all)
     and the stock."""
     state = engine.start(engine.new_game(["A", "B"], preset("500-rum"), 5))
-    mine = tuple(sorted(parse_cards(hand), key=sort_key))
-    below = tuple(parse_cards(pile))
     table = (natural_meld(tuple(parse_cards(run)), "run", state.rules),) if run else ()
     known = parse_cards(kept)
     history = (Seen(1, len(known), (table[0].cards[-1], *known), table),) if table else ()
-    seen = Counter(mine) + Counter(below) + Counter(known)
-    seen.update(c for meld in table for c in meld.cards)
-    rest = sorted((Counter(pack(state.rules)) - seen).elements(), key=sort_key)
-    other = (*known, *rest[: 13 - len(known)])
-    state = replace(
+    state = _dealt(
         state,
-        hands=(mine, tuple(sorted(other, key=sort_key))),
-        counts=(len(mine), 13),
-        table=table,
-        owners=tuple(tuple(1 for _ in meld.cards) for meld in table),
-        pile=below,
-        dead=0,
-        stock=tuple(rest[13 - len(known) :]),
-        stock_count=len(rest) - 13 + len(known),
+        hand,
+        pile,
+        table,
+        known,
+        size=13,
+        owner=1,
         has_laid=(laid, bool(table)),
         history=history,
         drawn=drawn,
@@ -325,26 +353,18 @@ def _continental(
     cards dealt in pack order to seat 1 (12 cards in all) and the stock."""
     state = engine.start(engine.new_game(["A", "B"], preset("continental"), 5))
     rules = state.rules
-    mine = tuple(sorted(parse_cards(hand), key=sort_key))
-    below = tuple(parse_cards(pile))
     table = tuple(natural_meld(tuple(parse_cards(meld)), "set", rules) for meld in down)
     known = parse_cards(kept)
     history = (Seen(1, 0, tuple(known)),) if known else ()
-    seen = Counter(mine) + Counter(below) + Counter(known)
-    seen.update(c for meld in table for c in meld.cards)
-    rest = sorted((Counter(pack(rules)) - seen).elements(), key=sort_key)
-    other = (*known, *rest[: 12 - len(known)])
-    state = replace(
+    state = _dealt(
         state,
+        hand,
+        pile,
+        table,
+        known,
+        size=12,
+        owner=0,
         hand=deal - 1,
-        hands=(mine, tuple(sorted(other, key=sort_key))),
-        counts=(len(mine), 12),
-        table=table,
-        owners=tuple(tuple(0 for _ in meld.cards) for meld in table),
-        pile=below,
-        dead=0,
-        stock=tuple(rest[12 - len(known) :]),
-        stock_count=len(rest) - 12 + len(known),
         opened=(bool(table), False),
         history=history,
         drawn=drawn,
