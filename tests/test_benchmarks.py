@@ -336,3 +336,21 @@ def test_work_compares_two_exact_back_ends_by_name() -> None:
     assert lines[0].startswith("generalised (value) COUNTED_EXACT_BACKEND=CBC: 6 positions")
     assert lines[1].startswith("generalised (value) COUNTED_EXACT_BACKEND=SAT: 6 positions")
     assert lines[-1] == "  answers differ on 0 positions"
+
+
+def test_processes_are_timed_through_the_interpreters_own_console_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A version manager's shim first on PATH (pyenv's costs ~50 ms a call) is not timed:
+    the script pip wrote beside the interpreter is, and PATH only where there is none."""
+    scripts = tmp_path / "bin"
+    scripts.mkdir()
+    monkeypatch.setattr(run.sysconfig, "get_path", lambda name: str(scripts))
+    monkeypatch.setattr(run.shutil, "which", lambda name: "/shims/rummikub")
+    assert run.rummikub_command() == ["/shims/rummikub"]
+    own = scripts / ("rummikub.exe" if run.os.name == "nt" else "rummikub")
+    own.write_text("#!/bin/sh\n")
+    assert run.rummikub_command() == [str(own)]
+    own.unlink()
+    monkeypatch.setattr(run.shutil, "which", lambda name: None)
+    assert run.rummikub_command()[1:] == ["-m", "rummikub"]
