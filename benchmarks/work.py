@@ -8,7 +8,9 @@ and the positions that did the most work. ``--ab NAME=A,B`` compares two values 
 constant of ``rummikub.tiles.solver.model`` (one the model reads when it solves, such as
 ``COUNTED_CUT_NODE_LIMIT=100,150`` or ``COUNTED_EXACT_BACKEND=CBC,SAT``), position by
 position, the two taking turns which goes first, and checks that the status, value and
-tiles agree.
+tiles agree. ``--ab`` given again changes several constants together (setting A takes
+every first value, B every second); a NAME with dots is a module's constant read at solve
+time, such as ``rummikub.core.lp.zero_half.CUT_ROUNDS=4,0``.
 
 Seeded as ``python -m benchmarks``: the simulated corpora are read from the seed's record.
 """
@@ -16,6 +18,7 @@ Seeded as ``python -m benchmarks``: the simulated corpora are read from the seed
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -129,36 +132,62 @@ def run(corpus: str, seed: int, objective: str, top: int, say: Say) -> list[Work
     return works
 
 
-def ab(
-    corpus: str, seed: int, objective: str, name: str, values: Sequence[int | str], say: Say
-) -> int:
-    """Two values of ``model.NAME``, taking turns position by position; returns the number
-    of positions whose answers differ (status, value, tiles)."""
-    kept = getattr(model_module, name)
-    works: dict[int | str, list[Work]] = {value: [] for value in values}
+#: One constant an A/B run changes: the module that holds it, its name, its two values.
+Change = tuple[Any, str, tuple[int | str, int | str]]
+
+
+def parse_change(given: str) -> Change | None:
+    """``NAME=A,B`` as a :data:`Change`: a constant of the model, or a dotted module path's
+    (see the module text); None when it does not name one, or gives other than two values."""
+    name, _, listed = given.partition("=")
+    values = [int(v) if v.lstrip("-").isdigit() else v for v in listed.split(",")]
+    owner: Any = model_module
+    if "." in name:
+        module, _, name = name.rpartition(".")
+        try:
+            owner = importlib.import_module(module)
+        except ImportError:
+            return None
+    if not hasattr(owner, name) or len(values) != 2:
+        return None
+    return owner, name, (values[0], values[1])
+
+
+def _label(changes: Sequence[Change], side: int) -> str:
+    return ", ".join(f"{name}={values[side]}" for _, name, values in changes)
+
+
+def ab(corpus: str, seed: int, objective: str, changes: Sequence[Change], say: Say) -> int:
+    """Two settings of the ``changes`` (A: every first value; B: every second), taking
+    turns position by position; returns the number of positions whose answers differ
+    (status, value, tiles)."""
+    kept = [getattr(owner, name) for owner, name, _ in changes]
+    works: tuple[list[Work], list[Work]] = ([], [])
     differ = 0
     try:
         with Counter() as counter:
             for k, (label, position) in enumerate(positions(corpus, seed, objective)):
-                order = values if k % 2 == 0 else list(reversed(values))
                 answers = set()
-                for value in order:
-                    setattr(model_module, name, value)
+                for side in (0, 1) if k % 2 == 0 else (1, 0):
+                    for owner, name, values in changes:
+                        setattr(owner, name, values[side])
                     work = counter.measure(label, position, objective)
-                    works[value].append(work)
+                    works[side].append(work)
                     answers.add(work.answer)
                 differ += len(answers) > 1
     finally:
-        setattr(model_module, name, kept)
-    for value in values:
-        say(summary(f"{corpus} ({objective}) {name}={value}", works[value]))
-    for pair in zip(*(works[value] for value in values), strict=True):
+        for (owner, name, _), value in zip(changes, kept, strict=True):
+            setattr(owner, name, value)
+    for side in (0, 1):
+        say(summary(f"{corpus} ({objective}) {_label(changes, side)}", works[side]))
+    for pair in zip(*works, strict=True):
         if len({(w.lp_solves, w.mip_calls) for w in pair}) > 1:
             say(
                 f"  {pair[0].name}: "
                 + ", ".join(
-                    f"{value}: {w.lp_solves} LP, {w.mip_calls} MIP, {w.cpu * 1000:.0f} ms"
-                    for value, w in zip(values, pair, strict=True)
+                    f"{_label(changes, side)}: {w.lp_solves} LP, {w.mip_calls} MIP, "
+                    f"{w.cpu * 1000:.0f} ms"
+                    for side, w in enumerate(pair)
                 )
             )
     say(f"  answers differ on {differ} positions")
@@ -171,16 +200,23 @@ def main(argv: Sequence[str] | None = None, say: Say = print) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--objective", choices=("value", "tiles"), default="value")
     parser.add_argument("--top", type=int, default=5, help="positions with the most work")
-    parser.add_argument("--ab", metavar="NAME=A,B", help="compare two values of model.NAME")
+    parser.add_argument(
+        "--ab",
+        metavar="NAME=A,B",
+        action="append",
+        help="compare two values of model.NAME (or of a dotted module's NAME); again: together",
+    )
     args = parser.parse_args(argv)
+    changes: list[Change] = []
+    for given in args.ab or ():
+        change = parse_change(given)
+        if change is None:
+            parser.error(f"--ab {given!r}: expected NAME=A,B with NAME in model or a module")
+        changes.append(change)
     differ = 0
     for corpus in args.corpus:
-        if args.ab:
-            name, _, given = args.ab.partition("=")
-            values = [int(v) if v.lstrip("-").isdigit() else v for v in given.split(",")]
-            if not hasattr(model_module, name) or len(values) != 2:
-                parser.error(f"--ab {args.ab!r}: expected NAME=A,B with NAME in model")
-            differ += ab(corpus, args.seed, args.objective, name, values, say)
+        if changes:
+            differ += ab(corpus, args.seed, args.objective, changes, say)
         else:
             run(corpus, args.seed, args.objective, args.top, say)
     return 1 if differ else 0

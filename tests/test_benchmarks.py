@@ -338,6 +338,37 @@ def test_work_compares_two_exact_back_ends_by_name() -> None:
     assert lines[-1] == "  answers differ on 0 positions"
 
 
+def test_work_changes_several_constants_together_and_puts_them_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks import work
+    from rummikub.core.lp import zero_half
+    from rummikub.tiles.solver import model
+
+    lines: list[str] = []
+    # Setting B: no search and no cuts, so every open model goes to the exact back end.
+    argv = [
+        "generalised",
+        "--ab",
+        "COUNTED_NODE_LIMIT=50,0",
+        "--ab",
+        "COUNTED_CUT_NODE_LIMIT=150,0",
+    ]
+    argv += ["--ab", "rummikub.core.lp.zero_half.CUT_ROUNDS=4,0"]
+    assert work.main(argv, say=lines.append) == 0, lines
+    assert (model.COUNTED_NODE_LIMIT, model.COUNTED_CUT_NODE_LIMIT) == (50, 150)
+    assert zero_half.CUT_ROUNDS == 4
+    label = "COUNTED_NODE_LIMIT=0, COUNTED_CUT_NODE_LIMIT=0, CUT_ROUNDS=0"
+    assert lines[1].startswith(f"generalised (value) {label}: 6 positions"), lines[1]
+    assert "MIP hand-overs 0" in lines[0] and "MIP hand-overs 0" not in lines[1]
+    assert lines[-1] == "  answers differ on 0 positions"
+    for wrong in ("rummikub.no_such_module.X=1,2", "NO_SUCH=1,2", "NODE_LIMIT=1,2,3"):
+        with pytest.raises(SystemExit) as stopped:
+            work.main(["generalised", "--ab", wrong], say=lines.append)
+        assert stopped.value.code == 2
+        assert f"--ab {wrong!r}" in capsys.readouterr().err
+
+
 def test_processes_are_timed_through_the_interpreters_own_console_script(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
