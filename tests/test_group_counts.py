@@ -214,3 +214,24 @@ def test_the_exact_back_end_is_cp_sat_where_groups_are_counted_and_all_is_intege
     built = model.MoveModel(counted, "value")
     built.rows.real(0.0, 1.0, "rank")
     assert built._exact_backend() == "CBC"
+
+
+def test_the_time_kept_back_for_the_exact_back_end_is_its_own() -> None:
+    # CP-SAT keeps to its time limit from the start; CBC's root does not (presolve, cuts):
+    # a time limit keeps back far less for CP-SAT, so a short one still gets the counted
+    # groups' searches and then CP-SAT, where it used to get the budget of any model.
+    five = Rules(numbers=9, colors="KRBOG", copies=2, jokers=2)
+    counted = Position.parse(rack="R4 K7 O7 G7", table=["R1 R2 R3", "K7 R7 B7"], rules=five)
+    sat, cbc = model.MoveModel(counted, "value"), model.MoveModel(counted, "value", "CBC")
+    columns = sat.rows.variables()
+    assert sat._mip_reserve() == pytest.approx(model.CP_SAT_RESERVE_PER_COLUMN * columns)
+    assert cbc._mip_reserve() == pytest.approx(model.COUNTED_MIP_RESERVE_PER_COLUMN * columns)
+    assert sat._mip_reserve() < cbc._mip_reserve() / 4
+    between = 4.5 * sat._mip_reserve()  # enough for CP-SAT to start and work, not for CBC
+    assert sat._node_limit(between) == model.COUNTED_NODE_LIMIT
+    assert cbc._node_limit(between) != model.COUNTED_NODE_LIMIT
+    standard = Position.parse(rack="R4 K7 O7", table=["R1 R2 R3", "K7 R7 B7"])
+    plain = model.MoveModel(standard, "value")
+    assert plain._mip_reserve() == pytest.approx(
+        model.MIP_RESERVE_PER_COLUMN * plain.rows.variables()
+    )

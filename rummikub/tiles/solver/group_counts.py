@@ -68,11 +68,12 @@ COUNTED_CUT_NODE_LIMIT = 150
 #: and tiles everywhere (benchmarks/RESULTS.md, "Solver choices: the exact back end of the
 #: 8-color boxes"). A model with a continuous variable still goes to CBC.
 COUNTED_EXACT_BACKEND = CP_SAT
-#: Seconds per column kept back for the exact back end's root on such a model (measured for
-#: CBC's), which its time limit does not cut (presolve, cut passes, heuristics: several
-#: times a standard model's per column, the same section). With less time left the search
-#: goes on instead, and under a time limit below four times this reserve it keeps the
-#: budget of any model.
+#: Seconds per column kept back for CBC's root on such a model (where it is the back end:
+#: a model with a continuous variable, or CBC asked for), which its time limit does not cut
+#: (presolve, cut passes, heuristics: several times a standard model's per column, the same
+#: section); CP-SAT's is far shorter (``model.CP_SAT_RESERVE_PER_COLUMN``). With less time
+#: left the search goes on instead, and under a time limit below four times the reserve it
+#: keeps the budget of any model.
 COUNTED_MIP_RESERVE_PER_COLUMN = 200e-6
 
 #: Boxes of more colors than this count their groups (the standard box's 4 colors keep one

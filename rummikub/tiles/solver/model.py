@@ -33,6 +33,7 @@ from itertools import chain
 from typing import Any, Literal, NamedTuple
 
 from rummikub.core import deadline
+from rummikub.core.lp.exact import CP_SAT
 from rummikub.core.lp.rows import INF, Rows, Terms, clp
 from rummikub.core.lp.search import (
     INTEGRALITY,
@@ -105,6 +106,11 @@ READING_MARGIN = 0.01
 #: "Solver choices: budgets and reserves").
 LP_RESERVE_PER_COLUMN = 15e-6
 MIP_RESERVE_PER_COLUMN = 35e-6
+#: The same for CP-SAT, whose time limit holds from the start: it overran it by at most
+#: 6 ms on an idle machine and 22 ms on a loaded one for 1,100-1,240 columns (~18 us a
+#: column), so twice that (benchmarks/RESULTS.md, "Solver choices: CP-SAT under a time
+#: limit").
+CP_SAT_RESERVE_PER_COLUMN = 40e-6
 
 #: A position's model holds only the template's variables that may move, and the rows
 #: they enter, when they are at most this share of the template's (see
@@ -707,7 +713,7 @@ class MoveModel:
         def mip() -> SearchOutcome:
             remaining = None if until is None else until - time.perf_counter()
             if remaining is not None and remaining <= 2 * self._mip_reserve():
-                return SearchOutcome("open", None, 0)  # too little time for CBC to start
+                return SearchOutcome("open", None, 0)  # too little time to start
             try:
                 return self._solve_mip(until, above)
             except deadline.OutOfTime:
@@ -766,16 +772,24 @@ class MoveModel:
         return round(self.rows.score(values))
 
     def _mip_reserve(self) -> float:
-        counted = self.vars.groups is not None  # CBC's root costs more there (.group_counts)
-        per_column = COUNTED_MIP_RESERVE_PER_COLUMN if counted else MIP_RESERVE_PER_COLUMN
+        """Seconds kept back from a time limit for the exact back end's start, which its
+        own limit does not cut: short for CP-SAT; for CBC, longer where groups are counted
+        (its root costs more there: .group_counts)."""
+        if self._exact_backend() == CP_SAT:
+            per_column = CP_SAT_RESERVE_PER_COLUMN
+        elif self.vars.groups is not None:
+            per_column = COUNTED_MIP_RESERVE_PER_COLUMN
+        else:
+            per_column = MIP_RESERVE_PER_COLUMN
         return per_column * self.rows.variables()
 
     def _node_limit(self, time_limit: float | None) -> int:
         if self.vars.groups is not None and (
             time_limit is None or time_limit > 4 * self._mip_reserve()
         ):
-            # Many colors: CBC settles them sooner, where there is time for it to start
-            # and work (.group_counts); else the search goes on as for any model.
+            # Many colors: the exact back end settles them sooner, where there is time
+            # for it to start and work (.group_counts); else the search goes on as for
+            # any model.
             return COUNTED_NODE_LIMIT
         columns = max(1, self.rows.variables())
         if columns <= STANDARD_COLUMNS:
