@@ -49,7 +49,10 @@ NUMBERS = st.one_of(
     st.just(HUGE),
     st.floats(),
 )
-SCALARS = st.one_of(st.none(), st.booleans(), NUMBERS, TEXT)
+#: Scalars TOML can write (it has no null): drawn without one, not filtered, since a filter
+#: at every leaf of a table of tables made Hypothesis's health check fail now and then.
+TOML_SCALARS = st.one_of(st.booleans(), NUMBERS, TEXT)
+SCALARS = st.one_of(st.none(), TOML_SCALARS)
 KEY_NAMES = st.one_of(
     st.sampled_from([*KEYS, "preset", "colors", "numbers", "value", "kind", "tiles"]),
     st.text(max_size=8),
@@ -130,7 +133,7 @@ def toml_value(value: Any) -> str:
     return "{" + ", ".join(items) + "}"
 
 
-TOML_VALUES = values(SCALARS.filter(lambda v: v is not None))
+TOML_VALUES = values(TOML_SCALARS)
 
 
 @settings(max_examples=examples(100))
