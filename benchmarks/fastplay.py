@@ -9,7 +9,8 @@ gives up, what it costs, and how many playout turns a second each allows.
   default), the share where both draw, and the mean value it gives up. The corpora: the
   positions a playout meets (every solve the ``equity-v1`` strategy makes on standard
   mid-game decisions, :func:`benchmarks.playouts.playout_positions`, value objective only),
-  and ``game``, ``late`` and ``locked-jokers`` of :mod:`benchmarks.corpora` (seed 1).
+  and ``game``, ``late`` and ``locked-jokers`` of :mod:`benchmarks.corpora` (seed 1;
+  ``--seed`` for others, with ``--out`` elsewhere than RESULTS.md).
 * **Cost**: CPU per move, the two taking turns position by position in one process (the
   machine is shared), medians.
 * **Playout turns per second**: seeded standard mid-game states played out to the end of
@@ -43,17 +44,27 @@ TURNS_TARGET = 5000.0
 QUALITY_TARGET = 0.90
 
 
-def corpus(name: str, count: int) -> list[Any]:
-    """Positions of a named corpus: ``playouts`` or one of :mod:`benchmarks.corpora`."""
+#: The seeds reported: of the corpora of :mod:`benchmarks.corpora`, and of the mid-game games
+#: the playout positions and the playouts start from. ``--seed`` replaces both, to check the
+#: figures on positions the fast move was not developed on.
+CORPUS_SEED = 1
+GAMES_SEED = 2026
+
+
+def corpus(name: str, count: int, seed: int | None = None) -> list[Any]:
+    """Positions of a named corpus: ``playouts`` or one of :mod:`benchmarks.corpora`, of
+    ``seed`` (None: the seeds reported)."""
     if name == "playouts":
         from benchmarks.playouts import playout_positions
 
-        found = [p for p, options in playout_positions(max(1, count // 200)) if not options]
-        return found[:count]
+        games = max(1, count // 200)
+        chosen = playout_positions(games, GAMES_SEED if seed is None else seed)
+        return [p for p, options in chosen if not options][:count]
     from benchmarks import corpora
 
     make = getattr(corpora, "make_" + name.replace("-", "_"))
-    return [case.position for case in make(corpora.stream(1, name), count)]
+    stream = corpora.stream(CORPUS_SEED if seed is None else seed, name)
+    return [case.position for case in make(stream, count)]
 
 
 #: What a solver's move may do that the fast move missed (:func:`miss_kinds`).
@@ -168,7 +179,8 @@ def section(results: dict[str, Any], playout: dict[str, Any], args: argparse.Nam
         START,
         "## The fast playout move (`fastplay`)",
         "",
-        f"`python -m benchmarks fastplay --count {args.count} --games {args.games}` "
+        f"`python -m benchmarks fastplay --count {args.count} --games {args.games}"
+        f"{'' if args.seed is None else f' --seed {args.seed}'}` "
         f"({platform.machine()}, Python {platform.python_version()}; load average {load} at "
         "the end): the module's text says what is measured. Fast = "
         "`rummikub.tiles.fastplay.fast_move`; exact = `solve` (value objective).",
@@ -190,7 +202,8 @@ def section(results: dict[str, Any], playout: dict[str, Any], args: argparse.Nam
         "",
         "Playouts to the end of the hand from "
         f"{playout['states']} standard mid-game states (`benchmarks.equity.midgame`, "
-        f"{args.games} games, seed 2026), every player the same move:",
+        f"{args.games} games, seed {GAMES_SEED if args.seed is None else args.seed}), every "
+        "player the same move:",
         "",
         "| playout move | turns | CPU | turns per CPU second | on 2 cores | target |",
         "|---|---:|---:|---:|---:|---|",
@@ -226,6 +239,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help="a corpus (playouts, game, late, locked-jokers); all four by default",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help=f"the corpora's and the mid-game games' seed (default {CORPUS_SEED} and {GAMES_SEED})",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument(
         "--misses", action="store_true", help="count the misses by what the solver's move does"
@@ -236,13 +254,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = {}
     for name in args.corpus or ["playouts", "game", "late", "locked-jokers"]:
         misses: Counter[str] | None = Counter() if args.misses else None
-        results[name] = quality(corpus(name, args.count), misses)
+        results[name] = quality(corpus(name, args.count, args.seed), misses)
         print(name, results[name], flush=True)
         if misses is not None:
             print(f"  {misses['missed']} missed, as the solver's move", flush=True)
             for kind in MISS_KINDS:
                 print(f"  {misses[kind]:4d} {kind}", flush=True)
-    states = midgame(args.games)
+    states = midgame(args.games, GAMES_SEED if args.seed is None else args.seed)
     playout: dict[str, Any] = {"states": len(states)}
     for name in ("fast", "exact"):
         playout[name] = turns_per_second(states, fast=name == "fast")

@@ -45,3 +45,11 @@ def test_the_misses_are_counted() -> None:
         row = fastplay.quality(positions, misses)
     assert row["same"] == 1 and row["draws"] == 1 and row["illegal"] == 0
     assert misses == Counter({"missed": 2, "frees a table joker": 1})
+
+
+def test_a_seed_draws_other_positions_and_the_default_is_the_one_reported() -> None:
+    reported = fastplay.corpus("game", 4)
+    assert reported == fastplay.corpus("game", 4, fastplay.CORPUS_SEED)
+    other = fastplay.corpus("game", 4, 7)
+    assert other == fastplay.corpus("game", 4, 7)
+    assert other != reported
