@@ -7,8 +7,9 @@
 
 Both run single-threaded (deterministic), treat the time left as a limit, and return a
 :class:`.search.SearchOutcome`: ``optimal``, ``feasible`` (a solution, its optimality not
-proven), ``infeasible``, or ``open`` when they found nothing in time. Imported only when a
-search leaves a model open.
+proven), ``infeasible``, or ``open`` when they found nothing in time. The solvers are
+imported only when a search leaves a model open; this module itself is light, and the
+solver's modules read its names (:data:`CP_SAT`) on import.
 """
 
 from __future__ import annotations
