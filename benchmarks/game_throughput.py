@@ -10,6 +10,9 @@ whether every run's answers are the same (their ``seconds`` aside).
 
 The whole-process figure includes what every call pays once: starting the interpreter,
 importing OR-Tools (``benchmarks/RESULTS.md``, *One whole process*) and starting the jobs.
+So each run also times the same call on the first position alone (the two calls taking
+turns going first), and the report splits the median call into that start-up and what each
+position costs a job beyond it.
 """
 
 from __future__ import annotations
@@ -43,33 +46,45 @@ def measure(count: int, runs: int, jobs: int) -> dict[str, Any]:
     cases = make_game(stream(1, "game"), count)
     tables = [sum(len(meld.tiles) for meld in case.position.table) for case in cases]
     walls: list[float] = []
+    alone: list[float] = []
     outputs: list[list[dict[str, Any]]] = []
     with (
         tempfile.TemporaryDirectory(prefix="rummikub-bench-") as folder,
         tempfile.TemporaryDirectory(prefix="rummikub-pycache-") as cache,
     ):
-        for case in cases:
-            dump(Puzzle(case.name, case.position), Path(folder) / f"{case.name}.toml")
-        argv = [*rummikub_command(), "solve", folder, "--json", "--jobs", str(jobs)]
+        files = [Path(folder) / f"{case.name}.toml" for case in cases]
+        for case, file in zip(cases, files, strict=True):
+            dump(Puzzle(case.name, case.position), file)
+        command = [*rummikub_command(), "solve"]
+        argv = [*command, folder, "--json", "--jobs", str(jobs)]
+        first = [*command, str(files[0]), "--json"]
         env = process_env(cache)
         # Untimed: fills the cache of compiled modules (as for an installed package).
         subprocess.run(argv, capture_output=True, env=env, check=False)
-        for _ in range(runs):
-            started = time.perf_counter()
-            done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
-            walls.append(time.perf_counter() - started)
-            if done.returncode not in (0, 3):
-                raise RuntimeError(f"rummikub solve exited {done.returncode}: {done.stderr}")
-            outputs.append(_answers(done.stdout))
+        for run in range(runs):
+            for call in (argv, first) if run % 2 == 0 else (first, argv):
+                started = time.perf_counter()
+                done = subprocess.run(call, capture_output=True, text=True, env=env, check=False)
+                (walls if call is argv else alone).append(time.perf_counter() - started)
+                if done.returncode not in (0, 3):
+                    raise RuntimeError(f"rummikub solve exited {done.returncode}: {done.stderr}")
+                if call is argv:
+                    outputs.append(_answers(done.stdout))
     statuses: dict[str, int] = {}
     for answer in outputs[0]:
         statuses[answer["status"]] = statuses.get(answer["status"], 0) + 1
+    start_up = statistics.median(alone)
     return {
         "positions": len(cases),
         "tables": (min(tables), max(tables)),
         "jobs": jobs,
         "walls": walls,
         "rate": len(cases) / statistics.median(walls),
+        # One position's calls, their median, and each position's wall time on a job
+        # beyond it (noise on a few positions may make it negative).
+        "alone": alone,
+        "start_up": start_up,
+        "per_position": (statistics.median(walls) - start_up) * jobs / max(1, len(cases) - 1),
         "same": all(output == outputs[0] for output in outputs),
         "statuses": statuses,
     }
@@ -95,5 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"over {len(found['walls'])} calls ({walls} s); answers the same every call: "
         f"{'yes' if found['same'] else 'NO'}; {found['statuses']}; load average "
         f"{_load()} at the end"
+    )
+    print(
+        f"  one position alone: median {found['start_up']:.3f} s a call; beyond it, "
+        f"{found['per_position'] * 1000:.2f} ms a position on each of the {found['jobs']} "
+        "job(s)"
     )
     return 0 if found["same"] else 1

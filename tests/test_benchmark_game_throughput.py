@@ -3,6 +3,8 @@ positions: it times whole calls and compares their answers."""
 
 from __future__ import annotations
 
+import statistics
+
 from benchmarks import game_throughput
 
 
@@ -14,3 +16,6 @@ def test_a_few_game_positions_in_one_call() -> None:
     assert len(found["walls"]) == 2 and found["rate"] > 0
     assert found["same"]
     assert sum(found["statuses"].values()) == 4
+    # The call on one position alone, timed as often, splits off the start-up.
+    assert len(found["alone"]) == 2 and min(found["alone"]) > 0
+    assert found["start_up"] == statistics.median(found["alone"])
