@@ -51,14 +51,18 @@ CORPUS_SEED = 1
 GAMES_SEED = 2026
 
 
+def games_seed(seed: int | None) -> int:
+    """The mid-game games' seed for ``--seed`` (None: the one reported)."""
+    return GAMES_SEED if seed is None else seed
+
+
 def corpus(name: str, count: int, seed: int | None = None) -> list[Any]:
     """Positions of a named corpus: ``playouts`` or one of :mod:`benchmarks.corpora`, of
     ``seed`` (None: the seeds reported)."""
     if name == "playouts":
         from benchmarks.playouts import playout_positions
 
-        games = max(1, count // 200)
-        chosen = playout_positions(games, GAMES_SEED if seed is None else seed)
+        chosen = playout_positions(max(1, count // 200), games_seed(seed))
         return [p for p, options in chosen if not options][:count]
     from benchmarks import corpora
 
@@ -202,7 +206,7 @@ def section(results: dict[str, Any], playout: dict[str, Any], args: argparse.Nam
         "",
         "Playouts to the end of the hand from "
         f"{playout['states']} standard mid-game states (`benchmarks.equity.midgame`, "
-        f"{args.games} games, seed {GAMES_SEED if args.seed is None else args.seed}), every "
+        f"{args.games} games, seed {games_seed(args.seed)}), every "
         "player the same move:",
         "",
         "| playout move | turns | CPU | turns per CPU second | on 2 cores | target |",
@@ -260,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {misses['missed']} missed, as the solver's move", flush=True)
             for kind in MISS_KINDS:
                 print(f"  {misses[kind]:4d} {kind}", flush=True)
-    states = midgame(args.games, GAMES_SEED if args.seed is None else args.seed)
+    states = midgame(args.games, games_seed(args.seed))
     playout: dict[str, Any] = {"states": len(states)}
     for name in ("fast", "exact"):
         playout[name] = turns_per_second(states, fast=name == "fast")
